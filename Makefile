@@ -1,0 +1,50 @@
+# `make run` and `make test` are the two commands a new user needs (see README.md).
+SHELL := /bin/bash
+PYTHON ?= python3.11
+VENV := .venv
+BIN := $(VENV)/bin
+PORT ?= 8000
+SANDBOX_PORT ?= 8100
+PUBLIC_BASE_URL ?= http://127.0.0.1:$(PORT)
+# honcho gives every process its own PORT, so the web port travels as WEB_PORT.
+export PORT SANDBOX_PORT PUBLIC_BASE_URL
+
+.PHONY: install run test lint format migrate seed schema clean
+
+# Re-install only when the declared dependencies change.
+$(VENV)/.installed: pyproject.toml
+	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet -e '.[dev]'
+	@touch $@
+
+install: $(VENV)/.installed
+
+migrate: install
+	$(BIN)/python manage.py migrate --no-input
+
+# Foreground: web, worker and beat; one Ctrl-C stops them all. Seeds the demo data on every
+# start (it is reused, with new keys) and prints the login and a demo key.
+run: migrate
+	$(BIN)/python manage.py collectstatic --no-input -v0
+	$(BIN)/python manage.py seed_demo
+	WEB_PORT=$(PORT) $(BIN)/honcho start -f Procfile
+
+test: install
+	$(BIN)/python -m pytest
+
+lint: install
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	$(BIN)/mypy .
+	$(BIN)/python manage.py spectacular --validate --fail-on-warn --file /dev/null
+
+format: install
+	$(BIN)/ruff format .
+	$(BIN)/ruff check --fix .
+
+schema: install
+	$(BIN)/python manage.py spectacular --validate --fail-on-warn --file var/openapi.yaml
+
+clean:
+	rm -rf $(VENV) var .pytest_cache .mypy_cache .ruff_cache .coverage

@@ -1,0 +1,25 @@
+from __future__ import annotations
+
+from django.contrib import admin
+
+from accounts.models import SocialAccount
+
+
+@admin.register(SocialAccount)
+class SocialAccountAdmin(admin.ModelAdmin[SocialAccount]):
+    """Tokens are encrypted and never shown; the admin only tells whether one is stored."""
+
+    list_display = ["__str__", "platform", "team", "status", "sandbox", "token_expires_at", "created_at"]
+    list_filter = ["platform", "status", "sandbox"]
+    search_fields = ["handle", "display_name", "external_id", "team__name", "id"]
+    autocomplete_fields = ["team"]
+    exclude = ["access_token", "refresh_token"]
+    readonly_fields = ["id", "has_access_token", "has_refresh_token", "created_at", "updated_at"]
+
+    @admin.display(boolean=True, description="Access token stored")
+    def has_access_token(self, obj: SocialAccount) -> bool:
+        return bool(obj.access_token)
+
+    @admin.display(boolean=True, description="Refresh token stored")
+    def has_refresh_token(self, obj: SocialAccount) -> bool:
+        return bool(obj.refresh_token)

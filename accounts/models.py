@@ -1,0 +1,59 @@
+from __future__ import annotations
+
+from django.db import models
+
+from config.crypto import EncryptedTextField
+from config.db import BaseModel
+from teams.models import Team
+
+
+class Platform(models.TextChoices):
+    X = "x", "X"
+    INSTAGRAM = "instagram", "Instagram"
+    TIKTOK = "tiktok", "TikTok"
+    YOUTUBE = "youtube", "YouTube"
+    FACEBOOK = "facebook", "Facebook"
+    LINKEDIN = "linkedin", "LinkedIn"
+    PINTEREST = "pinterest", "Pinterest"
+    THREADS = "threads", "Threads"
+    BLUESKY = "bluesky", "Bluesky"
+
+
+class AccountStatus(models.TextChoices):
+    ACTIVE = "active"
+    EXPIRED = "expired", "Expired (re-authorize in the dashboard)"
+    DISABLED = "disabled"
+
+
+class SocialAccount(BaseModel):
+    """A connected account on one platform. Tokens are encrypted at rest and never leave the
+    service through the API or the admin."""
+
+    team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="social_accounts")
+    platform = models.CharField(max_length=20, choices=Platform.choices)
+    external_id = models.CharField(max_length=255, help_text="The account's id on the platform.")
+    handle = models.CharField(max_length=255, blank=True)
+    display_name = models.CharField(max_length=255, blank=True)
+    avatar_url = models.URLField(max_length=1000, blank=True)
+    status = models.CharField(max_length=10, choices=AccountStatus.choices, default=AccountStatus.ACTIVE)
+    status_reason = models.CharField(max_length=500, blank=True)
+    access_token = EncryptedTextField(blank=True)
+    refresh_token = EncryptedTextField(blank=True)
+    token_expires_at = models.DateTimeField(null=True, blank=True)
+    granted_scopes = models.JSONField(default=list, blank=True)
+    sandbox = models.BooleanField(
+        default=False, help_text="Requests for this account go to the local platform sandbox, not the real platform."
+    )
+    metadata = models.JSONField(default=dict, blank=True, help_text="Platform facts, e.g. Pinterest boards, a Page id.")
+
+    class Meta:
+        ordering = ["created_at", "id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["team", "platform", "external_id"], name="socialaccount_team_platform_external_unique"
+            ),
+        ]
+        indexes = [models.Index(fields=["team", "platform", "status"])]
+
+    def __str__(self) -> str:
+        return f"{self.get_platform_display()} @{self.handle or self.external_id}"

@@ -1,0 +1,19 @@
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from django.db.models import QuerySet
+
+from accounts.models import SocialAccount
+from teams.models import Team
+
+
+def accounts_for_team(
+    *, team: Team, platforms: Sequence[str] = (), statuses: Sequence[str] = ()
+) -> QuerySet[SocialAccount]:
+    accounts = SocialAccount.objects.filter(team=team)
+    if platforms:
+        accounts = accounts.filter(platform__in=platforms)
+    if statuses:
+        accounts = accounts.filter(status__in=statuses)
+    return accounts.order_by("created_at", "id")

@@ -1,0 +1,113 @@
+"""`page` / `page_size` paging (spec §9). Bad values are refused with a 400, never adjusted."""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from django.db.models import QuerySet
+from rest_framework.pagination import BasePagination
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from config.errors import InvalidRequest
+
+if TYPE_CHECKING:  # DRF imports this module while loading rest_framework.views
+    from rest_framework.views import APIView
+
+MAX_PAGE_SIZE = 100
+# Beyond this an OFFSET stops being a sensible query (and overflows a bigint further on).
+MAX_PAGE = 1_000_000
+_DIGITS = re.compile(r"[0-9]{1,9}")
+
+
+def _positive_int(request: Request, name: str, default: int, maximum: int) -> int:
+    raw = request.query_params.get(name)
+    if raw is None or raw == "":
+        return default
+    if not _DIGITS.fullmatch(raw) or not 1 <= int(raw) <= maximum:
+        raise InvalidRequest(
+            f"{name} must be a whole number from 1 to {maximum}.",
+            code="INVALID_PAGINATION",
+            details={name: raw[:20]},
+        )
+    return int(raw)
+
+
+class PagePagination(BasePagination):
+    """A view sets `page_size_default` (20 unless it says otherwise; accounts use 50).
+
+    A page past the last one is an empty page with the true totals, so a client walking pages
+    stops cleanly.
+    """
+
+    default_page_size = 20
+
+    def paginate_queryset(
+        self, queryset: QuerySet[Any] | Sequence[Any], request: Request, view: APIView | None = None
+    ) -> list[Any]:
+        default = getattr(view, "page_size_default", self.default_page_size)
+        self.page = _positive_int(request, "page", 1, MAX_PAGE)
+        self.page_size = _positive_int(request, "page_size", default, MAX_PAGE_SIZE)
+        self.total_count = queryset.count() if isinstance(queryset, QuerySet) else len(queryset)
+        offset = (self.page - 1) * self.page_size
+        return list(queryset[offset : offset + self.page_size])
+
+    def get_paginated_response(self, data: Any) -> Response:
+        total_pages = math.ceil(self.total_count / self.page_size) if self.total_count else 0
+        return Response(
+            {
+                "data": data,
+                "pagination": {
+                    "page": self.page,
+                    "page_size": self.page_size,
+                    "total_count": self.total_count,
+                    "total_pages": total_pages,
+                    "next_page": self.page + 1 if self.page < total_pages else None,
+                    "previous_page": self.page - 1 if self.page > 1 else None,
+                },
+            }
+        )
+
+    def get_paginated_response_schema(self, schema: dict[str, Any]) -> dict[str, Any]:
+        nullable_int = {"type": "integer", "nullable": True}
+        return {
+            "type": "object",
+            "required": ["data", "pagination"],
+            "properties": {
+                "data": schema,
+                "pagination": {
+                    "type": "object",
+                    "required": ["page", "page_size", "total_count", "total_pages", "next_page", "previous_page"],
+                    "properties": {
+                        "page": {"type": "integer", "minimum": 1, "example": 1},
+                        "page_size": {"type": "integer", "minimum": 1, "maximum": MAX_PAGE_SIZE, "example": 20},
+                        "total_count": {"type": "integer", "minimum": 0, "example": 42},
+                        "total_pages": {"type": "integer", "minimum": 0, "example": 3},
+                        "next_page": {**nullable_int, "example": 2},
+                        "previous_page": {**nullable_int, "example": None},
+                    },
+                },
+            },
+        }
+
+    def get_schema_operation_parameters(self, view: APIView) -> list[dict[str, Any]]:
+        default = getattr(view, "page_size_default", self.default_page_size)
+        return [
+            {
+                "name": "page",
+                "in": "query",
+                "required": False,
+                "description": "Page number, from 1. A page past the last is empty.",
+                "schema": {"type": "integer", "minimum": 1, "default": 1},
+            },
+            {
+                "name": "page_size",
+                "in": "query",
+                "required": False,
+                "description": f"Items per page, at most {MAX_PAGE_SIZE}.",
+                "schema": {"type": "integer", "minimum": 1, "maximum": MAX_PAGE_SIZE, "default": default},
+            },
+        ]

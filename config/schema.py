@@ -1,0 +1,106 @@
+"""OpenAPI pieces shared by every app: the `api-key` security scheme, the error object, and a
+decorator that documents an operation's scope and error responses in one place."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from drf_spectacular.extensions import OpenApiAuthenticationExtension
+from drf_spectacular.utils import OpenApiExample, OpenApiResponse, extend_schema, inline_serializer
+from rest_framework import serializers
+
+_ERROR_TYPES = {
+    400: ("invalid_request", "VALIDATION_ERROR", "The request has invalid fields: platform."),
+    401: ("authentication_error", "INVALID_API_KEY", "The API key is not valid."),
+    403: ("authorization_error", "MISSING_SCOPE", "This key lacks the scope accounts:read."),
+    404: ("not_found", "NOT_FOUND", "Not found."),
+    409: ("conflict", "CONFLICT", "The request conflicts with the current state."),
+    422: ("unprocessable", "NOT_EDITABLE", "The publish is not editable in its current state."),
+    429: ("rate_limited", "RATE_LIMITED", "Too many requests. Try again in 12 seconds."),
+    500: ("internal_error", "INTERNAL_ERROR", "Something went wrong on our side."),
+    503: ("service_unavailable", "SERVICE_UNAVAILABLE", "The service is temporarily unavailable."),
+}
+
+_DESCRIPTIONS = {
+    400: "Invalid request (`invalid_request`); `details` names the offending fields.",
+    401: "Missing, malformed, unknown, expired or revoked API key (`authentication_error`).",
+    403: "The key lacks the scope or role this operation needs (`authorization_error`).",
+    404: "No such object in the key's team (`not_found`).",
+    409: "Conflict with the current state (`conflict`).",
+    422: "The object's state does not allow this operation.",
+    429: "Rate limit exhausted (`rate_limited`), with `Retry-After` and `X-RateLimit-*` headers.",
+    500: "Unexpected error (`internal_error`); quote the request_id.",
+    503: "A dependency is unavailable; safe to retry.",
+}
+
+ErrorResponse = inline_serializer(
+    name="ErrorResponse",
+    fields={
+        "error": inline_serializer(
+            name="ErrorObject",
+            fields={
+                "type": serializers.CharField(help_text="Error class, e.g. `invalid_request`, `not_found`."),
+                "code": serializers.CharField(help_text="Stable upper-case identifier, e.g. `ACCOUNT_NOT_FOUND`."),
+                "message": serializers.CharField(help_text="Human-readable explanation."),
+                "request_id": serializers.CharField(help_text="Also sent as the `X-Request-ID` header."),
+                "details": serializers.DictField(required=False, help_text="Extra facts, e.g. per-field errors."),
+            },
+        )
+    },
+)
+
+
+def data_envelope(name: str, serializer: Any) -> Any:
+    """The schema of `{"data": <serializer>}`, the envelope of every single-object response."""
+    return inline_serializer(name=name, fields={"data": serializer})
+
+
+def error_response(status: int) -> OpenApiResponse:
+    type_, code, message = _ERROR_TYPES[status]
+    example = {"error": {"type": type_, "code": code, "message": message, "request_id": "req_0193..."}}
+    return OpenApiResponse(
+        response=ErrorResponse,
+        description=_DESCRIPTIONS[status],
+        examples=[OpenApiExample(f"{status} {code}", value=example, status_codes=[str(status)])],
+    )
+
+
+def api_operation(
+    *, scope: str, summary: str, responses: dict[int, Any], errors: tuple[int, ...] = (), **kwargs: Any
+) -> Callable[[Any], Any]:
+    """`extend_schema` with the scope documented and the common errors (401, 403, 429, 500) added."""
+    all_errors = sorted({401, 403, 429, 500, *errors})
+    description = kwargs.pop("description", "")
+    return extend_schema(
+        summary=summary,
+        description=f"Requires scope `{scope}`.\n\n{description}".strip(),
+        responses={**responses, **{status: error_response(status) for status in all_errors}},
+        extensions={"x-required-scope": scope},
+        **kwargs,
+    )
+
+
+class ApiKeyScheme(OpenApiAuthenticationExtension):  # type: ignore[no-untyped-call]
+    target_class = "teams.authentication.ApiKeyAuthentication"
+    name = "api-key"
+
+    def get_security_definition(self, auto_schema: Any) -> dict[str, Any]:
+        return {
+            "type": "http",
+            "scheme": "bearer",
+            "bearerFormat": "sk_...",
+            "description": "An API key from the dashboard: `Authorization: Bearer sk_...`.",
+        }
+
+
+def strip_trailing_slashes(result: dict[str, Any], generator: Any, request: Any, public: bool) -> dict[str, Any]:
+    """Routes accept an optional trailing slash; the document shows the canonical form without.
+    Path ids matched by the router's UUID pattern are documented as `format: uuid`."""
+    result["paths"] = {path.rstrip("/") or "/": item for path, item in result["paths"].items()}
+    for item in result["paths"].values():
+        for operation in item.values():
+            for parameter in operation.get("parameters", []):
+                if parameter["in"] == "path" and "pattern" in parameter["schema"]:
+                    parameter["schema"] = {"type": "string", "format": "uuid"}
+    return result

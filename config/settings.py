@@ -1,0 +1,258 @@
+"""Settings, every one read from an environment variable with a safe default.
+
+`APP_ENV` selects the defaults: `development` (the default, what `make run` and the tests use)
+needs no server and no secret; `production` refuses to start without `SECRET_KEY` and
+`FIELD_ENCRYPTION_KEYS`. See the README's configuration table for every variable.
+"""
+
+from __future__ import annotations
+
+import secrets
+from pathlib import Path
+
+import django_stubs_ext
+import environ
+
+# Lets annotations such as `admin.ModelAdmin[Team]` work at run time, not only for mypy.
+django_stubs_ext.monkeypatch()
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+VAR_DIR = BASE_DIR / "var"
+VAR_DIR.mkdir(exist_ok=True)
+
+env = environ.Env()
+
+APP_ENV = env.str("APP_ENV", default="development")
+if APP_ENV not in {"development", "production"}:
+    raise environ.ImproperlyConfigured("APP_ENV must be 'development' or 'production'")
+DEVELOPMENT = APP_ENV == "development"
+
+
+def _development_secret(name: str) -> str:
+    """A random secret kept under var/ so that every local process (web, worker, beat,
+    manage.py) agrees on it and it survives restarts. Never used in production."""
+    path = VAR_DIR / name
+    if not path.exists():
+        path.write_text(secrets.token_urlsafe(50))
+        path.chmod(0o600)
+    return path.read_text().strip()
+
+
+# --- Core -------------------------------------------------------------------------------
+# https://docs.djangoproject.com/en/5.2/ref/settings/#secret-key
+if DEVELOPMENT:
+    SECRET_KEY = env.str("SECRET_KEY", default="") or _development_secret("secret_key")
+else:
+    SECRET_KEY = env.str("SECRET_KEY")
+DEBUG = env.bool("DEBUG", default=False)
+ALLOWED_HOSTS = env.list("ALLOWED_HOSTS", default=["127.0.0.1", "localhost", "[::1]", "testserver"])
+CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", default=[])
+PUBLIC_BASE_URL = env.str("PUBLIC_BASE_URL", default=f"http://127.0.0.1:{env.int('PORT', default=8000)}")
+
+INSTALLED_APPS = [
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "whitenoise.runserver_nostatic",
+    "django.contrib.staticfiles",
+    "rest_framework",
+    "drf_spectacular",
+    "drf_spectacular_sidecar",
+    "django_celery_beat",
+    "teams",
+    "accounts",
+    "media",
+    "webhooks",
+    "publishing",
+    "analytics",
+]
+
+MIDDLEWARE = [
+    "config.middleware.RequestIdMiddleware",
+    "django.middleware.security.SecurityMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+]
+
+ROOT_URLCONF = "config.urls"
+# API paths take an optional trailing slash themselves; a redirect would drop a POST body.
+APPEND_SLASH = False
+WSGI_APPLICATION = "config.wsgi.application"
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [BASE_DIR / "templates"],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+            ],
+        },
+    },
+]
+
+# --- Database ---------------------------------------------------------------------------
+# https://django-environ.readthedocs.io/en/latest/types.html#environ-env-db-url
+# PostgreSQL in CI and production; a SQLite file under var/ needs no server for `make run`.
+DATABASES = {"default": env.db_url("DATABASE_URL", default=f"sqlite:///{VAR_DIR / 'db.sqlite3'}")}
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    # web, worker and beat share the file: wait for locks instead of failing at once, and take
+    # the write lock at BEGIN so two writers never deadlock upgrading a read lock.
+    DATABASES["default"]["OPTIONS"] = {
+        "timeout": 20,
+        "transaction_mode": "IMMEDIATE",
+        "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+    }
+else:
+    DATABASES["default"]["CONN_MAX_AGE"] = env.int("CONN_MAX_AGE", default=60)
+    DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+# --- Redis: broker, cache, rate limits --------------------------------------------------
+REDIS_URL = env.str("REDIS_URL", default="")
+if REDIS_URL:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}}
+else:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+
+# --- Celery -----------------------------------------------------------------------------
+# https://docs.celeryq.dev/en/stable/userguide/configuration.html
+# Without Redis, kombu's filesystem transport is a broker that needs no server and works
+# across processes (web, worker and beat each open the same folder).
+BROKER_DIR = VAR_DIR / "broker"
+CELERY_BROKER_URL = REDIS_URL or "filesystem://"
+CELERY_BROKER_TRANSPORT_OPTIONS: dict[str, object] = (
+    # At least twice the longest hard time limit, or Redis redelivers running tasks.
+    {"visibility_timeout": 2 * 3600}
+    if REDIS_URL
+    else {
+        "data_folder_in": str(BROKER_DIR / "queue"),
+        "data_folder_out": str(BROKER_DIR / "queue"),
+        "control_folder": str(BROKER_DIR / "control"),
+        "store_processed": False,
+    }
+)
+CELERY_BROKER_CONNECTION_TIMEOUT = env.float("BROKER_CONNECT_TIMEOUT", default=3.0)
+CELERY_TASK_SERIALIZER = "json"
+CELERY_RESULT_SERIALIZER = "json"
+CELERY_ACCEPT_CONTENT = ["json"]
+CELERY_TASK_IGNORE_RESULT = True
+CELERY_TASK_DEFAULT_QUEUE = "default"
+CELERY_TASK_SOFT_TIME_LIMIT = 300
+CELERY_TASK_TIME_LIMIT = 360
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+CELERY_BEAT_SCHEDULER = "django_celery_beat.schedulers:DatabaseScheduler"
+CELERY_TIMEZONE = "UTC"
+CELERY_TASK_ALWAYS_EAGER = False
+
+# --- Outbound HTTP and the platforms ----------------------------------------------------
+SANDBOX_PORT = env.int("SANDBOX_PORT", default=8100)
+SANDBOX_URL = env.str("SANDBOX_URL", default=f"http://127.0.0.1:{SANDBOX_PORT}").rstrip("/")
+PLATFORM_TIMEOUT_SECONDS = env.float("PLATFORM_TIMEOUT_SECONDS", default=30.0)
+SSRF_ALLOW_PRIVATE = env.bool("SSRF_ALLOW_PRIVATE", default=False)
+
+# --- Jobs -------------------------------------------------------------------------------
+SCHEDULER_TICK_SECONDS = env.float("SCHEDULER_TICK_SECONDS", default=5.0)
+WEBHOOK_RETRY_DELAYS = env.list("WEBHOOK_RETRY_DELAYS", cast=int, default=[60, 300, 1800, 7200, 43200])
+ANALYTICS_SYNC_SECONDS = env.float("ANALYTICS_SYNC_SECONDS", default=900.0)
+
+# --- Secrets at rest --------------------------------------------------------------------
+# Fernet keys (comma-separated, newest first) for OAuth tokens and webhook secrets; older
+# keys keep decrypting while a rotation re-encrypts. Development derives one from SECRET_KEY.
+FIELD_ENCRYPTION_KEYS = env.list("FIELD_ENCRYPTION_KEYS", default=[] if DEVELOPMENT else None)
+
+# --- API --------------------------------------------------------------------------------
+REST_FRAMEWORK = {
+    "DEFAULT_AUTHENTICATION_CLASSES": ["teams.authentication.ApiKeyAuthentication"],
+    "DEFAULT_PERMISSION_CLASSES": ["teams.permissions.HasScope"],
+    "DEFAULT_THROTTLE_CLASSES": ["config.throttling.KeyRateThrottle"],
+    "DEFAULT_PAGINATION_CLASS": "config.pagination.PagePagination",
+    "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
+    "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
+    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "EXCEPTION_HANDLER": "config.handlers.exception_handler",
+    "UNAUTHENTICATED_USER": None,
+    "PAGE_SIZE": 20,
+}
+# Requests per minute per API key, by bucket (spec §8).
+RATE_LIMITS = {"create_publish": 30, "retry": 30, "default": 120}
+RATE_LIMIT_KEY_PREFIX = env.str("RATE_LIMIT_KEY_PREFIX", default="ratelimit")
+
+SPECTACULAR_SETTINGS = {
+    "TITLE": "Social Publishing API",
+    "DESCRIPTION": (
+        "Publish text and media to X, Instagram, TikTok, YouTube, Facebook, LinkedIn, "
+        "Pinterest, Threads and Bluesky with one request. Authenticate with "
+        "`Authorization: Bearer sk_...`; each operation names the scope it needs. Errors "
+        'always have the shape `{"error": {"type", "code", "message", "request_id", '
+        '"details"?}}` and every response carries `X-Request-ID`.'
+    ),
+    "VERSION": "1.0.0",
+    "SCHEMA_PATH_PREFIX": "/api/v1",
+    "SERVE_INCLUDE_SCHEMA": False,
+    # Swagger UI served from this service, not a CDN.
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "COMPONENT_SPLIT_REQUEST": True,
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "config.schema.strip_trailing_slashes",
+    ],
+    "ENUM_NAME_OVERRIDES": {
+        "PlatformEnum": "accounts.models.Platform",
+        "AccountStatusEnum": "accounts.models.AccountStatus",
+    },
+}
+
+# --- Auth, sessions, security -----------------------------------------------------------
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+]
+LOGIN_URL = "/admin/login/"
+SESSION_COOKIE_HTTPONLY = True
+SECURE_CONTENT_TYPE_NOSNIFF = True
+X_FRAME_OPTIONS = "DENY"
+if not DEVELOPMENT:
+    SESSION_COOKIE_SECURE = True
+    CSRF_COOKIE_SECURE = True
+
+# --- Internationalisation and time ------------------------------------------------------
+LANGUAGE_CODE = "en-us"
+TIME_ZONE = "UTC"
+USE_I18N = True
+USE_TZ = True
+
+# --- Static files -----------------------------------------------------------------------
+STATIC_URL = "static/"
+STATIC_ROOT = VAR_DIR / "static"
+MEDIA_ROOT = VAR_DIR / "media"
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {"BACKEND": "whitenoise.storage.CompressedStaticFilesStorage"},
+}
+
+# --- Logging ----------------------------------------------------------------------------
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "filters": {"request_id": {"()": "config.middleware.RequestIdLogFilter"}},
+    "formatters": {
+        "plain": {"format": "%(asctime)s %(levelname)s %(name)s [%(request_id)s] %(message)s"},
+    },
+    "handlers": {
+        "console": {"class": "logging.StreamHandler", "formatter": "plain", "filters": ["request_id"]},
+    },
+    "root": {"handlers": ["console"], "level": env.str("LOG_LEVEL", default="INFO")},
+    "loggers": {"django.db.backends": {"level": "WARNING"}},
+}

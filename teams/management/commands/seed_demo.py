@@ -1,0 +1,38 @@
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from django.conf import settings
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+
+from teams import demo
+
+
+class Command(BaseCommand):
+    help = "Create demo teams, users, sandbox accounts and API keys (development and tests only)."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("--fresh", action="store_true", help="Create a new, uniquely tagged data set.")
+        parser.add_argument("--json", action="store_true", help="Print exactly one JSON object on stdout.")
+
+    def handle(self, *args: Any, fresh: bool, json: bool, **options: Any) -> None:
+        if not settings.DEVELOPMENT:
+            raise CommandError("seed_demo creates users with a known password; it only runs with APP_ENV=development.")
+        data = demo.seed(fresh=fresh)
+        if json:
+            self.stdout.write(_dumps(data.as_json()))
+            return
+        owner = data.users["owner"].get_username()
+        self.stdout.write(
+            f"Demo data ready (tag {data.tag}).\n"
+            f"  Admin:        {settings.PUBLIC_BASE_URL}/admin/  user {owner!r}, password {demo.DEMO_PASSWORD!r}\n"
+            f"  API docs:     {settings.PUBLIC_BASE_URL}/api/v1/docs\n"
+            f"  Demo API key: {data.keys['acme_owner']}  (team {data.teams['acme'].name!r}, all scopes)\n"
+            f"  Try:          curl -H 'Authorization: Bearer {data.keys['acme_owner']}' "
+            f"{settings.PUBLIC_BASE_URL}/api/v1/accounts\n"
+        )
+
+
+def _dumps(value: Any) -> str:
+    return json.dumps(value, indent=2)
