@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 from django.contrib import admin
+from django.db import models
 
 from accounts.models import SocialAccount
 
@@ -14,6 +15,7 @@ class SocialAccountAdmin(admin.ModelAdmin[SocialAccount]):
     search_fields = ["handle", "display_name", "external_id", "team__name", "id"]
     autocomplete_fields = ["team"]
     exclude = ["access_token", "refresh_token"]
+    formfield_overrides = {models.URLField: {"assume_scheme": "https"}}
     readonly_fields = ["id", "has_access_token", "has_refresh_token", "created_at", "updated_at"]
 
     @admin.display(boolean=True, description="Access token stored")

@@ -7,7 +7,13 @@ from collections.abc import Callable
 from typing import Any
 
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
-from drf_spectacular.utils import OpenApiExample, OpenApiResponse, extend_schema, inline_serializer
+from drf_spectacular.utils import (
+    OpenApiExample,
+    OpenApiResponse,
+    extend_schema,
+    extend_schema_serializer,
+    inline_serializer,
+)
 from rest_framework import serializers
 
 _ERROR_TYPES = {
@@ -52,8 +58,12 @@ ErrorResponse = inline_serializer(
 
 
 def data_envelope(name: str, serializer: Any) -> Any:
-    """The schema of `{"data": <serializer>}`, the envelope of every single-object response."""
-    return inline_serializer(name=name, fields={"data": serializer})
+    """The schema of `{"data": <serializer>}`, the envelope of single-object and unpaged responses.
+
+    Marked `many=False` so that list actions document the envelope itself, not an array of it."""
+    envelope = inline_serializer(name=name, fields={"data": serializer})
+    extend_schema_serializer(many=False)(type(envelope))
+    return envelope
 
 
 def error_response(status: int) -> OpenApiResponse:

@@ -236,6 +236,7 @@ USE_TZ = True
 # --- Static files -----------------------------------------------------------------------
 STATIC_URL = "static/"
 STATIC_ROOT = VAR_DIR / "static"
+STATIC_ROOT.mkdir(exist_ok=True)  # `collectstatic` fills it; whitenoise warns while it is missing
 MEDIA_ROOT = VAR_DIR / "media"
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},

@@ -2,12 +2,14 @@ from __future__ import annotations
 
 from django.contrib import admin
 from django.urls import URLPattern, URLResolver, include, path
-from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+from drf_spectacular.views import SpectacularJSONAPIView, SpectacularSwaggerView
 
 from config.health import healthz
 
 api_v1: list[URLPattern | URLResolver] = [
-    path("openapi.json", SpectacularAPIView.as_view(authentication_classes=[], permission_classes=[]), name="openapi"),
+    path(
+        "openapi.json", SpectacularJSONAPIView.as_view(authentication_classes=[], permission_classes=[]), name="openapi"
+    ),
     path(
         "docs",
         SpectacularSwaggerView.as_view(url_name="openapi", authentication_classes=[], permission_classes=[]),

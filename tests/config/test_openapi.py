@@ -1,0 +1,69 @@
+from __future__ import annotations
+
+import pytest
+from openapi_spec_validator import validate
+
+pytestmark = pytest.mark.django_db
+
+OPERATIONS = {
+    ("/api/v1/accounts", "get"): "accounts:read",
+    ("/api/v1/accounts/{id}", "get"): "accounts:read",
+    ("/api/v1/teams", "get"): "teams:read",
+    ("/api/v1/teams/{team_id}/default", "patch"): "teams:write",
+    ("/api/v1/usage", "get"): "billing:read",
+}
+
+
+@pytest.fixture(scope="module")
+def schema(django_db_blocker):
+    from rest_framework.test import APIClient
+
+    with django_db_blocker.unblock():
+        response = APIClient().get("/api/v1/openapi.json")
+    assert response.status_code == 200
+    return response.json()
+
+
+def test_the_schema_is_valid_openapi_3(schema):
+    validate(schema)
+    assert schema["openapi"].startswith("3.")
+
+
+def test_the_security_scheme_is_named_api_key(schema):
+    assert schema["components"]["securitySchemes"]["api-key"]["scheme"] == "bearer"
+
+
+@pytest.mark.parametrize(("path", "method"), list(OPERATIONS))
+def test_every_operation_documents_scope_errors_and_envelope(schema, path, method):
+    operation = schema["paths"][path][method]
+
+    assert operation["security"] == [{"api-key": []}]
+    assert operation["x-required-scope"] == OPERATIONS[path, method]
+    assert OPERATIONS[path, method] in operation["description"]
+    assert {"200", "401", "403", "429"} <= set(operation["responses"])
+    error_schema = operation["responses"]["401"]["content"]["application/json"]["schema"]
+    assert error_schema == {"$ref": "#/components/schemas/ErrorResponse"}
+    ok = operation["responses"]["200"]["content"]["application/json"]["schema"]["$ref"]
+    assert "data" in schema["components"]["schemas"][ok.rsplit("/", 1)[1]]["properties"]
+
+
+def test_list_operations_document_paging(schema):
+    operation = schema["paths"]["/api/v1/accounts"]["get"]
+    parameters = {p["name"]: p["schema"] for p in operation["parameters"]}
+
+    assert parameters["page_size"]["maximum"] == 100
+    assert parameters["page_size"]["default"] == 50
+    page_schema = operation["responses"]["200"]["content"]["application/json"]["schema"]["$ref"].rsplit("/", 1)[1]
+    assert set(schema["components"]["schemas"][page_schema]["properties"]) == {"data", "pagination"}
+
+
+def test_the_documented_paths_are_exactly_the_served_ones(schema):
+    assert {(p, m) for p, item in schema["paths"].items() for m in item} == set(OPERATIONS)
+
+
+def test_interactive_docs_are_served_without_a_cdn(client):
+    html = client.get("/api/v1/docs").content.decode()
+
+    assert "swagger-ui" in html
+    assert "cdn.jsdelivr" not in html
+    assert "unpkg.com" not in html

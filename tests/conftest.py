@@ -1,0 +1,112 @@
+"""Shared personas: an owner, an admin and a member of one team, and an outsider who owns
+another team. Every access test reads the same way: `api.as_(owner_key)`."""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+from django.conf import settings
+from django.db import connection
+from rest_framework.test import APIClient
+
+from teams import services
+from teams.models import SCOPES, Role, Team
+from tests.factories import UserFactory
+
+
+def pytest_report_header(config: Any) -> list[str]:
+    database = settings.DATABASES["default"]["ENGINE"].rsplit(".", 1)[-1]
+    lines = [f"database: {database}; redis: {'yes' if settings.REDIS_URL else 'no (Redis tests skipped)'}"]
+    if database != "postgresql":
+        lines.append("PostgreSQL-only tests are skipped: set DATABASE_URL=postgres://... to run them.")
+    return lines
+
+
+def pytest_collection_modifyitems(config: Any, items: list[Any]) -> None:
+    on_postgres = settings.DATABASES["default"]["ENGINE"].endswith("postgresql")
+    for item in items:
+        if "postgres" in item.keywords and not on_postgres:
+            item.add_marker(pytest.mark.skip(reason="needs PostgreSQL: set DATABASE_URL"))
+        if "redis" in item.keywords and not settings.REDIS_URL:
+            item.add_marker(pytest.mark.skip(reason="needs Redis: set REDIS_URL"))
+
+
+@pytest.fixture(autouse=True)
+def _fast_password_hashing(settings: Any) -> None:
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture(autouse=True)
+def _isolated_rate_limits(settings: Any) -> None:
+    # Counters live in a shared Redis in CI; a per-test prefix keeps tests independent.
+    settings.RATE_LIMIT_KEY_PREFIX = f"test-{uuid.uuid4().hex}"
+
+
+class Api(APIClient):
+    def as_(self, key: str | None) -> Api:
+        self.credentials(**({"HTTP_AUTHORIZATION": f"Bearer {key}"} if key else {}))
+        return self
+
+
+@pytest.fixture
+def api() -> Api:
+    return Api()
+
+
+@dataclass
+class Persona:
+    user: Any
+    team: Team
+    key: str  # a team key with every scope
+
+    def key_with(self, *scopes: str, **kwargs: Any) -> str:
+        _, plaintext = services.api_key_create(user=self.user, name="test", scopes=scopes, team=self.team, **kwargs)
+        return plaintext
+
+
+def _persona(user: Any, team: Team) -> Persona:
+    _, key = services.api_key_create(user=user, name="all scopes", scopes=SCOPES, team=team)
+    return Persona(user=user, team=team, key=key)
+
+
+@pytest.fixture
+def team(db: None) -> Team:
+    owner = UserFactory(username="owner")
+    return services.team_create(name="Acme", owner=owner)
+
+
+@pytest.fixture
+def owner(team: Team) -> Persona:
+    return _persona(team.memberships.get(role=Role.OWNER).user, team)
+
+
+@pytest.fixture
+def admin(team: Team) -> Persona:
+    user = UserFactory(username="admin")
+    services.membership_add(team=team, user=user, role=Role.ADMIN)
+    return _persona(user, team)
+
+
+@pytest.fixture
+def member(team: Team) -> Persona:
+    user = UserFactory(username="member")
+    services.membership_add(team=team, user=user, role=Role.MEMBER)
+    return _persona(user, team)
+
+
+@pytest.fixture
+def outsider(db: None) -> Persona:
+    user = UserFactory(username="outsider")
+    return _persona(user, services.team_create(name="Other Inc", owner=user))
+
+
+@pytest.fixture
+def queries() -> Iterator[Any]:
+    from django.test.utils import CaptureQueriesContext
+
+    with CaptureQueriesContext(connection) as context:
+        yield context
