@@ -18,5 +18,4 @@ def broker_reachable() -> bool:
         except redis.RedisError:
             return False
     folder = str(settings.CELERY_BROKER_TRANSPORT_OPTIONS["data_folder_in"])
-    os.makedirs(folder, exist_ok=True)
-    return os.access(folder, os.W_OK)
+    return os.path.isdir(folder) and os.access(folder, os.W_OK)

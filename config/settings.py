@@ -131,6 +131,9 @@ else:
 # across processes (web, worker and beat each open the same folder).
 BROKER_DIR = VAR_DIR / "broker"
 CELERY_BROKER_URL = REDIS_URL or "filesystem://"
+if not REDIS_URL:
+    for _folder in ("queue", "control"):
+        (BROKER_DIR / _folder).mkdir(parents=True, exist_ok=True)
 CELERY_BROKER_TRANSPORT_OPTIONS: dict[str, object] = (
     # At least twice the longest hard time limit, or Redis redelivers running tasks.
     {"visibility_timeout": 2 * 3600}
