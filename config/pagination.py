@@ -66,7 +66,8 @@ class PagePagination(BasePagination):
                     "total_count": self.total_count,
                     "total_pages": total_pages,
                     "next_page": self.page + 1 if self.page < total_pages else None,
-                    "previous_page": self.page - 1 if self.page > 1 else None,
+                    # Past the end, "previous" is the last page that has items.
+                    "previous_page": min(self.page - 1, total_pages) or None,
                 },
             }
         )

@@ -101,3 +101,39 @@ def test_usage_is_the_key_teams(api, owner, outsider):
 
     assert _usage(api, owner.key)["limits"]["posts_per_month"] is None
     assert _usage(api, outsider.key)["limits"]["posts_per_month"] == 7
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_concurrent_creates_never_overrun_the_quota():
+    """Ten transactions race for a plan of 2 posts: exactly two win, and the count says 2."""
+    import threading
+
+    from django.db import connection, transaction
+
+    from teams.models import Team
+    from tests.factories import UserFactory
+
+    team = services.team_create(name="Racers", owner=UserFactory(), plan=PlanFactory(posts_per_month=2))
+    barrier = threading.Barrier(10)
+    outcomes: list[str] = []
+
+    def create_one() -> None:
+        try:
+            barrier.wait()
+            with transaction.atomic():
+                services.quota_consume(team=Team.objects.get(pk=team.pk))
+            outcomes.append("ok")
+        except QuotaExceeded:
+            outcomes.append("refused")
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=create_one) for _ in range(10)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+
+    assert sorted(outcomes) == ["ok", "ok"] + ["refused"] * 8
+    assert MonthlyUsage.objects.get(team=team).posts == 2
