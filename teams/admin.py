@@ -2,12 +2,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from django import forms
 from django.contrib import admin, messages
 from django.db.models import QuerySet
 from django.http import HttpRequest
 
 from teams import services
-from teams.models import ApiKey, Membership, MonthlyUsage, Plan, Team
+from teams.models import SCOPES, ApiKey, Membership, MonthlyUsage, Plan, Team
 
 
 @admin.register(Plan)
@@ -41,9 +42,22 @@ class MembershipAdmin(admin.ModelAdmin[Membership]):
     autocomplete_fields = ["user", "team"]
 
 
+class ApiKeyForm(forms.ModelForm[ApiKey]):
+    scopes = forms.MultipleChoiceField(
+        choices=[(scope, scope) for scope in SCOPES], widget=forms.CheckboxSelectMultiple
+    )
+
+    class Meta:
+        model = ApiKey
+        fields = ["name", "user", "team", "active_team", "scopes", "expires_at", "revoked_at"]
+
+
 @admin.register(ApiKey)
 class ApiKeyAdmin(admin.ModelAdmin[ApiKey]):
-    """Keys are created here with the secret shown once; the stored hash is never displayed."""
+    """Keys are created here with the secret shown once; the stored hash is never displayed.
+    Choosing a team makes a team key; leaving it empty makes a user key."""
+
+    form = ApiKeyForm
 
     list_display = ["name", "masked", "kind", "user", "team", "last_used_at", "expires_at", "revoked_at"]
     list_filter = ["kind", ("revoked_at", admin.EmptyFieldListFilter)]

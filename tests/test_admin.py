@@ -62,7 +62,7 @@ def test_secrets_are_never_displayed(staff_client, owner):
 def test_creating_a_key_in_the_admin_shows_it_once_and_it_works(staff_client, owner, api):
     response = staff_client.post(
         reverse("admin:teams_apikey_add"),
-        {"name": "from admin", "user": owner.user.pk, "team": owner.team.pk, "scopes": '["accounts:read"]'},
+        {"name": "from admin", "user": owner.user.pk, "team": owner.team.pk, "scopes": ["accounts:read"]},
         follow=True,
     )
 
