@@ -10,6 +10,7 @@ import logging
 from typing import Any
 
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
+from django.db import InterfaceError, OperationalError
 from django.http import Http404, HttpRequest, JsonResponse
 from rest_framework import exceptions as drf
 from rest_framework.response import Response
@@ -78,6 +79,13 @@ def _translate(exc: Exception) -> tuple[int, dict[str, Any], dict[str, str]]:
     if isinstance(exc, drf.APIException):
         code = str(exc.get_codes()).upper()
         return exc.status_code, error_body(type="invalid_request", code=code, message=str(exc.detail)), {}
+    if isinstance(exc, OperationalError | InterfaceError):
+        # The database is unreachable or refused the transaction (deadlock, serialization):
+        # nothing was committed, so the client can safely try again.
+        logger.exception("Database unavailable")
+        message = "The service cannot reach its database right now. Nothing was changed; try again shortly."
+        body = error_body(type="service_unavailable", code="SERVICE_UNAVAILABLE", message=message)
+        return 503, body, {"Retry-After": "5"}
     logger.exception("Unhandled error")
     return 500, internal_error_body(), {}
 

@@ -3,15 +3,19 @@
 DRF's stock throttles read a history list, then write it back: two concurrent requests can both
 pass the last free slot. Here each request is one Redis INCR (plus EXPIRE in the same MULTI) on a
 fixed one-minute window, so the count is exact under any concurrency. Without Redis the counter
-lives in the process (correct for one process, as `make run` without REDIS_URL is).
+lives in the process (correct for one process, as `make run` without REDIS_URL is). If Redis
+stops answering, limits fall back to that per-process counter rather than refusing every
+request: a Redis outage must not take the whole API down with it.
 """
 
 from __future__ import annotations
 
+import logging
 import threading
 import time
 from typing import TYPE_CHECKING, Any
 
+import redis
 from django.conf import settings
 from rest_framework.request import Request
 from rest_framework.throttling import BaseThrottle
@@ -22,6 +26,7 @@ if TYPE_CHECKING:  # DRF imports this module while loading rest_framework.views
     from rest_framework.views import APIView
 
 WINDOW_SECONDS = 60
+logger = logging.getLogger(__name__)
 
 _local_lock = threading.Lock()
 _local_counts: dict[str, int] = {}
@@ -31,11 +36,18 @@ def _hit(key: str) -> int:
     """Count one request against `key` and return the count so far in its window."""
     client = get_redis()
     if client is not None:
-        pipe = client.pipeline(transaction=True)
-        pipe.incr(key)
-        pipe.expire(key, WINDOW_SECONDS * 2)
-        count, _ = pipe.execute()
-        return int(count)
+        try:
+            pipe = client.pipeline(transaction=True)
+            pipe.incr(key)
+            pipe.expire(key, WINDOW_SECONDS * 2)
+            count, _ = pipe.execute()
+            return int(count)
+        except redis.RedisError:
+            logger.warning("Redis unavailable for rate limits; counting in this process", exc_info=True)
+    return _hit_local(key)
+
+
+def _hit_local(key: str) -> int:
     with _local_lock:
         window = int(key.rsplit(":", 1)[1])
         for stale in [k for k in _local_counts if int(k.rsplit(":", 1)[1]) < window]:

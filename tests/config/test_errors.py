@@ -230,3 +230,16 @@ def test_unsafe_client_request_id_is_replaced(api, db, supplied):
     assert response["X-Request-ID"] != supplied
     assert _GENERATED_ID.match(response["X-Request-ID"])
     assert response.json()["error"]["request_id"] == response["X-Request-ID"]
+
+
+def test_a_database_outage_is_a_retryable_503_not_a_500():
+    from django.db import OperationalError
+
+    from config.handlers import exception_handler
+
+    response = exception_handler(OperationalError("connection refused"), {})
+
+    assert response.status_code == 503
+    assert response["Retry-After"] == "5"
+    assert response.data["error"]["type"] == "service_unavailable"
+    assert "connection refused" not in str(response.data)

@@ -220,3 +220,17 @@ def test_in_process_counter_is_exact_under_concurrency():
     assert get_redis() is None
 
     _assert_exact_under_concurrency()
+
+
+def test_a_redis_outage_falls_back_to_counting_in_the_process(api, owner, settings):
+    settings.REDIS_URL = "redis://127.0.0.1:1/0"  # nothing listens on port 1
+    get_redis.cache_clear()
+    try:
+        first = api.as_(owner.key).get("/api/v1/accounts")
+        second = api.get("/api/v1/accounts")
+    finally:
+        get_redis.cache_clear()
+
+    assert (first.status_code, second.status_code) == (200, 200)
+    assert first["X-RateLimit-Remaining"] == "119"
+    assert second["X-RateLimit-Remaining"] in ("118", "119")  # 119 only if a new minute began between
