@@ -1,9 +1,13 @@
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 from io import StringIO
 
 import pytest
+from django.conf import settings
 from django.core.management import CommandError, call_command
 
 from accounts.models import SocialAccount
@@ -133,3 +137,22 @@ def test_summary_prints_the_login_and_a_working_key(api):
     assert "/admin/" in text
     key = next(word for word in text.split() if word.startswith("sk_"))
     assert api.as_(key).get("/api/v1/accounts").status_code == 200
+
+
+def test_an_unmigrated_database_is_migrated_first_with_stdout_kept_clean(tmp_path):
+    """A fresh checkout can run seed_demo before anything else and still parse its stdout."""
+    env = {**os.environ, "DATABASE_URL": f"sqlite:///{tmp_path / 'fresh.sqlite3'}"}
+    env.pop("REDIS_URL", None)
+
+    result = subprocess.run(
+        [sys.executable, "manage.py", "seed_demo", "--fresh", "--json"],
+        cwd=settings.BASE_DIR,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+    )
+
+    assert set(json.loads(result.stdout)) == {"sandbox_url", "teams", "keys", "accounts"}
+    assert "Applying teams.0001_initial" in result.stderr

@@ -4,13 +4,19 @@ import json
 from typing import Any
 
 from django.conf import settings
+from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.db import connection
+from django.db.migrations.executor import MigrationExecutor
 
 from teams import demo
 
 
 class Command(BaseCommand):
-    help = "Create demo teams, users, sandbox accounts and API keys (development and tests only)."
+    help = (
+        "Create demo teams, users, sandbox accounts and API keys (development and tests only). "
+        "Applies pending migrations first, reporting on stderr, so stdout stays machine-readable."
+    )
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--fresh", action="store_true", help="Create a new, uniquely tagged data set.")
@@ -19,6 +25,7 @@ class Command(BaseCommand):
     def handle(self, *args: Any, fresh: bool, json: bool, **options: Any) -> None:
         if not settings.DEVELOPMENT:
             raise CommandError("seed_demo creates users with a known password; it only runs with APP_ENV=development.")
+        _migrate_if_needed(self.stderr)
         data = demo.seed(fresh=fresh)
         if json:
             self.stdout.write(_dumps(data.as_json()))
@@ -32,6 +39,12 @@ class Command(BaseCommand):
             f"  Try:          curl -H 'Authorization: Bearer {data.keys['acme_owner']}' "
             f"{settings.PUBLIC_BASE_URL}/api/v1/accounts\n"
         )
+
+
+def _migrate_if_needed(report: Any) -> None:
+    executor = MigrationExecutor(connection)
+    if executor.migration_plan(executor.loader.graph.leaf_nodes()):
+        call_command("migrate", interactive=False, verbosity=1, stdout=report)
 
 
 def _dumps(value: Any) -> str:
