@@ -12,10 +12,15 @@ export PORT SANDBOX_PORT PUBLIC_BASE_URL
 .PHONY: install run test lint format migrate seed schema clean
 
 # Re-install only when the declared dependencies change.
-$(VENV)/.installed: pyproject.toml
+S3_DOUBLE := tests/media/s3rver
+
+$(VENV)/.installed: pyproject.toml $(S3_DOUBLE)/package-lock.json
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
 	$(BIN)/pip install --quiet -e '.[dev]'
+	@# The S3 tests run against s3rver, which verifies signatures as S3 does (needs Node.js).
+	@if command -v npm >/dev/null; then npm ci --prefix $(S3_DOUBLE) --no-audit --no-fund --silent; \
+	else echo "npm not found: the S3 storage tests will be skipped"; fi
 	@touch $@
 
 install: $(VENV)/.installed

@@ -156,6 +156,12 @@ CELERY_TASK_TIME_LIMIT = 360
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_BEAT_SCHEDULER = "django_celery_beat.schedulers:DatabaseScheduler"
 CELERY_TIMEZONE = "UTC"
+CELERY_TASK_ROUTES = {"media.*": {"queue": "media"}}
+# Installed into django-celery-beat's database schedule when beat starts.
+CELERY_BEAT_SCHEDULE = {
+    "media-sweep-fetches": {"task": "media.sweep_fetches", "schedule": 60.0},
+    "media-delete-unconfirmed": {"task": "media.delete_unconfirmed", "schedule": 15 * 60.0},
+}
 CELERY_TASK_ALWAYS_EAGER = False
 
 # --- Outbound HTTP and the platforms ----------------------------------------------------
@@ -163,6 +169,10 @@ SANDBOX_PORT = env.int("SANDBOX_PORT", default=8100)
 SANDBOX_URL = env.str("SANDBOX_URL", default=f"http://127.0.0.1:{SANDBOX_PORT}").rstrip("/")
 PLATFORM_TIMEOUT_SECONDS = env.float("PLATFORM_TIMEOUT_SECONDS", default=30.0)
 SSRF_ALLOW_PRIVATE = env.bool("SSRF_ALLOW_PRIVATE", default=False)
+# CIDRs that user-supplied URLs may reach although they are not public (an operator allow-list).
+SSRF_ALLOWED_NETWORKS = env.list("SSRF_ALLOWED_NETWORKS", default=[])
+# CA bundle for https to user-supplied URLs (certifi's when unset), e.g. behind a corporate CA.
+OUTBOUND_CA_BUNDLE = env.str("OUTBOUND_CA_BUNDLE", default="") or None
 
 # --- Jobs -------------------------------------------------------------------------------
 SCHEDULER_TICK_SECONDS = env.float("SCHEDULER_TICK_SECONDS", default=5.0)
@@ -241,10 +251,37 @@ STATIC_URL = "static/"
 STATIC_ROOT = VAR_DIR / "static"
 STATIC_ROOT.mkdir(exist_ok=True)  # `collectstatic` fills it; whitenoise warns while it is missing
 MEDIA_ROOT = VAR_DIR / "media"
-STORAGES = {
-    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+STORAGES: dict[str, dict[str, object]] = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage", "OPTIONS": {"allow_overwrite": True}},
     "staticfiles": {"BACKEND": "whitenoise.storage.CompressedStaticFilesStorage"},
 }
+
+# --- Media uploads ----------------------------------------------------------------------
+# https://django-storages.readthedocs.io/en/latest/backends/amazon-S3.html
+# With a bucket, uploads go straight to S3 (or any S3 API) through presigned PUT URLs;
+# without one they go to this service, which streams them into MEDIA_ROOT.
+AWS_STORAGE_BUCKET_NAME = env.str("AWS_STORAGE_BUCKET_NAME", default="")
+if AWS_STORAGE_BUCKET_NAME:
+    STORAGES["default"] = {
+        "BACKEND": "storages.backends.s3.S3Storage",
+        "OPTIONS": {
+            "bucket_name": AWS_STORAGE_BUCKET_NAME,
+            "endpoint_url": env.str("AWS_S3_ENDPOINT_URL", default="") or None,
+            "region_name": env.str("AWS_S3_REGION_NAME", default="us-east-1"),
+            "access_key": env.str("AWS_ACCESS_KEY_ID", default="") or None,
+            "secret_key": env.str("AWS_SECRET_ACCESS_KEY", default="") or None,
+            "addressing_style": env.str("AWS_S3_ADDRESSING_STYLE", default="auto"),
+            "signature_version": "s3v4",
+            "file_overwrite": True,
+            "default_acl": None,
+            "querystring_auth": True,
+        },
+    }
+MEDIA_MAX_BYTES = 500 * 1024 * 1024  # spec §8: 500 MB per file
+MEDIA_UPLOAD_URL_SECONDS = 15 * 60  # spec §8: presigned URLs live 15 minutes
+MEDIA_DOWNLOAD_URL_SECONDS = env.int("MEDIA_DOWNLOAD_URL_SECONDS", default=60 * 60)
+MEDIA_UNCONFIRMED_RETENTION_HOURS = 24  # spec §8
+MEDIA_FETCH_DEADLINE_SECONDS = env.float("MEDIA_FETCH_DEADLINE_SECONDS", default=600.0)
 
 # --- Logging ----------------------------------------------------------------------------
 LOGGING = {

@@ -1,1 +1,71 @@
-"""Models arrive with the issue that builds this app."""
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+
+from config.db import BaseModel
+from teams.models import Team
+
+# Spec §8: any other content type is refused (video/webm included).
+CONTENT_TYPES = ("image/png", "image/jpeg", "image/webp", "image/gif", "video/mp4", "video/quicktime")
+
+
+class MediaState(models.TextChoices):
+    UNCONFIRMED = "unconfirmed"
+    READY = "ready"
+
+
+class FetchStatus(models.TextChoices):
+    PENDING = "pending"
+    FETCHING = "fetching"
+    DONE = "done"
+    FAILED = "failed"
+
+
+class MediaUpload(BaseModel):
+    """One uploaded file. It becomes usable in publishes (`ready`) only after confirm has
+    checked the stored bytes: their size and their real type, sniffed from the content."""
+
+    team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="media_uploads")
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    filename = models.CharField(max_length=255)
+    content_type = models.CharField(max_length=50, choices=[(t, t) for t in CONTENT_TYPES])
+    size_bytes = models.BigIntegerField(
+        null=True, blank=True, help_text="Declared size; for a source_url fetch, the fetched size."
+    )
+    storage_key = models.CharField(max_length=300, unique=True)
+    state = models.CharField(max_length=12, choices=MediaState.choices, default=MediaState.UNCONFIRMED)
+    confirmed_at = models.DateTimeField(null=True, blank=True)
+    # What the bytes really are, read from them at confirm.
+    detected_type = models.CharField(max_length=50, blank=True)
+    width = models.PositiveIntegerField(null=True, blank=True)
+    height = models.PositiveIntegerField(null=True, blank=True)
+    duration_seconds = models.FloatField(null=True, blank=True)
+    # Set when the service fetches the file itself from a URL.
+    source_url = models.URLField(max_length=2048, blank=True)
+    fetch_status = models.CharField(max_length=10, choices=FetchStatus.choices, blank=True)
+    fetch_error = models.CharField(max_length=500, blank=True)
+    fetch_attempts = models.PositiveSmallIntegerField(default=0)
+    fetch_started_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        indexes = [
+            models.Index(fields=["team", "state", "-created_at"]),
+            models.Index(fields=["state", "created_at"]),
+        ]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(source_url="", fetch_status="") | (~Q(source_url="") & ~Q(fetch_status="")),
+                name="mediaupload_fetch_status_iff_source_url",
+            ),
+            models.CheckConstraint(
+                condition=Q(size_bytes__isnull=True) | Q(size_bytes__gt=0), name="mediaupload_size_positive"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.filename} ({self.content_type}, {self.state})"

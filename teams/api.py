@@ -98,6 +98,9 @@ class UsageSerializer(serializers.Serializer[Any]):
         fields={
             "posts_this_month": serializers.IntegerField(help_text="Posts counted against this month's quota."),
             "social_accounts": serializers.IntegerField(help_text="Connected accounts that are not disabled."),
+            "media_storage_bytes": serializers.IntegerField(
+                help_text="Bytes of ready media and uploads in progress, counted against media_storage_gb."
+            ),
         },
     )
     period = inline_serializer(
@@ -119,7 +122,11 @@ def _usage_body(usage: selectors.Usage) -> dict[str, Any]:
             "social_accounts": plan.social_accounts,
             "media_storage_gb": plan.media_storage_gb,
         },
-        "usage": {"posts_this_month": usage.posts_this_month, "social_accounts": usage.social_accounts},
+        "usage": {
+            "posts_this_month": usage.posts_this_month,
+            "social_accounts": usage.social_accounts,
+            "media_storage_bytes": usage.media_storage_bytes,
+        },
         "period": {"start": usage.period_start.isoformat(), "end": usage.period_end.isoformat()},
     }
 

@@ -9,6 +9,7 @@ from django.contrib.auth.models import User
 from django.db.models import BooleanField, ExpressionWrapper, Q, QuerySet
 
 from accounts.models import SocialAccount
+from media.services import storage_used
 from teams.models import MonthlyUsage, Role, Team
 from teams.services import month_start
 
@@ -32,6 +33,7 @@ class Usage:
     period_end: dt.date
     posts_this_month: int
     social_accounts: int
+    media_storage_bytes: int
 
     @property
     def can_publish(self) -> bool:
@@ -50,4 +52,5 @@ def usage_for(*, team: Team) -> Usage:
         period_end=next_month - dt.timedelta(days=1),
         posts_this_month=posts,
         social_accounts=accounts,
+        media_storage_bytes=storage_used(team=team),
     )

@@ -1,0 +1,31 @@
+from __future__ import annotations
+
+from django.contrib import admin, messages
+from django.db.models import QuerySet
+from django.http import HttpRequest
+
+from media import services
+from media.models import MediaUpload
+
+
+@admin.register(MediaUpload)
+class MediaUploadAdmin(admin.ModelAdmin[MediaUpload]):
+    list_display = ["filename", "team", "content_type", "size_bytes", "state", "fetch_status", "created_at"]
+    list_filter = ["state", "content_type", "fetch_status"]
+    search_fields = ["filename", "id", "team__name", "source_url"]
+    readonly_fields = [f.name for f in MediaUpload._meta.fields]
+    actions = ["delete_with_files"]
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False  # uploads arrive through the API
+
+    def has_delete_permission(self, request: HttpRequest, obj: MediaUpload | None = None) -> bool:
+        return False  # the action below also removes the stored bytes
+
+    @admin.action(description="Delete the selected uploads and their stored files", permissions=["change"])
+    def delete_with_files(self, request: HttpRequest, queryset: QuerySet[MediaUpload]) -> None:
+        count = 0
+        for upload in queryset:
+            services.media_delete(upload=upload)
+            count += 1
+        messages.success(request, f"Deleted {count} upload(s) and their files.")

@@ -1,0 +1,287 @@
+"""Writes for media uploads: create, receive bytes, fetch from a URL, confirm, clean up.
+
+The upload row is the truth. Bytes arrive by a PUT to a presigned URL or by a fetch task, but
+an upload becomes `ready` only through `media_confirm`, which checks what was actually stored.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import logging
+import os
+from collections.abc import Iterable, Iterator
+
+from django.conf import settings
+from django.contrib.auth.models import User
+from django.db import transaction
+from django.db.models import F, Sum
+from django.utils import timezone
+from django.utils.text import get_valid_filename
+
+from config import outbound
+from config.errors import Conflict, InvalidRequest, NotFound, QuotaExceeded, Unprocessable
+from media import sniff, storage
+from media.models import FetchStatus, MediaState, MediaUpload
+from teams.models import Team
+
+logger = logging.getLogger(__name__)
+
+GB = 1024**3
+MAX_FETCH_ATTEMPTS = 3
+
+
+class FetchRefused(Exception):
+    """The source server answered, but not with the file."""
+
+    def __init__(self, status: int) -> None:
+        self.code = f"HTTP_{status}"
+        super().__init__(f"the server answered HTTP {status}")
+
+
+def clean_filename(filename: str) -> str:
+    """The last path component, reduced to safe characters, at most 255 long."""
+    base = os.path.basename(filename.replace("\\", "/")).strip()
+    try:
+        cleaned = get_valid_filename(base)
+    except Exception:  # Django raises SuspiciousFileOperation for names like ".."
+        cleaned = ""
+    stem, extension = os.path.splitext(cleaned)
+    return (stem[: 255 - len(extension)] + extension) if cleaned else "upload"
+
+
+def storage_used(*, team: Team) -> int:
+    """Bytes counted against the team's plan: ready files and uploads still in progress."""
+    total = MediaUpload.objects.filter(team=team).aggregate(total=Sum("size_bytes"))["total"]
+    return int(total or 0)
+
+
+def _check_storage_quota(*, team: Team, adding: int) -> None:
+    limit_gb = team.plan.media_storage_gb
+    if limit_gb is None:
+        return
+    used = storage_used(team=team)
+    if used + adding > limit_gb * GB:
+        raise QuotaExceeded(
+            f"The plan allows {limit_gb} GB of media and {used} bytes are used.",
+            code="STORAGE_QUOTA_EXCEEDED",
+            details={"media_storage_gb": limit_gb, "media_storage_bytes": used, "size_bytes": adding},
+        )
+
+
+def _check_source_url(url: str) -> None:
+    try:
+        outbound.check_url(url)
+    except outbound.OutboundError as exc:
+        raise InvalidRequest(f"source_url cannot be fetched: {exc}", code="INVALID_SOURCE_URL") from exc
+
+
+@transaction.atomic
+def media_create(
+    *,
+    team: Team,
+    user: User | None,
+    filename: str,
+    content_type: str,
+    size_bytes: int | None,
+    source_url: str = "",
+) -> MediaUpload:
+    """Register an upload. Without source_url the client PUTs the bytes to `upload_url(...)`;
+    with it a task fetches them. Either way, confirm follows."""
+    if size_bytes is None and not source_url:
+        raise InvalidRequest("size_bytes is required unless source_url is given.", code="SIZE_REQUIRED")
+    if source_url:
+        _check_source_url(source_url)
+    Team.objects.select_for_update().filter(pk=team.pk).first()  # serialise quota checks per team
+    _check_storage_quota(team=team, adding=size_bytes or 0)
+    upload = MediaUpload(
+        team=team,
+        created_by=user,
+        filename=clean_filename(filename),
+        content_type=content_type,
+        size_bytes=size_bytes,
+        source_url=source_url,
+        fetch_status=FetchStatus.PENDING if source_url else "",
+    )
+    upload.storage_key = f"teams/{team.pk}/media/{upload.pk}"
+    upload.save()
+    if source_url:
+        transaction.on_commit(lambda: _enqueue_fetch(upload.pk))
+    return upload
+
+
+def upload_url(upload: MediaUpload) -> tuple[str | None, dict[str, str]]:
+    """Where and how to PUT the file; (None, {}) for uploads the service fetches itself."""
+    if upload.source_url or upload.size_bytes is None:
+        return None, {}
+    return storage.presigned_upload(
+        key=upload.storage_key, media_id=str(upload.pk), content_type=upload.content_type, size=upload.size_bytes
+    )
+
+
+def _enqueue_fetch(upload_id: object) -> None:
+    from media.tasks import fetch_source
+
+    try:
+        fetch_source.delay(str(upload_id))
+    except Exception:  # the broker is down: the sweeper sends it later
+        logger.warning("Could not enqueue the fetch of upload %s; the sweeper will", upload_id, exc_info=True)
+
+
+def _chunks_capped(body: Iterable[bytes], *, expected: int) -> Iterator[bytes]:
+    received = 0
+    for chunk in body:
+        received += len(chunk)
+        if received > expected:
+            raise InvalidRequest("The body is larger than the declared size.", code="SIZE_MISMATCH")
+        yield chunk
+
+
+def media_receive(*, upload: MediaUpload, content_type: str, content_length: str | None, body: Iterable[bytes]) -> int:
+    """Store the body of a PUT to a local upload URL. The URL's signature was checked by the
+    caller; here the request must match the declared type and size exactly, as S3 enforces."""
+    if upload.state != MediaState.UNCONFIRMED or upload.source_url or upload.size_bytes is None:
+        raise NotFound("No upload is waiting for bytes here.")
+    if content_type.split(";")[0].strip().lower() != upload.content_type:
+        raise InvalidRequest(f"Content-Type must be {upload.content_type}.", code="CONTENT_TYPE_MISMATCH")
+    if content_length != str(upload.size_bytes):
+        raise InvalidRequest(f"Content-Length must be {upload.size_bytes}.", code="SIZE_MISMATCH")
+    try:
+        written = storage.write_stream(upload.storage_key, _chunks_capped(body, expected=upload.size_bytes))
+    except Exception:
+        storage.delete(upload.storage_key)
+        raise
+    if written != upload.size_bytes:
+        storage.delete(upload.storage_key)
+        raise InvalidRequest("The body ended before the declared size.", code="SIZE_MISMATCH")
+    return written
+
+
+def _sniff_and_check(upload: MediaUpload, stored_size: int) -> sniff.Sniffed:
+    found = sniff.sniff(lambda offset, length: storage.read_range(upload.storage_key, offset, length), stored_size)
+    if found.content_type is None:
+        raise Unprocessable("The file is not a PNG, JPEG, WebP, GIF, MP4 or QuickTime file.", code="UNRECOGNISED_MEDIA")
+    if found.content_type != upload.content_type:
+        raise Unprocessable(
+            f"The file is {found.content_type}, not the declared {upload.content_type}.",
+            code="CONTENT_TYPE_MISMATCH",
+            details={"declared": upload.content_type, "detected": found.content_type},
+        )
+    return found
+
+
+def _check_fetched(upload: MediaUpload) -> None:
+    if upload.fetch_status in (FetchStatus.PENDING, FetchStatus.FETCHING):
+        raise Conflict(
+            "The service is still fetching source_url; confirm again once fetch_status is done.",
+            code="FETCH_IN_PROGRESS",
+            details={"fetch_status": upload.fetch_status},
+        )
+    if upload.fetch_status == FetchStatus.FAILED:
+        raise Unprocessable(f"Fetching source_url failed: {upload.fetch_error}", code="FETCH_FAILED")
+
+
+@transaction.atomic
+def media_confirm(*, team: Team, media_id: str) -> MediaUpload:
+    """Check the stored bytes (present, of the declared size, really of the declared type) and
+    mark the upload ready. 404 when there is no such unconfirmed upload, as the spec says."""
+    upload = MediaUpload.objects.select_for_update().filter(team=team, pk=media_id).first()
+    if upload is None or upload.state != MediaState.UNCONFIRMED:
+        raise NotFound("No unconfirmed upload with this id.", code="MEDIA_NOT_FOUND")
+    if upload.source_url:
+        _check_fetched(upload)
+    if not storage.exists(upload.storage_key):
+        raise Conflict("No file has been uploaded yet: PUT it to upload_url first.", code="FILE_NOT_UPLOADED")
+    stored_size = storage.size(upload.storage_key)
+    if stored_size != upload.size_bytes:
+        raise Unprocessable(
+            f"The stored file has {stored_size} bytes, not the declared {upload.size_bytes}.",
+            code="SIZE_MISMATCH",
+            details={"declared": upload.size_bytes, "stored": stored_size},
+        )
+    found = _sniff_and_check(upload, stored_size)
+    upload.state = MediaState.READY
+    upload.confirmed_at = timezone.now()
+    upload.detected_type = found.content_type or ""
+    upload.width, upload.height, upload.duration_seconds = found.width, found.height, found.duration_seconds
+    upload.save()
+    return upload
+
+
+# --- fetching source_url ------------------------------------------------------------------
+
+
+def _claim_fetch(upload_id: str) -> MediaUpload | None:
+    claimed = MediaUpload.objects.filter(pk=upload_id, fetch_status=FetchStatus.PENDING).update(
+        fetch_status=FetchStatus.FETCHING, fetch_started_at=timezone.now(), fetch_attempts=F("fetch_attempts") + 1
+    )
+    return MediaUpload.objects.select_related("team__plan").get(pk=upload_id) if claimed else None
+
+
+def _finish_fetch(upload: MediaUpload, *, size: int | None = None, error: str = "") -> None:
+    changes: dict[str, object] = {"fetch_status": FetchStatus.FAILED if error else FetchStatus.DONE}
+    changes["fetch_error"] = error[:500]
+    if size is not None:
+        changes["size_bytes"] = size
+    MediaUpload.objects.filter(pk=upload.pk, fetch_status=FetchStatus.FETCHING).update(**changes)
+
+
+def _download(upload: MediaUpload) -> int:
+    cap = upload.size_bytes or settings.MEDIA_MAX_BYTES
+    with outbound.stream(
+        upload.source_url, max_bytes=cap, deadline_seconds=settings.MEDIA_FETCH_DEADLINE_SECONDS
+    ) as response:
+        if not 200 <= response.status_code < 300:
+            raise FetchRefused(response.status_code)
+        return storage.write_stream(upload.storage_key, response.iter_bytes())
+
+
+def media_fetch_source(*, upload_id: str) -> None:
+    """Fetch an upload's source_url into storage. Idempotent: only a pending fetch is claimed,
+    so a duplicate task message does nothing."""
+    upload = _claim_fetch(upload_id)
+    if upload is None:
+        return
+    try:
+        size = _download(upload)
+        _check_storage_quota(team=upload.team, adding=size - (upload.size_bytes or 0))
+    except (outbound.OutboundError, FetchRefused, QuotaExceeded) as exc:
+        storage.delete(upload.storage_key)
+        reason = getattr(exc, "code", "FETCH_FAILED")
+        _finish_fetch(upload, error=f"{reason}: {exc}")
+        return
+    _finish_fetch(upload, size=size)
+
+
+def media_sweep_fetches() -> int:
+    """Re-send fetches whose task message was lost (broker down at create) and take back
+    fetches whose worker died mid-way; give up after a few attempts. Returns fetches re-sent."""
+    now = timezone.now()
+    stale_start = now - dt.timedelta(seconds=settings.MEDIA_FETCH_DEADLINE_SECONDS + 60)
+    lost = MediaUpload.objects.filter(fetch_status=FetchStatus.FETCHING, fetch_started_at__lt=stale_start)
+    lost.filter(fetch_attempts__gte=MAX_FETCH_ATTEMPTS).update(
+        fetch_status=FetchStatus.FAILED, fetch_error="WORKER_LOST: the fetch did not finish after several attempts"
+    )
+    lost.update(fetch_status=FetchStatus.PENDING)
+    waiting = MediaUpload.objects.filter(
+        fetch_status=FetchStatus.PENDING, created_at__lt=now - dt.timedelta(seconds=30)
+    ).values_list("pk", flat=True)
+    ids = list(waiting[:500])
+    for upload_id in ids:
+        _enqueue_fetch(upload_id)
+    return len(ids)
+
+
+def media_delete_unconfirmed(*, older_than: dt.timedelta | None = None) -> int:
+    """Delete uploads never confirmed within the retention window, with their stored bytes."""
+    age = older_than or dt.timedelta(hours=settings.MEDIA_UNCONFIRMED_RETENTION_HOURS)
+    expired = MediaUpload.objects.filter(state=MediaState.UNCONFIRMED, created_at__lt=timezone.now() - age)
+    deleted = 0
+    for upload in expired.iterator():
+        media_delete(upload=upload)
+        deleted += 1
+    return deleted
+
+
+def media_delete(*, upload: MediaUpload) -> None:
+    storage.delete(upload.storage_key)
+    upload.delete()

@@ -1,0 +1,162 @@
+"""Where media bytes live: S3 (any S3 API) when a bucket is configured, otherwise local files
+under MEDIA_ROOT served and received by this service through signed, expiring URLs.
+
+Both backends answer the same questions (presign an upload, read a range, stream a file in,
+give a short-lived download URL), so nothing else in the code base knows which one runs.
+"""
+
+from __future__ import annotations
+
+import io
+import time
+from collections.abc import Iterable, Iterator
+from typing import Any
+from urllib.parse import urlencode
+
+from django.conf import settings
+from django.core import signing
+from django.core.files.base import File
+from django.core.files.storage import Storage, default_storage
+from django.urls import reverse
+from django.utils.crypto import constant_time_compare
+
+
+def _storage() -> Storage:
+    return default_storage
+
+
+def is_s3() -> bool:
+    return hasattr(_storage(), "bucket_name")
+
+
+def _s3_client() -> Any:
+    return _storage().connection.meta.client  # type: ignore[attr-defined]
+
+
+# --- signed URLs to this service (local storage) ---------------------------------------
+
+
+def _signature(purpose: str, media_id: str, expires: int) -> str:
+    return signing.Signer(salt=f"media.{purpose}").signature(f"{media_id}:{expires}")
+
+
+def signed_query(purpose: str, media_id: str, lifetime_seconds: int) -> str:
+    expires = int(time.time()) + lifetime_seconds
+    return urlencode({"expires": expires, "signature": _signature(purpose, media_id, expires)})
+
+
+def signature_valid(purpose: str, media_id: str, expires: str, signature: str) -> bool | None:
+    """True when valid, False when tampered with, None when it was genuine but has expired."""
+    if not (expires.isascii() and expires.isdigit()):
+        return False
+    if not constant_time_compare(_signature(purpose, media_id, int(expires)), signature):
+        return False
+    return True if int(expires) >= time.time() else None
+
+
+def _absolute(path: str) -> str:
+    return str(settings.PUBLIC_BASE_URL).rstrip("/") + path
+
+
+# --- the interface ----------------------------------------------------------------------
+
+
+def presigned_upload(*, key: str, media_id: str, content_type: str, size: int) -> tuple[str, dict[str, str]]:
+    """The URL to PUT the file to and the headers the PUT must carry. Type and size are bound:
+    S3 signs both headers; the local endpoint compares them with the upload record."""
+    headers = {"Content-Type": content_type, "Content-Length": str(size)}
+    lifetime = settings.MEDIA_UPLOAD_URL_SECONDS
+    if is_s3():
+        params = {"Bucket": _storage().bucket_name, "Key": key, "ContentType": content_type, "ContentLength": size}  # type: ignore[attr-defined]
+        url = _s3_client().generate_presigned_url("put_object", Params=params, ExpiresIn=lifetime, HttpMethod="PUT")
+        return url, headers
+    path = reverse("media-upload-content", kwargs={"pk": media_id})
+    return f"{_absolute(path)}?{signed_query('put', media_id, lifetime)}", headers
+
+
+def download_url(*, key: str, media_id: str, lifetime_seconds: int | None = None) -> str:
+    """A short-lived URL anyone holding it can GET the file from (platforms pull media this way)."""
+    lifetime = lifetime_seconds or settings.MEDIA_DOWNLOAD_URL_SECONDS
+    if is_s3():
+        params = {"Bucket": _storage().bucket_name, "Key": key}  # type: ignore[attr-defined]
+        return str(_s3_client().generate_presigned_url("get_object", Params=params, ExpiresIn=lifetime))
+    path = reverse("media-download", kwargs={"pk": media_id})
+    return f"{_absolute(path)}?{signed_query('get', media_id, lifetime)}"
+
+
+def exists(key: str) -> bool:
+    return _storage().exists(key)
+
+
+def size(key: str) -> int:
+    return _storage().size(key)
+
+
+def read_range(key: str, offset: int, length: int) -> bytes:
+    if length <= 0:
+        return b""
+    if is_s3():
+        byte_range = f"bytes={offset}-{offset + length - 1}"
+        response = _s3_client().get_object(Bucket=_storage().bucket_name, Key=key, Range=byte_range)  # type: ignore[attr-defined]
+        return bytes(response["Body"].read())
+    with _storage().open(key, "rb") as handle:
+        handle.seek(offset)
+        return bytes(handle.read(length))
+
+
+def open_stream(key: str) -> File:  # type: ignore[type-arg]
+    return _storage().open(key, "rb")
+
+
+class _ChunkReader(io.RawIOBase):
+    """A readable stream over an iterator of chunks (for boto3's multipart upload), counting bytes."""
+
+    def __init__(self, chunks: Iterable[bytes]) -> None:
+        self._chunks = iter(chunks)
+        self._pending = b""
+        self.written = 0
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: Any) -> int:
+        while not self._pending:
+            self._pending = next(self._chunks, b"")
+            if not self._pending:
+                return 0
+        count = min(len(buffer), len(self._pending))
+        buffer[:count], self._pending = self._pending[:count], self._pending[count:]
+        self.written += count
+        return count
+
+
+class _ChunkFile(File):  # type: ignore[type-arg]
+    """A File over an iterator of chunks, so FileSystemStorage.save streams without buffering."""
+
+    def __init__(self, chunks: Iterable[bytes]) -> None:
+        super().__init__(None, name="upload")
+        self._chunks = chunks
+        self.written = 0
+
+    def chunks(self, chunk_size: int | None = None) -> Iterator[bytes]:
+        for chunk in self._chunks:
+            self.written += len(chunk)
+            yield chunk
+
+    def multiple_chunks(self, chunk_size: int | None = None) -> bool:
+        return True
+
+
+def write_stream(key: str, chunks: Iterable[bytes]) -> int:
+    """Store the chunks under `key` (replacing what was there) and return the byte count."""
+    if is_s3():
+        reader = _ChunkReader(chunks)
+        _s3_client().upload_fileobj(io.BufferedReader(reader), _storage().bucket_name, key)  # type: ignore[attr-defined]
+        return reader.written
+    source = _ChunkFile(chunks)
+    _storage().save(key, source)
+    return source.written
+
+
+def delete(key: str) -> None:
+    _storage().delete(key)

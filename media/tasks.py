@@ -1,0 +1,22 @@
+"""Thin Celery tasks on the `media` queue; each calls one service and is safe to run twice."""
+
+from __future__ import annotations
+
+from celery import shared_task
+
+from media import services
+
+
+@shared_task(name="media.fetch_source", soft_time_limit=900, time_limit=960)
+def fetch_source(upload_id: str) -> None:
+    services.media_fetch_source(upload_id=upload_id)
+
+
+@shared_task(name="media.sweep_fetches", time_limit=120)
+def sweep_fetches() -> int:
+    return services.media_sweep_fetches()
+
+
+@shared_task(name="media.delete_unconfirmed", time_limit=900)
+def delete_unconfirmed() -> int:
+    return services.media_delete_unconfirmed()
