@@ -1,7 +1,14 @@
+"""Reads of media: for the API, and for publishing and the platform clients, which need a
+team's ready files by id, their bytes as a stream, or a short-lived URL a platform can pull."""
+
 from __future__ import annotations
 
+from collections.abc import Sequence
+
+from django.core.files.base import File
 from django.db.models import QuerySet
 
+from media import storage
 from media.models import MediaState, MediaUpload
 from teams.models import Team
 
@@ -12,3 +19,21 @@ def upload_for_team(*, team: Team, media_id: str) -> MediaUpload | None:
 
 def ready_media(*, team: Team) -> QuerySet[MediaUpload]:
     return MediaUpload.objects.filter(team=team, state=MediaState.READY).order_by("-created_at", "-id")
+
+
+def ready_media_by_ids(*, team: Team, media_ids: Sequence[str]) -> tuple[list[MediaUpload], list[str]]:
+    """The team's ready uploads for `media_ids`, in the order given, and the ids that are not
+    (absent, another team's, or not confirmed yet)."""
+    found = {str(upload.pk): upload for upload in ready_media(team=team).filter(pk__in=list(media_ids))}
+    return [found[i] for i in media_ids if i in found], [i for i in media_ids if i not in found]
+
+
+def open_media(upload: MediaUpload) -> File:  # type: ignore[type-arg]
+    """The file's bytes as a stream (close it after use); for clients that upload to a platform."""
+    return storage.open_stream(upload.storage_key)
+
+
+def media_pull_url(upload: MediaUpload, *, lifetime_seconds: int | None = None) -> str:
+    """A short-lived URL from which a platform fetches the file itself (Instagram, Threads,
+    TikTok pull mode). Anyone holding it can read the file until it expires."""
+    return storage.download_url(key=upload.storage_key, media_id=str(upload.pk), lifetime_seconds=lifetime_seconds)

@@ -76,7 +76,7 @@ def presigned_upload(*, key: str, media_id: str, content_type: str, size: int) -
 
 def download_url(*, key: str, media_id: str, lifetime_seconds: int | None = None) -> str:
     """A short-lived URL anyone holding it can GET the file from (platforms pull media this way)."""
-    lifetime = lifetime_seconds or settings.MEDIA_DOWNLOAD_URL_SECONDS
+    lifetime = settings.MEDIA_DOWNLOAD_URL_SECONDS if lifetime_seconds is None else lifetime_seconds
     if is_s3():
         params = {"Bucket": _storage().bucket_name, "Key": key}  # type: ignore[attr-defined]
         return str(_s3_client().generate_presigned_url("get_object", Params=params, ExpiresIn=lifetime))
