@@ -12,11 +12,11 @@ def fetch_source(upload_id: str) -> None:
     services.media_fetch_source(upload_id=upload_id)
 
 
-@shared_task(name="media.sweep_fetches", time_limit=120)
+@shared_task(name="media.sweep_fetches", soft_time_limit=100, time_limit=120)
 def sweep_fetches() -> int:
     return services.media_sweep_fetches()
 
 
-@shared_task(name="media.delete_unconfirmed", time_limit=900)
+@shared_task(name="media.delete_unconfirmed", soft_time_limit=840, time_limit=900)
 def delete_unconfirmed() -> int:
     return services.media_delete_unconfirmed()
