@@ -142,7 +142,8 @@ _FLOW = (
     "its real type (read from its bytes) and marks it ready for `media_ids`.\n\n"
     "With `source_url` the service fetches the file itself (http/https, public addresses only); "
     "follow `fetch_status` on `GET /api/v1/media/uploads/{id}` and confirm once it is `done`. "
-    "Unconfirmed uploads are deleted after 24 hours."
+    "Unconfirmed uploads are deleted after 24 hours. When the plan's `media_storage_gb` is used "
+    "up, create answers 429 `quota_exceeded` with code `STORAGE_QUOTA_EXCEEDED`."
 )
 
 
