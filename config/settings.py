@@ -156,11 +156,12 @@ CELERY_TASK_TIME_LIMIT = 360
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_BEAT_SCHEDULER = "django_celery_beat.schedulers:DatabaseScheduler"
 CELERY_TIMEZONE = "UTC"
-CELERY_TASK_ROUTES = {"media.*": {"queue": "media"}}
+CELERY_TASK_ROUTES = {"media.*": {"queue": "media"}, "webhooks.*": {"queue": "webhooks"}}
 # Installed into django-celery-beat's database schedule when beat starts.
 CELERY_BEAT_SCHEDULE = {
     "media-sweep-fetches": {"task": "media.sweep_fetches", "schedule": 60.0},
     "media-delete-unconfirmed": {"task": "media.delete_unconfirmed", "schedule": 15 * 60.0},
+    "webhooks-sweep": {"task": "webhooks.sweep", "schedule": env.float("WEBHOOK_SWEEP_SECONDS", default=5.0)},
 }
 CELERY_TASK_ALWAYS_EAGER = False
 

@@ -18,6 +18,7 @@ api_v1: list[URLPattern | URLResolver] = [
     path("", include("accounts.urls")),
     path("", include("teams.urls")),
     path("", include("media.urls")),
+    path("", include("webhooks.urls")),
 ]
 
 urlpatterns = [

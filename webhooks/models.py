@@ -1,1 +1,102 @@
-"""Models arrive with the issue that builds this app."""
+from __future__ import annotations
+
+from django.db import models
+
+from config.crypto import EncryptedTextField
+from config.db import BaseModel
+from teams.models import Team
+
+
+class EventType(models.TextChoices):
+    POST_PUBLISHED = "post.published"
+    POST_FAILED = "post.failed"
+    POST_PENDING_APPROVAL = "post.pending_approval"
+    POST_APPROVED = "post.approved"
+    POST_REJECTED = "post.rejected"
+
+
+class Subscription(BaseModel):
+    """A team's webhook endpoint. The secret is encrypted at rest and shown once, at creation."""
+
+    team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="webhook_subscriptions")
+    url = models.URLField(max_length=2048)
+    events = models.JSONField(default=list)
+    secret = EncryptedTextField()
+    # Delivery health, kept up to date by every attempt.
+    last_success_at = models.DateTimeField(null=True, blank=True)
+    last_failure_at = models.DateTimeField(null=True, blank=True)
+    last_failure_reason = models.CharField(max_length=300, blank=True)
+    consecutive_failures = models.PositiveIntegerField(default=0, help_text="Failed attempts since the last success.")
+    failed_deliveries_in_row = models.PositiveIntegerField(
+        default=0, help_text="Events whose every attempt failed, since the last success."
+    )
+    disabled_at = models.DateTimeField(null=True, blank=True)
+    disabled_reason = models.CharField(max_length=300, blank=True)
+
+    class Meta:
+        ordering = ["created_at", "id"]
+
+    def __str__(self) -> str:
+        return self.url
+
+
+class Event(BaseModel):
+    """Something that happened, written in the same transaction as the change it describes."""
+
+    team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="webhook_events")
+    type = models.CharField(max_length=40, choices=EventType.choices)
+    data = models.JSONField(default=dict)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"{self.type} {self.pk}"
+
+
+class DeliveryState(models.TextChoices):
+    PENDING = "pending"  # waiting for next_attempt_at
+    SENDING = "sending"  # claimed by a worker
+    SUCCEEDED = "succeeded"
+    FAILED = "failed"  # final: every attempt failed, or the receiver answered 410 Gone
+    CANCELLED = "cancelled"  # the subscription was disabled before it could be sent
+
+
+class Delivery(BaseModel):
+    """One event to one subscription, retried on a schedule kept in the database."""
+
+    subscription = models.ForeignKey(Subscription, on_delete=models.CASCADE, related_name="deliveries")
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="deliveries")
+    state = models.CharField(max_length=10, choices=DeliveryState.choices, default=DeliveryState.PENDING)
+    attempts = models.PositiveSmallIntegerField(default=0)
+    next_attempt_at = models.DateTimeField(null=True, blank=True)
+    claimed_at = models.DateTimeField(null=True, blank=True)
+    last_status_code = models.PositiveSmallIntegerField(null=True, blank=True)
+    last_error = models.CharField(max_length=300, blank=True)
+    last_duration_ms = models.PositiveIntegerField(null=True, blank=True)
+    delivered_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        constraints = [
+            models.UniqueConstraint(fields=["subscription", "event"], name="delivery_subscription_event_unique")
+        ]
+        indexes = [models.Index(fields=["state", "next_attempt_at"])]
+        verbose_name_plural = "deliveries"
+
+    def __str__(self) -> str:
+        return f"{self.event.type} to {self.subscription.url} ({self.state})"
+
+
+class DeliveryAttempt(BaseModel):
+    delivery = models.ForeignKey(Delivery, on_delete=models.CASCADE, related_name="attempt_log")
+    number = models.PositiveSmallIntegerField()
+    status_code = models.PositiveSmallIntegerField(null=True, blank=True)
+    error = models.CharField(max_length=300, blank=True)
+    duration_ms = models.PositiveIntegerField()
+
+    class Meta:
+        ordering = ["delivery", "number"]
+
+    def __str__(self) -> str:
+        return f"attempt {self.number}: {self.status_code or self.error}"

@@ -15,6 +15,9 @@ OPERATIONS = {
     ("/api/v1/media/uploads/{id}", "get"): "media:read",
     ("/api/v1/media/uploads/{id}/confirm", "post"): "media:write",
     ("/api/v1/media", "get"): "media:read",
+    ("/api/v1/webhooks", "get"): "webhooks:read",
+    ("/api/v1/webhooks", "post"): "webhooks:write",
+    ("/api/v1/webhooks/{id}", "delete"): "webhooks:write",
 }
 # Reached through signed URLs the API hands out, not with an API key.
 SIGNED_URL_OPERATIONS = {("/api/v1/media/uploads/{id}/content", "put"), ("/api/v1/media/files/{id}", "get")}

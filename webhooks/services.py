@@ -1,0 +1,279 @@
+"""Webhook subscriptions, the event outbox and signed deliveries.
+
+`emit()` runs inside the caller's transaction and writes the event and one delivery per
+matching subscription, so an event exists if and only if the change it describes committed.
+Deliveries are sent by a task after commit; when a message is lost (broker down, worker
+killed) the sweeper finds the delivery by its `next_attempt_at` and sends it. Retry times live
+in the database, never in a broker countdown.
+
+Disabling rule: a subscription is disabled at once when its receiver answers 410 Gone, and
+after DISABLE_AFTER_FAILED_DELIVERIES deliveries in a row whose every attempt failed (any
+success resets the count). A disabled subscription gets no new deliveries; its pending ones
+are cancelled.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import logging
+import random
+import time
+import uuid
+from collections.abc import Iterable
+from email.utils import parsedate_to_datetime
+
+from django.conf import settings
+from django.db import transaction
+from django.db.models import F, Q
+from django.utils import timezone
+
+from config import outbound
+from config.errors import InvalidRequest, NotFound
+from teams.models import Team
+from webhooks import signing
+from webhooks.models import Delivery, DeliveryAttempt, DeliveryState, Event, EventType, Subscription
+
+logger = logging.getLogger(__name__)
+
+MAX_ATTEMPTS = 6  # spec §6: the first try and five retries
+ATTEMPT_TIMEOUT_SECONDS = 10.0  # spec §6
+DISABLE_AFTER_FAILED_DELIVERIES = 5
+MAX_SUBSCRIPTIONS_PER_TEAM = 25
+STALE_CLAIM = dt.timedelta(seconds=ATTEMPT_TIMEOUT_SECONDS * 6)
+MAX_RETRY_AFTER = dt.timedelta(hours=24)
+
+
+# --- subscriptions ---------------------------------------------------------------------------
+
+
+def _check_url(url: str) -> None:
+    if not url.lower().startswith("https://") and not settings.SSRF_ALLOW_PRIVATE:
+        raise InvalidRequest("The webhook URL must use https.", code="INVALID_WEBHOOK_URL", details={"url": url})
+    try:
+        outbound.check_url(url)
+    except outbound.OutboundError as exc:
+        raise InvalidRequest(f"The webhook URL cannot be used: {exc}", code="INVALID_WEBHOOK_URL") from exc
+
+
+def subscription_create(*, team: Team, url: str, events: Iterable[str], secret: str | None = None) -> Subscription:
+    """Subscribe `url` to `events`. The secret is generated unless a valid one is supplied."""
+    _check_url(url)
+    if secret is not None and not signing.secret_is_valid(secret):
+        raise InvalidRequest(
+            "secret must be 'whsec_' followed by base64 of 24 to 64 random bytes.", code="INVALID_WEBHOOK_SECRET"
+        )
+    if Subscription.objects.filter(team=team).count() >= MAX_SUBSCRIPTIONS_PER_TEAM:
+        raise InvalidRequest(
+            f"A team can have at most {MAX_SUBSCRIPTIONS_PER_TEAM} webhooks.", code="TOO_MANY_WEBHOOKS"
+        )
+    return Subscription.objects.create(
+        team=team, url=url, events=list(dict.fromkeys(events)), secret=secret or signing.new_secret()
+    )
+
+
+def subscription_delete(*, team: Team, subscription_id: str) -> None:
+    """Delete a subscription; its pending deliveries go with it, so nothing more is sent."""
+    deleted, _ = Subscription.objects.filter(team=team, pk=subscription_id).delete()
+    if not deleted:
+        raise NotFound("No such webhook.", code="WEBHOOK_NOT_FOUND")
+
+
+def subscription_enable(*, subscription: Subscription) -> None:
+    Subscription.objects.filter(pk=subscription.pk).update(
+        disabled_at=None, disabled_reason="", failed_deliveries_in_row=0, consecutive_failures=0
+    )
+
+
+def _disable(subscription_id: uuid.UUID, reason: str) -> None:
+    Subscription.objects.filter(pk=subscription_id, disabled_at__isnull=True).update(
+        disabled_at=timezone.now(), disabled_reason=reason[:300]
+    )
+    Delivery.objects.filter(subscription_id=subscription_id, state=DeliveryState.PENDING).update(
+        state=DeliveryState.CANCELLED, next_attempt_at=None
+    )
+
+
+# --- the outbox ----------------------------------------------------------------------------
+
+
+def emit(*, team: Team, event_type: str, data: dict[str, object]) -> Event:
+    """Record an event and its deliveries. Call it inside the transaction of the change it
+    describes: a rollback takes the event with it, and nothing is sent before commit."""
+    if event_type not in EventType.values:
+        raise ValueError(f"unknown event type {event_type}")
+    event = Event.objects.create(team=team, type=event_type, data=data)
+    subscriptions = Subscription.objects.filter(team=team, disabled_at__isnull=True)
+    deliveries = Delivery.objects.bulk_create(
+        [
+            Delivery(subscription=s, event=event, next_attempt_at=event.created_at)
+            for s in subscriptions
+            if event_type in s.events
+        ]
+    )
+    ids = [str(d.pk) for d in deliveries]
+    if ids:
+        transaction.on_commit(lambda: _enqueue(ids))
+    return event
+
+
+def _enqueue(delivery_ids: list[str]) -> None:
+    from webhooks.tasks import deliver
+
+    for delivery_id in delivery_ids:
+        try:
+            deliver.delay(delivery_id)
+        except Exception:  # the broker is down: the sweeper sends it
+            logger.warning("Could not enqueue webhook delivery %s; the sweeper will", delivery_id, exc_info=True)
+
+
+def envelope(event: Event) -> dict[str, object]:
+    return {
+        "id": str(event.pk),
+        "type": event.type,
+        "created_at": event.created_at.isoformat().replace("+00:00", "Z"),
+        "team_id": str(event.team_id),
+        "data": event.data,
+    }
+
+
+# --- sending -----------------------------------------------------------------------------------
+
+
+def _claim(delivery_id: str) -> Delivery | None:
+    now = timezone.now()
+    claimed = Delivery.objects.filter(pk=delivery_id, state=DeliveryState.PENDING, next_attempt_at__lte=now).update(
+        state=DeliveryState.SENDING, claimed_at=now, attempts=F("attempts") + 1
+    )
+    if not claimed:
+        return None
+    return Delivery.objects.select_related("subscription", "event").get(pk=delivery_id)
+
+
+def _post(delivery: Delivery) -> tuple[int | None, str, dict[str, str]]:
+    """(status code, error, response headers) of one POST; never raises for network failures."""
+    subscription, event = delivery.subscription, delivery.event
+    raw = signing.body(envelope(event))
+    headers = signing.headers(subscription.secret, str(event.pk), int(time.time()), raw)
+    try:
+        response = outbound.request(
+            subscription.url,
+            method="POST",
+            headers=headers,
+            body=raw,
+            read_timeout=ATTEMPT_TIMEOUT_SECONDS,
+            deadline_seconds=ATTEMPT_TIMEOUT_SECONDS,
+            max_bytes=64 * 1024,
+            max_redirects=0,
+        )
+    except outbound.OutboundError as exc:
+        return None, f"{exc.code}: {exc}", {}
+    error = "" if 200 <= response.status_code < 300 else f"HTTP {response.status_code}"
+    return response.status_code, error, dict(response.headers)
+
+
+def _retry_after(headers: dict[str, str]) -> dt.timedelta | None:
+    value = next((v for k, v in headers.items() if k.lower() == "retry-after"), "").strip()
+    if value.isdigit():
+        return min(dt.timedelta(seconds=int(value)), MAX_RETRY_AFTER)
+    try:
+        moment = parsedate_to_datetime(value)
+    except (TypeError, ValueError):
+        return None
+    return min(max(moment - timezone.now(), dt.timedelta(0)), MAX_RETRY_AFTER)
+
+
+def _next_attempt_at(attempts: int, headers: dict[str, str]) -> dt.datetime:
+    delays: list[int] = list(settings.WEBHOOK_RETRY_DELAYS)
+    base = dt.timedelta(seconds=delays[min(attempts, len(delays)) - 1])
+    jittered = base * (1 + random.uniform(0, 0.1))  # noqa: S311 - spreading load, not security
+    return timezone.now() + max(jittered, _retry_after(headers) or dt.timedelta(0))
+
+
+def _record_success(delivery: Delivery, status: int, duration_ms: int) -> None:
+    now = timezone.now()
+    Delivery.objects.filter(pk=delivery.pk).update(
+        state=DeliveryState.SUCCEEDED,
+        delivered_at=now,
+        next_attempt_at=None,
+        last_status_code=status,
+        last_error="",
+        last_duration_ms=duration_ms,
+    )
+    Subscription.objects.filter(pk=delivery.subscription_id).update(
+        last_success_at=now, consecutive_failures=0, failed_deliveries_in_row=0
+    )
+
+
+def _record_failure(
+    delivery: Delivery, status: int | None, error: str, headers: dict[str, str], duration_ms: int
+) -> None:
+    final = status == 410 or delivery.attempts >= MAX_ATTEMPTS
+    Delivery.objects.filter(pk=delivery.pk).update(
+        state=DeliveryState.FAILED if final else DeliveryState.PENDING,
+        next_attempt_at=None if final else _next_attempt_at(delivery.attempts, headers),
+        last_status_code=status,
+        last_error=error[:300],
+        last_duration_ms=duration_ms,
+    )
+    Subscription.objects.filter(pk=delivery.subscription_id).update(
+        last_failure_at=timezone.now(),
+        last_failure_reason=error[:300],
+        consecutive_failures=F("consecutive_failures") + 1,
+        failed_deliveries_in_row=F("failed_deliveries_in_row") + (1 if final else 0),
+    )
+    if status == 410:
+        _disable(delivery.subscription_id, "The receiver answered 410 Gone.")
+    elif (
+        final
+        and Subscription.objects.filter(
+            pk=delivery.subscription_id, failed_deliveries_in_row__gte=DISABLE_AFTER_FAILED_DELIVERIES
+        ).exists()
+    ):
+        _disable(
+            delivery.subscription_id, f"{DISABLE_AFTER_FAILED_DELIVERIES} deliveries in a row failed every attempt."
+        )
+
+
+def delivery_attempt(*, delivery_id: str) -> None:
+    """Send one attempt of a due delivery. Idempotent: only a pending, due delivery is claimed,
+    so a duplicate task message or a sweep racing a task sends nothing twice."""
+    delivery = _claim(delivery_id)
+    if delivery is None:
+        return
+    if delivery.subscription.disabled_at is not None:
+        Delivery.objects.filter(pk=delivery.pk).update(state=DeliveryState.CANCELLED, next_attempt_at=None)
+        return
+    started = time.monotonic()
+    status, error, headers = _post(delivery)
+    duration_ms = int((time.monotonic() - started) * 1000)
+    DeliveryAttempt.objects.create(
+        delivery=delivery, number=delivery.attempts, status_code=status, error=error[:300], duration_ms=duration_ms
+    )
+    if not error and status is not None:
+        _record_success(delivery, status, duration_ms)
+    else:
+        _record_failure(delivery, status, error, headers, duration_ms)
+
+
+def delivery_send_again(*, delivery: Delivery) -> None:
+    """Queue one more attempt now, whatever happened before (admin's "send again")."""
+    Delivery.objects.filter(pk=delivery.pk).exclude(state=DeliveryState.SENDING).update(
+        state=DeliveryState.PENDING, next_attempt_at=timezone.now(), attempts=0
+    )
+    transaction.on_commit(lambda: _enqueue([str(delivery.pk)]))
+
+
+def deliveries_sweep(*, limit: int = 500) -> list[str]:
+    """Send deliveries that are due (retries, and first attempts whose message was lost), and
+    take back claims of workers that died mid-attempt. Returns the ids sent to the queue."""
+    now = timezone.now()
+    Delivery.objects.filter(state=DeliveryState.SENDING, claimed_at__lt=now - STALE_CLAIM).filter(
+        Q(attempts__lt=MAX_ATTEMPTS)
+    ).update(state=DeliveryState.PENDING, next_attempt_at=now)
+    Delivery.objects.filter(state=DeliveryState.SENDING, claimed_at__lt=now - STALE_CLAIM).update(
+        state=DeliveryState.FAILED, last_error="WORKER_LOST: the last attempt never finished"
+    )
+    due = Delivery.objects.filter(state=DeliveryState.PENDING, next_attempt_at__lte=now).order_by("next_attempt_at")
+    ids = [str(pk) for pk in due.values_list("pk", flat=True)[:limit]]
+    _enqueue(ids)
+    return ids
