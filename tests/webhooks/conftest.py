@@ -1,0 +1,52 @@
+"""Fixtures of the webhook tests: a receiver on loopback (private addresses allowed, as in
+demos), one that is down, and Celery in eager mode so queued deliveries run in the test."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from config.celery import app as celery_app
+from tests.factories import UserFactory
+from tests.webhooks.receiver import Receiver
+
+
+@pytest.fixture(autouse=True)
+def eager_tasks() -> Iterator[None]:
+    """Every `deliver.delay()` (after commit, from the sweep, from the admin) runs at once in
+    the test instead of going to a broker with no worker."""
+    conf = celery_app.conf
+    saved = conf.task_always_eager, conf.task_eager_propagates
+    conf.task_always_eager, conf.task_eager_propagates = True, True
+    yield
+    conf.task_always_eager, conf.task_eager_propagates = saved
+
+
+@pytest.fixture
+def receiver(settings: Any) -> Iterator[Receiver]:
+    settings.SSRF_ALLOW_PRIVATE = True
+    server = Receiver().start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def down_receiver(settings: Any) -> Iterator[Receiver]:
+    """Its port is bound but not listening, so connecting is refused until `.start()`."""
+    settings.SSRF_ALLOW_PRIVATE = True
+    server = Receiver()
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def no_retry_delay(settings: Any) -> None:
+    settings.WEBHOOK_RETRY_DELAYS = [0, 0, 0, 0, 0]
+
+
+@pytest.fixture
+def staff_client(client: Any, db: None) -> Any:
+    client.force_login(UserFactory(username="staff", is_staff=True, is_superuser=True))
+    return client

@@ -1,0 +1,111 @@
+"""A real HTTP receiver on 127.0.0.1 that records what each request carried (method, path, the
+raw body bytes, the headers) and answers from a configurable sequence of answers."""
+
+from __future__ import annotations
+
+import threading
+from collections import deque
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+
+@dataclass(frozen=True)
+class Answer:
+    status: int = 200
+    headers: dict[str, str] = field(default_factory=dict)
+    body: bytes = b""
+    delay: float = 0.0  # seconds to wait before answering (cut short when the receiver stops)
+
+
+@dataclass(frozen=True)
+class Received:
+    method: str
+    path: str
+    body: bytes  # exactly the bytes on the wire
+    headers: dict[str, str]  # names lower-cased
+
+
+class _Server(ThreadingHTTPServer):
+    block_on_close = False
+
+    def handle_error(self, request: object, client_address: object) -> None:
+        pass  # a client that gave up (timeout test) makes the write fail: expected, not noise
+
+
+class _Handler(BaseHTTPRequestHandler):
+    receiver: Receiver
+
+    def do_POST(self) -> None:
+        self._answer()
+
+    def do_GET(self) -> None:
+        self._answer()
+
+    def _answer(self) -> None:
+        length = int(self.headers.get("Content-Length") or 0)
+        body = self.rfile.read(length)
+        headers = {name.lower(): value for name, value in self.headers.items()}
+        # Recorded before answering, so it is visible once the sender has its response.
+        answer = self.receiver._record(Received(self.command, self.path, body, headers))
+        if answer.delay:
+            self.receiver._stopping.wait(answer.delay)
+        self.send_response(answer.status)
+        for name, value in {"Content-Length": str(len(answer.body)), **answer.headers}.items():
+            self.send_header(name, value)
+        self.end_headers()
+        self.wfile.write(answer.body)
+
+    def log_message(self, *args: object) -> None:
+        pass
+
+
+class Receiver:
+    """Bound to a free port at once; `start()` makes it listen. Until then, connections to
+    its port are refused, which is a receiver that is down."""
+
+    def __init__(self) -> None:
+        self.requests: list[Received] = []
+        self.default = Answer()
+        self._answers: deque[Answer] = deque()
+        self._lock = threading.Lock()
+        self._stopping = threading.Event()
+        self._thread: threading.Thread | None = None
+        handler = type("Handler", (_Handler,), {"receiver": self})
+        self._server = _Server(("127.0.0.1", 0), handler, bind_and_activate=False)
+        self._server.server_bind()
+        self.port: int = self._server.server_port
+        self.base = f"http://127.0.0.1:{self.port}"
+        self.url = f"{self.base}/hook"
+
+    def start(self) -> Receiver:
+        self._server.server_activate()
+        self._thread = threading.Thread(target=self._server.serve_forever, args=(0.02,), daemon=True)
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        self._stopping.set()
+        if self._thread is not None:
+            self._server.shutdown()
+            self._thread.join(timeout=5)
+        self._server.server_close()
+
+    def answer(self, *answers: int | Answer) -> None:
+        """Queue the next answers; once they are used up, `default` answers."""
+        with self._lock:
+            self._answers.extend(Answer(a) if isinstance(a, int) else a for a in answers)
+
+    def always(self, answer: int | Answer) -> None:
+        with self._lock:
+            self._answers.clear()
+            self.default = Answer(answer) if isinstance(answer, int) else answer
+
+    @property
+    def posts(self) -> list[Received]:
+        with self._lock:
+            return [r for r in self.requests if r.method == "POST"]
+
+    def _record(self, received: Received) -> Answer:
+        with self._lock:
+            self.requests.append(received)
+            return self._answers.popleft() if self._answers else self.default
