@@ -23,7 +23,7 @@ from collections.abc import Iterable
 from email.utils import parsedate_to_datetime
 
 from django.conf import settings
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.db.models import F, Q
 from django.utils import timezone
 
@@ -246,13 +246,21 @@ def delivery_attempt(*, delivery_id: str) -> None:
     started = time.monotonic()
     status, error, headers = _post(delivery)
     duration_ms = int((time.monotonic() - started) * 1000)
-    DeliveryAttempt.objects.create(
-        delivery=delivery, number=delivery.attempts, status_code=status, error=error[:300], duration_ms=duration_ms
-    )
-    if not error and status is not None:
-        _record_success(delivery, status, duration_ms)
-    else:
-        _record_failure(delivery, status, error, headers, duration_ms)
+    try:
+        with transaction.atomic():
+            DeliveryAttempt.objects.create(
+                delivery=delivery,
+                number=delivery.attempts,
+                status_code=status,
+                error=error[:300],
+                duration_ms=duration_ms,
+            )
+            if not error and status is not None:
+                _record_success(delivery, status, duration_ms)
+            else:
+                _record_failure(delivery, status, error, headers, duration_ms)
+    except IntegrityError:
+        logger.info("Webhook %s was deleted while delivery %s was in flight", delivery.subscription_id, delivery.pk)
 
 
 def delivery_send_again(*, delivery: Delivery) -> None:
