@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 from django.contrib import admin, messages
+from django.db import models
 from django.db.models import QuerySet
 from django.http import HttpRequest
 
@@ -16,6 +17,7 @@ class SubscriptionAdmin(admin.ModelAdmin[Subscription]):
     list_filter = [("disabled_at", admin.EmptyFieldListFilter)]
     search_fields = ["url", "team__name", "id"]
     exclude = ["secret"]
+    formfield_overrides = {models.URLField: {"assume_scheme": "https"}}
     readonly_fields = [
         "team",
         "last_success_at",

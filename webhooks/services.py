@@ -17,6 +17,7 @@ from __future__ import annotations
 import datetime as dt
 import logging
 import random
+import sys
 import time
 import uuid
 from collections.abc import Iterable
@@ -155,31 +156,38 @@ def _post(delivery: Delivery) -> tuple[int | None, str, dict[str, str]]:
     raw = signing.body(envelope(event))
     headers = signing.headers(subscription.secret, str(event.pk), int(time.time()), raw)
     try:
-        response = outbound.request(
+        # The status decides; the receiver's body is never read, whatever its size.
+        with outbound.stream(
             subscription.url,
             method="POST",
             headers=headers,
             body=raw,
             read_timeout=ATTEMPT_TIMEOUT_SECONDS,
             deadline_seconds=ATTEMPT_TIMEOUT_SECONDS,
-            max_bytes=64 * 1024,
+            max_bytes=sys.maxsize,
             max_redirects=0,
-        )
+        ) as response:
+            status, response_headers = response.status_code, dict(response.headers)
     except outbound.OutboundError as exc:
         return None, f"{exc.code}: {exc}", {}
-    error = "" if 200 <= response.status_code < 300 else f"HTTP {response.status_code}"
-    return response.status_code, error, dict(response.headers)
+    return status, "" if 200 <= status < 300 else f"HTTP {status}", response_headers
 
 
 def _retry_after(headers: dict[str, str]) -> dt.timedelta | None:
+    """The receiver's Retry-After (seconds or an HTTP date), capped; None when unreadable.
+    The header comes from an untrusted server, so nothing in it may raise."""
     value = next((v for k, v in headers.items() if k.lower() == "retry-after"), "").strip()
-    if value.isdigit():
-        return min(dt.timedelta(seconds=int(value)), MAX_RETRY_AFTER)
+    cap = MAX_RETRY_AFTER.total_seconds()
+    if value.isascii() and value.isdigit():
+        return dt.timedelta(seconds=min(int(value), cap) if len(value) <= 12 else cap)
     try:
         moment = parsedate_to_datetime(value)
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, IndexError, OverflowError):
         return None
-    return min(max(moment - timezone.now(), dt.timedelta(0)), MAX_RETRY_AFTER)
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=dt.UTC)  # HTTP dates are GMT
+    seconds = min(max((moment - timezone.now()).total_seconds(), 0), cap)
+    return dt.timedelta(seconds=seconds)
 
 
 def _next_attempt_at(attempts: int, headers: dict[str, str]) -> dt.datetime:
@@ -279,7 +287,7 @@ def deliveries_sweep(*, limit: int = 500) -> list[str]:
         Q(attempts__lt=MAX_ATTEMPTS)
     ).update(state=DeliveryState.PENDING, next_attempt_at=now)
     Delivery.objects.filter(state=DeliveryState.SENDING, claimed_at__lt=now - STALE_CLAIM).update(
-        state=DeliveryState.FAILED, last_error="WORKER_LOST: the last attempt never finished"
+        state=DeliveryState.FAILED, next_attempt_at=None, last_error="WORKER_LOST: the last attempt never finished"
     )
     due = Delivery.objects.filter(state=DeliveryState.PENDING, next_attempt_at__lte=now).order_by("next_attempt_at")
     ids = [str(pk) for pk in due.values_list("pk", flat=True)[:limit]]
