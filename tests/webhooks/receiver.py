@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import threading
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
@@ -15,6 +16,7 @@ class Answer:
     headers: dict[str, str] = field(default_factory=dict)
     body: bytes = b""
     delay: float = 0.0  # seconds to wait before answering (cut short when the receiver stops)
+    before: Callable[[], None] | None = None  # run in the server thread before answering
 
 
 @dataclass(frozen=True)
@@ -47,6 +49,8 @@ class _Handler(BaseHTTPRequestHandler):
         headers = {name.lower(): value for name, value in self.headers.items()}
         # Recorded before answering, so it is visible once the sender has its response.
         answer = self.receiver._record(Received(self.command, self.path, body, headers))
+        if answer.before is not None:
+            answer.before()
         if answer.delay:
             self.receiver._stopping.wait(answer.delay)
         self.send_response(answer.status)

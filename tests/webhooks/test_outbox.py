@@ -7,12 +7,13 @@ from __future__ import annotations
 import datetime as dt
 
 import pytest
-from django.db import transaction
+from django.db import connections, transaction
 from django.utils import timezone
 
 from tests.webhooks.helpers import PUBLISHED, attempt, delivery_of, emit, make_due, subscribe
+from tests.webhooks.receiver import Answer
 from webhooks import services, tasks
-from webhooks.models import Delivery, Event
+from webhooks.models import Delivery, DeliveryAttempt, Event, Subscription
 
 pytestmark = pytest.mark.django_db
 
@@ -191,6 +192,28 @@ def test_deleting_the_subscription_before_the_sweep_sends_nothing(api, owner, re
     assert sent == []
     assert len(receiver.posts) == 1  # only the attempt made before the deletion
     assert not Delivery.objects.exists()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_subscription_deleted_while_an_attempt_is_in_flight_ends_it_quietly(owner, receiver):
+    subscription = subscribe(owner.team, receiver.url)
+    receiver.answer(500)
+    delivery = delivery_of(emit(owner.team))  # committed: its task ran at once, and got a 500
+    assert delivery.state == "pending"
+
+    def delete_it() -> None:  # the receiver's thread, while the attempt waits for the answer
+        Subscription.objects.filter(pk=subscription.pk).delete()
+        connections.close_all()
+
+    receiver.answer(Answer(500, before=delete_it))
+    make_due(delivery)
+    services.delivery_attempt(delivery_id=str(delivery.pk))
+
+    assert not Subscription.objects.exists()
+    assert not Delivery.objects.exists()
+    assert not DeliveryAttempt.objects.exists()
+    assert services.deliveries_sweep() == []
+    assert len(receiver.posts) == 2
 
 
 def test_only_active_subscriptions_of_the_team_listing_the_event_type_get_a_delivery(owner, outsider, receiver):

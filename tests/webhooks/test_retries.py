@@ -118,24 +118,16 @@ def test_retry_after_shorter_than_the_delay_does_not_shorten_it(owner, receiver,
     _assert_scheduled(delivery, before, after, DEFAULT_DELAYS[0])
 
 
-def test_retry_after_is_capped_at_a_day(owner, receiver, default_delays):
-    receiver.answer(Answer(503, {"Retry-After": str(30 * 86400)}))
+@pytest.mark.parametrize("value", [str(30 * 86400), "99999999999999999999"])
+def test_retry_after_is_capped_at_a_day(owner, receiver, default_delays, value):
+    receiver.answer(Answer(503, {"Retry-After": value}))
 
     delivery, before, after = _timed_attempt(_pending(owner, receiver.url))
 
     assert before + dt.timedelta(days=1) <= delivery.next_attempt_at <= after + dt.timedelta(days=1)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "BUG webhooks/services.py:176-182 (_retry_after): a Retry-After the receiver controls can raise "
-        "(a huge number: OverflowError in timedelta; a date without a zone: naive minus aware TypeError; "
-        "'\u00b2' passes str.isdigit() but int() refuses it: ValueError), "
-        "which escapes delivery_attempt after the claim and leaves the delivery stuck in 'sending'"
-    ),
-)
-@pytest.mark.parametrize("value", ["99999999999999999999", "Wed, 21 Oct 2015 07:28:00", "\u00b2"])
+@pytest.mark.parametrize("value", ["Wed, 21 Oct 2015 07:28:00", "\u00b2", "soon", ""])
 def test_an_unreadable_retry_after_is_ignored(owner, receiver, default_delays, value):
     receiver.answer(Answer(503, {"Retry-After": value}))
     delivery = _pending(owner, receiver.url)
@@ -245,13 +237,6 @@ def test_every_attempt_is_logged_with_its_status_and_health_follows(api, owner, 
     assert Delivery.objects.get(pk=delivery.pk).state == "succeeded"
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "BUG webhooks/services.py:165 (_post, max_bytes=64 KiB): a 2xx whose body is over 64 KiB is recorded as a "
-        "TOO_LARGE failure and retried, though the receiver accepted the event"
-    ),
-)
 def test_a_2xx_with_a_large_body_is_still_a_success(owner, receiver):
     receiver.answer(Answer(200, {"Content-Type": "text/html"}, b"<p>thanks</p>" * 10_000))
 
