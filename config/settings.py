@@ -130,7 +130,7 @@ else:
 # Without Redis, kombu's filesystem transport is a broker that needs no server and works
 # across processes (web, worker and beat each open the same folder).
 BROKER_DIR = Path(env.str("BROKER_DIR", default=str(VAR_DIR / "broker")))
-CELERY_BROKER_URL = REDIS_URL or "filesystem://"
+CELERY_BROKER_URL = REDIS_URL or "filesystem://localhost/"  # the host is ignored; naming one avoids a warning
 if not REDIS_URL:
     for _folder in ("queue", "control"):
         (BROKER_DIR / _folder).mkdir(parents=True, exist_ok=True)

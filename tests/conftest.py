@@ -35,6 +35,25 @@ def pytest_collection_modifyitems(config: Any, items: list[Any]) -> None:
             item.add_marker(pytest.mark.skip(reason="needs Redis: set REDIS_URL"))
 
 
+@pytest.fixture(autouse=True, scope="session")
+def _private_folder_broker(tmp_path_factory: Any) -> None:
+    """Without Redis, messages the tests publish go to a scratch folder, not to var/broker where
+    a developer's `make run` worker would pick them up."""
+    if settings.REDIS_URL:
+        return
+    from config.celery import app
+
+    folder = tmp_path_factory.mktemp("broker")
+    for name in ("queue", "control"):
+        (folder / name).mkdir()
+    app.conf.broker_transport_options = {
+        **app.conf.broker_transport_options,
+        "data_folder_in": str(folder / "queue"),
+        "data_folder_out": str(folder / "queue"),
+        "control_folder": str(folder / "control"),
+    }
+
+
 @pytest.fixture(autouse=True)
 def _fast_password_hashing(settings: Any) -> None:
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
