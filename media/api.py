@@ -288,7 +288,11 @@ class DownloadView(APIView):
         summary="Download a file through a local download URL",
         auth=[],
         parameters=_SIGNED_PARAMETERS,
-        responses={(200, "application/octet-stream"): OpenApiTypes.BINARY, 403: error_response(403)},
+        responses={
+            (200, "application/octet-stream"): OpenApiTypes.BINARY,
+            403: error_response(403),
+            404: error_response(404),
+        },
     )
     def get(self, request: Request, pk: str) -> FileResponse:
         _check_signed(request, "get", pk)
