@@ -6,6 +6,7 @@ keys and one sandbox account per platform and team, plus an expired X account in
 
 from __future__ import annotations
 
+import datetime as dt
 import secrets
 from dataclasses import dataclass, field
 from typing import Any
@@ -13,8 +14,10 @@ from typing import Any
 from django.conf import settings
 from django.contrib.auth.models import User
 from django.db import transaction
+from django.utils import timezone
 
 from accounts.models import AccountStatus, Platform, SocialAccount
+from sandbox import tokens as sandbox_tokens
 from teams import services
 from teams.models import SCOPES, Membership, Plan, Role, Team
 
@@ -95,6 +98,7 @@ def _team(slug: str, data: DemoData, plans: dict[str, Plan]) -> Team:
 
 def _account(team: Team, platform: str, *, suffix: str = "", status: str = AccountStatus.ACTIVE) -> SocialAccount:
     external_id = f"{platform}-{team.pk.hex[:12]}{suffix}"
+    lifetime = -3600 if status == AccountStatus.EXPIRED else 60 * 86400
     metadata: dict[str, Any] = {}
     if platform == Platform.PINTEREST:
         metadata["boards"] = [{"id": PINTEREST_BOARD_ID, "name": "Demo board"}]
@@ -107,8 +111,10 @@ def _account(team: Team, platform: str, *, suffix: str = "", status: str = Accou
             "display_name": f"{team.name} on {Platform(platform).label}",
             "status": status,
             "status_reason": "The platform refused the token; re-authorize in the dashboard." if suffix else "",
-            "access_token": f"sandbox-{platform}-{secrets.token_urlsafe(24)}",
-            "refresh_token": f"sandbox-refresh-{platform}-{secrets.token_urlsafe(24)}",
+            # Tokens the sandbox accepts for this account; the expired account's is refused.
+            "access_token": sandbox_tokens.issue(platform, external_id, lifetime_seconds=lifetime),
+            "refresh_token": sandbox_tokens.issue(platform, external_id, lifetime_seconds=90 * 86400, kind="sbr"),
+            "token_expires_at": timezone.now() + dt.timedelta(seconds=lifetime),
             "sandbox": True,
             "metadata": metadata,
         },

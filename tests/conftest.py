@@ -129,3 +129,49 @@ def queries() -> Iterator[Any]:
 
     with CaptureQueriesContext(connection) as context:
         yield context
+
+
+class Sandbox:
+    """A running sandbox: `url`, direct access to its `state`, and its control API."""
+
+    def __init__(self, url: str, state: Any) -> None:
+        self.url, self.state = url, state
+
+    def outcomes(self, platform: str, *outcomes: str) -> None:
+        import requests
+
+        requests.post(
+            f"{self.url}/_sandbox/outcomes", json={"platform": platform, "outcomes": list(outcomes)}, timeout=5
+        )
+
+    def posts(self, platform: str | None = None) -> list[dict[str, Any]]:
+        import requests
+
+        params = {"platform": platform} if platform else {}
+        return requests.get(f"{self.url}/_sandbox/posts", params=params, timeout=5).json()["posts"]
+
+
+@pytest.fixture
+def sandbox(settings: Any) -> Iterator[Sandbox]:
+    """The platform sandbox on a free loopback port; platform clients of sandbox accounts
+    reach it through SANDBOX_URL. The `timeout` outcome holds answers for the clients' read
+    timeout (set short here) plus 5 s, as in production."""
+    import threading
+
+    from werkzeug.serving import make_server
+
+    from sandbox.app import create_app
+    from sandbox.http import Context
+    from sandbox.state import State
+
+    settings.PLATFORM_TIMEOUT_SECONDS = 1.0
+    state = State()
+    server = make_server("127.0.0.1", 0, create_app(Context(state=state, hold_seconds=6.0)), threaded=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    settings.SANDBOX_URL = f"http://127.0.0.1:{server.server_port}"
+    try:
+        yield Sandbox(settings.SANDBOX_URL, state)
+    finally:
+        server.shutdown()
+        server.server_close()

@@ -1,0 +1,7 @@
+"""A local stand-in for the nine platform APIs, for development, demos and tests.
+
+It serves each platform under its real host names and paths (`/{host}/{path}`, see
+CONTRACT.md "Sandbox addressing"), validates requests as strictly as the platform does, and
+offers a control API under `/_sandbox/` to queue outcomes, list posts, set metrics and reset.
+It is standalone: no Django, state in memory, started by `make run` as `python -m sandbox`.
+"""

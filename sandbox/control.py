@@ -1,0 +1,68 @@
+"""The control API of CONTRACT.md: queue outcomes, list posts, set metrics, reset."""
+
+from __future__ import annotations
+
+from werkzeug.routing import Rule
+from werkzeug.wrappers import Request, Response
+
+from sandbox.http import Context, json_body, json_response
+from sandbox.state import OUTCOMES, PLATFORMS
+
+
+def _bad(message: str) -> Response:
+    return json_response({"error": message}, status=400)
+
+
+def queue_outcomes(ctx: Context, request: Request) -> Response:
+    body = json_body(request)
+    if not isinstance(body, dict) or body.get("platform") not in PLATFORMS:
+        return _bad(f"platform must be one of {', '.join(PLATFORMS)}")
+    outcomes = body.get("outcomes")
+    if not isinstance(outcomes, list) or any(o not in OUTCOMES for o in outcomes):
+        return _bad(f"outcomes must be a list of {', '.join(OUTCOMES)}")
+    ctx.state.queue_outcomes(body["platform"], outcomes)
+    return json_response({"platform": body["platform"], "queued": len(outcomes)})
+
+
+def list_posts(ctx: Context, request: Request) -> Response:
+    platform = request.args.get("platform")
+    if platform is not None and platform not in PLATFORMS:
+        return _bad(f"platform must be one of {', '.join(PLATFORMS)}")
+    return json_response({"posts": [post.public() for post in ctx.state.posts_of(platform)]})
+
+
+def set_metrics(ctx: Context, request: Request) -> Response:
+    body = json_body(request)
+    if not isinstance(body, dict) or body.get("platform") not in PLATFORMS or not body.get("post_id"):
+        return _bad("platform and post_id are required")
+    values = {name: body.get(name, 0) for name in ("views", "likes", "comments", "shares")}
+    if not all(isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in values.values()):
+        return _bad("views, likes, comments and shares must be whole numbers of at least 0")
+    with ctx.state.lock:
+        ctx.state.metrics[(body["platform"], str(body["post_id"]))] = values
+    return json_response({"platform": body["platform"], "post_id": str(body["post_id"]), **values})
+
+
+def reset(ctx: Context, request: Request) -> Response:
+    ctx.state.reset()
+    return json_response({"reset": True})
+
+
+def revoke_token(ctx: Context, request: Request) -> Response:
+    """Beyond the contract: make the platform refuse a token from now on (401), as when a user
+    revokes the app's access."""
+    body = json_body(request)
+    if not isinstance(body, dict) or not isinstance(body.get("token"), str):
+        return _bad("token is required")
+    with ctx.state.lock:
+        ctx.state.revoked.add(body["token"])
+    return json_response({"revoked": True})
+
+
+RULES = [
+    Rule("/_sandbox/outcomes", endpoint=queue_outcomes, methods=["POST"]),
+    Rule("/_sandbox/posts", endpoint=list_posts, methods=["GET"]),
+    Rule("/_sandbox/metrics", endpoint=set_metrics, methods=["POST"]),
+    Rule("/_sandbox/reset", endpoint=reset, methods=["POST"]),
+    Rule("/_sandbox/tokens/revoke", endpoint=revoke_token, methods=["POST"]),
+]

@@ -1,0 +1,90 @@
+"""Everything the sandbox remembers, in memory and behind one lock."""
+
+from __future__ import annotations
+
+import datetime as dt
+import itertools
+import threading
+from collections import defaultdict, deque
+from dataclasses import dataclass, field
+from typing import Any
+
+OUTCOMES = ("ok", "error", "rate_limited", "timeout", "processing")
+PLATFORMS = ("x", "instagram", "tiktok", "youtube", "facebook", "linkedin", "pinterest", "threads", "bluesky")
+
+
+@dataclass
+class SandboxPost:
+    id: str
+    platform: str
+    account: str
+    text: str
+    media_count: int
+    created_at: str
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def public(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "platform": self.platform,
+            "account": self.account,
+            "text": self.text,
+            "media_count": self.media_count,
+            "created_at": self.created_at,
+        }
+
+
+class State:
+    def __init__(self) -> None:
+        self.lock = threading.RLock()
+        self._ids = itertools.count(1_000_000_000_000)
+        self.reset()
+
+    def reset(self) -> None:
+        with self.lock:
+            self.posts: list[SandboxPost] = []
+            self.outcomes: dict[str, deque[str]] = defaultdict(deque)
+            self.metrics: dict[tuple[str, str], dict[str, int]] = {}
+            self.revoked: set[str] = set()
+            # Per-platform scratch space for uploads, containers, sessions, processing jobs.
+            self.objects: dict[str, dict[str, Any]] = defaultdict(dict)
+
+    def next_id(self) -> str:
+        with self.lock:
+            return str(next(self._ids))
+
+    def queue_outcomes(self, platform: str, outcomes: list[str]) -> None:
+        with self.lock:
+            self.outcomes[platform].extend(outcomes)
+
+    def take_outcome(self, platform: str) -> str:
+        """The outcome for the next publish call to `platform`; `ok` when none is queued."""
+        with self.lock:
+            queue = self.outcomes[platform]
+            return queue.popleft() if queue else "ok"
+
+    def add_post(self, platform: str, account: str, text: str, media_count: int, **extra: Any) -> SandboxPost:
+        post = SandboxPost(
+            id=extra.pop("post_id", None) or self.next_id(),
+            platform=platform,
+            account=account,
+            text=text,
+            media_count=media_count,
+            created_at=dt.datetime.now(dt.UTC).isoformat().replace("+00:00", "Z"),
+            extra=extra,
+        )
+        with self.lock:
+            self.posts.append(post)
+        return post
+
+    def find_post(self, platform: str, post_id: str) -> SandboxPost | None:
+        with self.lock:
+            return next((p for p in self.posts if p.platform == platform and p.id == post_id), None)
+
+    def posts_of(self, platform: str | None = None) -> list[SandboxPost]:
+        with self.lock:
+            return [p for p in self.posts if platform is None or p.platform == platform]
+
+    def metrics_of(self, platform: str, post_id: str) -> dict[str, int]:
+        with self.lock:
+            return dict(self.metrics.get((platform, post_id), {"views": 0, "likes": 0, "comments": 0, "shares": 0}))

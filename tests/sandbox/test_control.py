@@ -1,0 +1,90 @@
+"""The sandbox control API exactly as CONTRACT.md specifies it, over HTTP."""
+
+from __future__ import annotations
+
+import pytest
+import requests
+
+from sandbox import tokens
+from sandbox.state import OUTCOMES, PLATFORMS
+
+
+def _post(sandbox, path, body):
+    return requests.post(f"{sandbox.url}/_sandbox/{path}", json=body, timeout=5)
+
+
+def test_outcomes_are_queued_per_platform_in_order_then_ok(sandbox):
+    response = _post(sandbox, "outcomes", {"platform": "x", "outcomes": ["error", "rate_limited"]})
+
+    assert response.status_code == 200
+    assert [sandbox.state.take_outcome("x") for _ in range(3)] == ["error", "rate_limited", "ok"]
+    assert sandbox.state.take_outcome("bluesky") == "ok"
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        {"platform": "myspace", "outcomes": ["ok"]},
+        {"platform": "x", "outcomes": ["explode"]},
+        {"platform": "x", "outcomes": "ok"},
+        {"outcomes": ["ok"]},
+    ],
+)
+def test_bad_outcome_requests_are_refused(sandbox, body):
+    assert _post(sandbox, "outcomes", body).status_code == 400
+
+
+def test_every_contract_outcome_and_platform_is_known():
+    assert set(OUTCOMES) == {"ok", "error", "rate_limited", "timeout", "processing"}
+    assert len(PLATFORMS) == 9
+
+
+def test_posts_are_listed_oldest_first_with_the_contract_fields(sandbox):
+    sandbox.state.add_post("x", "acct-1", "first", 0)
+    sandbox.state.add_post("bluesky", "did:plc:abc", "second", 2)
+
+    everything = requests.get(f"{sandbox.url}/_sandbox/posts", timeout=5).json()["posts"]
+    only_x = sandbox.posts("x")
+
+    assert [p["text"] for p in everything] == ["first", "second"]
+    assert set(everything[0]) == {"id", "platform", "account", "text", "media_count", "created_at"}
+    assert [p["text"] for p in only_x] == ["first"]
+    assert everything[1]["media_count"] == 2
+
+
+def test_metrics_are_set_per_post(sandbox):
+    response = _post(sandbox, "metrics", {"platform": "x", "post_id": "123", "views": 10, "likes": 3})
+
+    assert response.status_code == 200
+    assert sandbox.state.metrics_of("x", "123") == {"views": 10, "likes": 3, "comments": 0, "shares": 0}
+    assert _post(sandbox, "metrics", {"platform": "x", "post_id": "1", "likes": -1}).status_code == 400
+
+
+def test_reset_forgets_posts_outcomes_and_metrics(sandbox):
+    sandbox.state.add_post("x", "a", "text", 0)
+    sandbox.outcomes("x", "error")
+    _post(sandbox, "metrics", {"platform": "x", "post_id": "1", "views": 1})
+
+    assert _post(sandbox, "reset", {}).status_code == 200
+
+    assert sandbox.posts() == []
+    assert sandbox.state.take_outcome("x") == "ok"
+    assert sandbox.state.metrics_of("x", "1")["views"] == 0
+
+
+def test_unknown_paths_answer_404_in_json(sandbox):
+    response = requests.get(f"{sandbox.url}/nowhere.example/thing", timeout=5)
+
+    assert response.status_code == 404
+    assert response.headers["Content-Type"] == "application/json"
+
+
+def test_tokens_name_their_platform_account_and_expiry():
+    token = tokens.issue("x", "x-123", lifetime_seconds=60)
+    stale = tokens.issue("x", "x-123", lifetime_seconds=-1)
+
+    info = tokens.parse(token)
+    assert (info.platform, info.account, info.expired) == ("x", "x-123", False)
+    assert tokens.parse(stale).expired
+    assert tokens.parse("sbx.x.???.1.a") is None
+    assert tokens.parse(token, kind="sbr") is None
