@@ -23,6 +23,16 @@ class SandboxApp:
         self.urls = Map(rules, strict_slashes=False, merge_slashes=False)
 
     def dispatch(self, request: Request) -> Response:
+        if not request.path.startswith("/_sandbox/"):
+            self.ctx.state.requests.append(
+                {
+                    "method": request.method,
+                    "path": request.path,
+                    "query": request.query_string.decode(),
+                    "headers": dict(request.headers),
+                    "body": request.get_data(cache=True),
+                }
+            )
         adapter = self.urls.bind_to_environ(request.environ)
         try:
             endpoint, values = adapter.match()

@@ -48,6 +48,8 @@ class State:
             self.revoked: set[str] = set()
             # Per-platform scratch space for uploads, containers, sessions, processing jobs.
             self.objects: dict[str, dict[str, Any]] = defaultdict(dict)
+            # Every platform request received, for contract tests: method, path, query, headers, body.
+            self.requests: deque[dict[str, Any]] = deque(maxlen=10_000)
 
     def next_id(self) -> str:
         with self.lock:

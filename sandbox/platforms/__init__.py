@@ -4,4 +4,6 @@ from __future__ import annotations
 
 from werkzeug.routing import Rule
 
-RULES: list[Rule] = []
+from sandbox.platforms import bluesky, x
+
+RULES: list[Rule] = [*x.RULES, *bluesky.RULES]
