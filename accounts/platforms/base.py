@@ -154,6 +154,42 @@ class PlatformClient(abc.ABC):
     def validate(self, post: Post) -> list[Problem]:
         """Text, title, media type/count/size/duration and platform_settings problems."""
 
+    def media_problems(self, media: Sequence[Media]) -> list[Problem]:
+        """What the limits table rules out: missing or mixed media, counts, types, sizes and
+        video durations. Clients add only their platform's own extra rules."""
+        limits, name = self.limits, self.platform
+        videos = [m for m in media if m.is_video]
+        images = [m for m in media if not m.is_video]
+        if limits.requires_media and not media:
+            return [Problem("media", "MEDIA_REQUIRED", f"A post to {name} needs an image or a video.")]
+        if videos and images and not limits.mixed_media:
+            return [Problem("media", "MIXED_MEDIA", f"{name} does not take images and videos in one post.")]
+        for kind, items, rule in (("images", images, limits.images), ("videos", videos, limits.videos)):
+            if len(items) > rule.max_count:
+                return [Problem("media", "TOO_MANY_MEDIA", f"{name} takes at most {rule.max_count} {kind} a post.")]
+        if len(media) > limits.max_media_per_post:
+            message = f"{name} takes at most {limits.max_media_per_post} media a post."
+            return [Problem("media", "TOO_MANY_MEDIA", message)]
+        return [problem for index, item in enumerate(media) for problem in self._item_problems(index, item)]
+
+    def _item_problems(self, index: int, media: Media) -> list[Problem]:
+        rule = self.limits.videos if media.is_video else self.limits.images
+        where = f"media[{index}]"
+        if media.content_type not in rule.content_types:
+            return [Problem(where, "UNSUPPORTED_MEDIA_TYPE", f"{self.platform} does not take {media.content_type}.")]
+        if rule.max_size_bytes is not None and media.size_bytes > rule.max_size_bytes:
+            message = f"{self.platform} takes files of at most {rule.max_size_bytes} bytes."
+            return [Problem(where, "MEDIA_TOO_LARGE", message)]
+        duration = media.duration_seconds
+        if media.is_video and duration is not None:
+            if rule.max_duration_seconds is not None and duration > rule.max_duration_seconds:
+                message = f"{self.platform} takes videos of at most {rule.max_duration_seconds} seconds."
+                return [Problem(where, "VIDEO_TOO_LONG", message)]
+            if rule.min_duration_seconds is not None and duration < rule.min_duration_seconds:
+                message = f"{self.platform} takes videos of at least {rule.min_duration_seconds} seconds."
+                return [Problem(where, "VIDEO_TOO_SHORT", message)]
+        return []
+
     @abc.abstractmethod
     def publish(self, conn: Connection, post: Post) -> Outcome: ...
 

@@ -1,7 +1,529 @@
-"""The x stand-in."""
+"""The X (Twitter API v2) stand-in: the endpoints the X client calls, as strict as X.
+
+It answers with X's own shapes (specs/x/openapi.json): RFC 7807 problems, `data` envelopes,
+the v2 dedicated media upload endpoints and OAuth 2.0 with PKCE, so the client cannot lean on
+anything X would refuse. What it does not model: duplicate-content refusals (the `error`
+outcome answers a 403 instead), Super Follows eligibility, and reply "summoning" rules.
+The weighted counter is written again here: the sandbox runs without Django.
+
+Videos process briefly: finalize answers `pending`, the first STATUS `in_progress`, the next
+ones `succeeded`; X refuses to attach media that has not finished processing.
+"""
 
 from __future__ import annotations
 
-from werkzeug.routing import Rule
+import base64
+import hashlib
+import html
+import re
+import secrets
+import time
+import unicodedata
+from typing import Any
+from urllib.parse import urlencode
 
-RULES: list[Rule] = []
+from werkzeug.routing import Rule
+from werkzeug.wrappers import Request, Response
+
+from sandbox import tokens
+from sandbox.http import Context, bearer_token, json_body, json_response, token_problem
+from sandbox.state import SandboxPost
+
+PROBLEMS = "https://api.x.com/2/problems/"
+MB = 1024 * 1024
+TWEET_FIELDS = frozenset(
+    {
+        "card_uri", "community_id", "direct_message_deep_link", "edit_options", "for_super_followers_only",
+        "geo", "made_with_ai", "media", "nullcast", "paid_partnership", "poll", "quote_tweet_id", "reply",
+        "reply_settings", "share_with_followers", "text",
+    }
+)  # fmt: skip
+BOOLEAN_FIELDS = ("for_super_followers_only", "made_with_ai", "nullcast", "paid_partnership", "share_with_followers")
+# media_category -> (accepted media types, largest upload)
+CATEGORIES: dict[str, tuple[frozenset[str], int]] = {
+    "tweet_image": (
+        frozenset({"image/jpeg", "image/png", "image/webp", "image/gif", "image/pjpeg", "image/bmp"}),
+        5 * MB,
+    ),
+    "tweet_gif": (frozenset({"image/gif"}), 15 * MB),
+    "tweet_video": (frozenset({"video/mp4", "video/quicktime"}), 512 * MB),
+    "amplify_video": (frozenset({"video/mp4", "video/quicktime"}), 512 * MB),
+}
+SCOPES = "tweet.read tweet.write users.read media.write offline.access"
+_LIGHT = ((0x0000, 0x10FF), (0x2000, 0x200D), (0x2010, 0x201F), (0x2032, 0x2037))
+_URL = re.compile(r"https?://\S+", re.IGNORECASE)
+_EMOJI = re.compile(
+    "[\U0001f1e6-\U0001f1ff]{2}|[\U0001f000-\U0001faff\u2600-\u27bf\u2b00-\u2bff\u2300-\u23ff]"
+    "[\ufe0f\U0001f3fb-\U0001f3ff]*(?:\u200d[\U0001f000-\U0001faff\u2600-\u27bf][\ufe0f\U0001f3fb-\U0001f3ff]*)*"
+)
+
+
+def weighted_length(text: str) -> int:
+    text = unicodedata.normalize("NFC", text)
+    without_urls, urls = _URL.subn("", text)
+    plain, emoji = _EMOJI.subn("", without_urls)
+    light = sum(1 for c in plain if any(lo <= ord(c) <= hi for lo, hi in _LIGHT))
+    return 23 * urls + 2 * emoji + light + 2 * (len(plain) - light)
+
+
+# --- answers ---------------------------------------------------------------------------------
+
+
+def problem(status: int, title: str, detail: str, kind: str = "about:blank", **extra: Any) -> Response:
+    body = {
+        "title": title,
+        "type": kind if kind.startswith(("about:", "http")) else PROBLEMS + kind,
+        "status": status,
+        "detail": detail,
+        **extra,
+    }
+    return json_response(body, status=status, headers={"Content-Type": "application/problem+json"})
+
+
+def invalid(detail: str) -> Response:
+    return problem(400, "Invalid Request", detail, "invalid-request")
+
+
+def unauthorized() -> Response:
+    return problem(401, "Unauthorized", "Unauthorized")
+
+
+def rate_limited() -> Response:
+    headers = {
+        "x-rate-limit-limit": "100",
+        "x-rate-limit-remaining": "0",
+        "x-rate-limit-reset": str(int(time.time()) + 900),
+    }
+    response = problem(429, "Too Many Requests", "Too Many Requests", "usage-capped")
+    response.headers.update(headers)
+    return response
+
+
+def _account(ctx: Context, request: Request) -> str | Response:
+    info = token_problem(ctx, bearer_token(request), "x")
+    return info.account if isinstance(info, tokens.TokenInfo) else unauthorized()
+
+
+def _is_id(value: object) -> bool:
+    return isinstance(value, str) and value.isascii() and value.isdigit() and 0 < len(value) <= 19
+
+
+def _tweet(ctx: Context, post: SandboxPost, fields: set[str]) -> dict[str, Any]:
+    tweet: dict[str, Any] = {"id": post.id, "text": post.text, "edit_history_tweet_ids": [post.id]}
+    if "author_id" in fields:
+        tweet["author_id"] = post.account
+    if "created_at" in fields:
+        tweet["created_at"] = post.created_at
+    if "public_metrics" in fields:
+        tweet["public_metrics"] = _public_metrics(ctx.state.metrics_of("x", post.id))
+    return tweet
+
+
+def _public_metrics(counts: dict[str, int]) -> dict[str, int]:
+    return {
+        "impression_count": counts["views"],
+        "like_count": counts["likes"],
+        "reply_count": counts["comments"],
+        "retweet_count": counts["shares"],
+        "repost_count": counts["shares"],
+        "quote_count": 0,
+        "bookmark_count": 0,
+    }
+
+
+def _fields(request: Request) -> set[str]:
+    raw = request.args.get("post.fields") or request.args.get("tweet.fields") or ""
+    return {f for f in raw.split(",") if f}
+
+
+# --- creating posts --------------------------------------------------------------------------
+
+
+def _media_of(ctx: Context) -> dict[str, dict[str, Any]]:
+    media: dict[str, dict[str, Any]] = ctx.state.objects["x"].setdefault("media", {})
+    return media
+
+
+def _body_problem(body: Any) -> str:
+    if not isinstance(body, dict):
+        return "The request body must be a JSON object."
+    unknown = sorted(set(body) - TWEET_FIELDS)
+    if unknown:
+        return f"The following fields are not allowed: {', '.join(unknown)}."
+    if not isinstance(body.get("text", ""), str):
+        return "text must be a string."
+    wrong = [name for name in BOOLEAN_FIELDS if name in body and not isinstance(body[name], bool)]
+    if wrong:
+        return f"{wrong[0]} must be a boolean."
+    return _reference_problem(body)
+
+
+def _reference_problem(body: dict[str, Any]) -> str:
+    reply = body.get("reply")
+    if reply is not None and (
+        not isinstance(reply, dict)
+        or set(reply) - {"in_reply_to_tweet_id", "exclude_reply_user_ids", "auto_populate_reply_metadata"}
+        or not _is_id(reply.get("in_reply_to_tweet_id"))
+    ):
+        return "reply.in_reply_to_tweet_id must be a post id."
+    if "quote_tweet_id" in body and not _is_id(body["quote_tweet_id"]):
+        return "quote_tweet_id must be a post id."
+    exclusive = [name for name in ("media", "poll", "quote_tweet_id", "card_uri") if name in body]
+    if len(exclusive) > 1:
+        return f"{' and '.join(exclusive)} are mutually exclusive."
+    return ""
+
+
+def _media_problem(ctx: Context, account: str, media: Any) -> str:
+    if media is None:
+        return ""
+    if not isinstance(media, dict) or set(media) - {"media_ids", "tagged_user_ids"}:
+        return "media must be an object with media_ids."
+    ids = media.get("media_ids")
+    if not isinstance(ids, list) or not 1 <= len(ids) <= 4 or not all(_is_id(i) for i in ids):
+        return "media.media_ids must hold 1 to 4 media ids."
+    uploads = [_media_of(ctx).get(i) for i in ids]
+    if any(u is None or u["account"] != account or u["state"] != "succeeded" for u in uploads):
+        return "Your media IDs are invalid."
+    single = [u for u in uploads if u and u["category"] != "tweet_image"]
+    return "A post takes up to 4 images, or 1 GIF, or 1 video." if single and len(ids) > 1 else ""
+
+
+def _text_problem(body: dict[str, Any]) -> str:
+    text = body.get("text", "")
+    if not text and not body.get("media"):
+        return "text is required unless media is provided."
+    if weighted_length(text) > 280:
+        return "Your Tweet text is too long."
+    return ""
+
+
+def _target_missing(ctx: Context, body: dict[str, Any]) -> Response | None:
+    targets = [body.get("quote_tweet_id"), (body.get("reply") or {}).get("in_reply_to_tweet_id")]
+    for target in (t for t in targets if t):
+        if ctx.state.find_post("x", target) is None:
+            return problem(
+                403, "Forbidden", "You attempted to reply to or quote a Tweet that is deleted or not visible to you."
+            )
+    return None
+
+
+def create_tweet(ctx: Context, request: Request, **values: Any) -> Response:
+    account = _account(ctx, request)
+    if isinstance(account, Response):
+        return account
+    body = json_body(request)
+    reason = _body_problem(body) or _media_problem(ctx, account, body.get("media")) or _text_problem(body)
+    if reason:
+        return invalid(reason)
+    return _target_missing(ctx, body) or _answer_outcome(ctx, account, body)
+
+
+def _answer_outcome(ctx: Context, account: str, body: dict[str, Any]) -> Response:
+    outcome = ctx.state.take_outcome("x")
+    if outcome == "error":
+        return problem(403, "Forbidden", "You are not permitted to perform this action.")
+    if outcome == "rate_limited":
+        return rate_limited()
+    text = unicodedata.normalize("NFC", body.get("text", ""))
+    media_count = len((body.get("media") or {}).get("media_ids", []))
+    post = ctx.state.add_post("x", account, text, media_count, request=body)
+    if outcome == "timeout":
+        ctx.hold()
+    return json_response({"data": {"id": post.id, "text": post.text, "edit_history_tweet_ids": [post.id]}}, status=201)
+
+
+# --- media upload ----------------------------------------------------------------------------
+
+
+def initialize_upload(ctx: Context, request: Request, **values: Any) -> Response:
+    account = _account(ctx, request)
+    if isinstance(account, Response):
+        return account
+    body = json_body(request)
+    reason = _initialize_problem(body)
+    if reason:
+        return invalid(reason)
+    media_id = ctx.state.next_id()
+    _media_of(ctx)[media_id] = {
+        "account": account, "media_type": body["media_type"], "category": body["media_category"],
+        "total_bytes": body["total_bytes"], "segments": {}, "state": "initialized", "checks": 0,
+    }  # fmt: skip
+    return json_response({"data": {"id": media_id, "media_key": f"3_{media_id}", "expires_after_secs": 86400}})
+
+
+def _initialize_problem(body: Any) -> str:
+    if not isinstance(body, dict) or set(body) - {
+        "media_type",
+        "total_bytes",
+        "media_category",
+        "additional_owners",
+        "shared",
+    }:
+        return "The body must be an object with media_type, total_bytes and media_category."
+    category = CATEGORIES.get(body.get("media_category"))  # type: ignore[arg-type]
+    if category is None:
+        return f"media_category must be one of {', '.join(CATEGORIES)}."
+    if body.get("media_type") not in category[0]:
+        return f"media_type {body.get('media_type')!r} does not fit media_category {body['media_category']}."
+    size = body.get("total_bytes")
+    if not isinstance(size, int) or isinstance(size, bool) or not 0 < size <= category[1]:
+        return f"total_bytes must be between 1 and {category[1]} for {body['media_category']}."
+    return ""
+
+
+def _upload_of(ctx: Context, request: Request, media_id: str) -> dict[str, Any] | Response:
+    account = _account(ctx, request)
+    if isinstance(account, Response):
+        return account
+    upload = _media_of(ctx).get(media_id)
+    if upload is None or upload["account"] != account:
+        return problem(
+            404,
+            "Not Found Error",
+            f"Could not find media with id: [{media_id}].",
+            "resource-not-found",
+            resource_type="media",
+            resource_id=media_id,
+            parameter="id",
+            value=media_id,
+        )
+    return upload
+
+
+def append_upload(ctx: Context, request: Request, id: str) -> Response:
+    upload = _upload_of(ctx, request, id)
+    if isinstance(upload, Response):
+        return upload
+    index, chunk = request.form.get("segment_index", ""), request.files.get("media")
+    if request.mimetype != "multipart/form-data" or chunk is None or not index.isdigit() or int(index) > 999:
+        return invalid("append takes multipart media and segment_index (0-999).")
+    if upload["state"] != "initialized":
+        return invalid("This upload is already finalized.")
+    upload["segments"][int(index)] = len(chunk.read())
+    return json_response({"data": {"expires_at": int(time.time()) + 86400}})
+
+
+def finalize_upload(ctx: Context, request: Request, id: str) -> Response:
+    upload = _upload_of(ctx, request, id)
+    if isinstance(upload, Response):
+        return upload
+    segments = upload["segments"]
+    if sorted(segments) != list(range(len(segments))) or sum(segments.values()) != upload["total_bytes"]:
+        return invalid(
+            f"File size mismatch: {sum(segments.values())} bytes received, {upload['total_bytes']} declared."
+        )
+    video = upload["category"] in ("tweet_video", "amplify_video")
+    upload["state"] = "pending" if video else "succeeded"
+    return json_response({"data": _media_data(id, upload)})
+
+
+def _media_data(media_id: str, upload: dict[str, Any]) -> dict[str, Any]:
+    data: dict[str, Any] = {
+        "id": media_id,
+        "media_key": f"3_{media_id}",
+        "size": upload["total_bytes"],
+        "expires_after_secs": 86400,
+    }
+    if upload["state"] in ("pending", "in_progress"):
+        data["processing_info"] = {"state": upload["state"], "check_after_secs": 0, "progress_percent": 50}
+    elif upload["category"] != "tweet_image":
+        data["processing_info"] = {"state": upload["state"], "progress_percent": 100}
+    return data
+
+
+def upload_status(ctx: Context, request: Request, **values: Any) -> Response:
+    media_id = request.args.get("media_id", "")
+    if request.args.get("command", "STATUS") != "STATUS" or not _is_id(media_id):
+        return invalid("media_id is required; command may only be STATUS.")
+    upload = _upload_of(ctx, request, media_id)
+    if isinstance(upload, Response):
+        return upload
+    if upload["state"] == "initialized":
+        return invalid("This upload has not been finalized.")
+    _advance(upload)
+    return json_response({"data": _media_data(media_id, upload)})
+
+
+def _advance(upload: dict[str, Any]) -> None:
+    """One STATUS check: pending -> in_progress -> succeeded."""
+    upload["state"] = {"pending": "in_progress", "in_progress": "succeeded"}.get(upload["state"], upload["state"])
+
+
+def media_metadata(ctx: Context, request: Request, **values: Any) -> Response:
+    body = json_body(request)
+    if not isinstance(body, dict) or not _is_id(body.get("id")) or not isinstance(body.get("metadata", {}), dict):
+        return invalid("id (a media id) is required; metadata must be an object.")
+    upload = _upload_of(ctx, request, body["id"])
+    if isinstance(upload, Response):
+        return upload
+    upload.setdefault("metadata", {}).update(body.get("metadata", {}))
+    return json_response({"data": {"id": body["id"], "associated_metadata": upload["metadata"]}})
+
+
+# --- reading ---------------------------------------------------------------------------------
+
+
+def get_tweet(ctx: Context, request: Request, id: str) -> Response:
+    account = _account(ctx, request)
+    if isinstance(account, Response):
+        return account
+    post = ctx.state.find_post("x", id)
+    if post is None:
+        return json_response({"errors": [_not_found(id)]})
+    return json_response({"data": _tweet(ctx, post, _fields(request))})
+
+
+def _not_found(post_id: str) -> dict[str, str]:
+    return {
+        "value": post_id, "detail": f"Could not find tweet with id: [{post_id}].", "title": "Not Found Error",
+        "resource_type": "tweet", "parameter": "id", "resource_id": post_id, "type": PROBLEMS + "resource-not-found",
+    }  # fmt: skip
+
+
+def get_tweets(ctx: Context, request: Request, **values: Any) -> Response:
+    account = _account(ctx, request)
+    if isinstance(account, Response):
+        return account
+    ids = [i for i in request.args.get("ids", "").split(",") if i]
+    if not 1 <= len(ids) <= 100 or not all(_is_id(i) for i in ids):
+        return invalid("ids must hold 1 to 100 post ids.")
+    fields = _fields(request)
+    posts = {i: ctx.state.find_post("x", i) for i in ids}
+    answer: dict[str, Any] = {"data": [_tweet(ctx, p, fields) for p in posts.values() if p]}
+    missing = [_not_found(i) for i, p in posts.items() if p is None]
+    return json_response({**answer, **({"errors": missing} if missing else {})})
+
+
+def users_me(ctx: Context, request: Request, **values: Any) -> Response:
+    account = _account(ctx, request)
+    if isinstance(account, Response):
+        return account
+    handle = re.sub(r"\W", "_", account)
+    return json_response({"data": {"id": account, "name": f"Sandbox {handle}", "username": f"sandbox_{handle}"}})
+
+
+def user_tweets(ctx: Context, request: Request, id: str) -> Response:
+    account = _account(ctx, request)
+    if isinstance(account, Response):
+        return account
+    if id != account:
+        return problem(403, "Forbidden", "Sandbox tokens may read only their own timeline.")
+    limit = request.args.get("max_results", "10")
+    if not limit.isdigit() or not 5 <= int(limit) <= 100:
+        return invalid("max_results must be between 5 and 100.")
+    start = request.args.get("start_time", "")
+    posts = [p for p in reversed(ctx.state.posts_of("x")) if p.account == account and p.created_at >= start]
+    data = [_tweet(ctx, p, _fields(request)) for p in posts[: int(limit)]]
+    meta: dict[str, Any] = {
+        "result_count": len(data),
+        **({"newest_id": data[0]["id"], "oldest_id": data[-1]["id"]} if data else {}),
+    }
+    return json_response({"data": data, "meta": meta} if data else {"meta": meta})
+
+
+# --- OAuth 2.0 with PKCE ---------------------------------------------------------------------
+
+
+def _oauth_error(error: str, description: str, status: int = 400) -> Response:
+    return json_response({"error": error, "error_description": description}, status=status)
+
+
+def authorize(ctx: Context, request: Request, **values: Any) -> Response:
+    args = request.args
+    reason = _authorize_problem(args)
+    if reason:
+        return Response(
+            f"<h1>Something went wrong</h1><p>{html.escape(reason)}</p>", status=400, content_type="text/html"
+        )
+    code = secrets.token_urlsafe(24)
+    account = str(10**15 + secrets.randbelow(9 * 10**15))
+    ctx.state.objects["x"].setdefault("codes", {})[code] = {
+        "challenge": args["code_challenge"], "redirect_uri": args["redirect_uri"], "account": account,
+        "client_id": args["client_id"], "scope": args.get("scope", SCOPES), "expires": time.time() + 30,
+    }  # fmt: skip
+    target = f"{args['redirect_uri']}?{urlencode({'code': code, 'state': args.get('state', '')})}"
+    return Response(_authorize_page(args["client_id"], args.get("scope", ""), target), content_type="text/html")
+
+
+def _authorize_problem(args: Any) -> str:
+    if args.get("response_type") != "code":
+        return "response_type must be code."
+    missing = [name for name in ("client_id", "redirect_uri", "code_challenge") if not args.get(name)]
+    if missing:
+        return f"Missing {', '.join(missing)}."
+    return "" if args.get("code_challenge_method") == "S256" else "code_challenge_method must be S256."
+
+
+def _authorize_page(client_id: str, scope: str, target: str) -> str:
+    scopes = "".join(f"<li>{html.escape(s)}</li>" for s in scope.split())
+    return (
+        f"<!doctype html><title>Authorize app</title><h1>{html.escape(client_id)} wants to access your X account</h1>"
+        f'<ul>{scopes}</ul><a id="approve" href="{html.escape(target)}">Approve</a>'
+    )
+
+
+def token(ctx: Context, request: Request, **values: Any) -> Response:
+    if request.mimetype != "application/x-www-form-urlencoded":
+        return _oauth_error("invalid_request", "The body must be form-encoded.")
+    grant = request.form.get("grant_type")
+    if not request.form.get("client_id") and not request.authorization:
+        return _oauth_error("invalid_client", "client_id is required.", 401)
+    if grant == "authorization_code":
+        return _code_grant(ctx, request)
+    if grant == "refresh_token":
+        return _refresh_grant(ctx, request)
+    return _oauth_error("unsupported_grant_type", "grant_type must be authorization_code or refresh_token.")
+
+
+def _code_grant(ctx: Context, request: Request) -> Response:
+    form = request.form
+    with ctx.state.lock:
+        issued = ctx.state.objects["x"].setdefault("codes", {}).pop(form.get("code", ""), None)
+    verifier = form.get("code_verifier", "").encode()
+    challenge = base64.urlsafe_b64encode(hashlib.sha256(verifier).digest()).decode().rstrip("=")
+    if issued is None or issued["expires"] < time.time() or issued["redirect_uri"] != form.get("redirect_uri"):
+        return _oauth_error("invalid_request", "Value passed for the authorization code was invalid.")
+    if challenge != issued["challenge"]:
+        return _oauth_error("invalid_grant", "The code_verifier does not match the code_challenge.")
+    return _issue(ctx, issued["account"], issued["scope"])
+
+
+def _refresh_grant(ctx: Context, request: Request) -> Response:
+    old = request.form.get("refresh_token", "")
+    info = tokens.parse(old, kind="sbr")
+    with ctx.state.lock:
+        used = old in ctx.state.revoked
+        ctx.state.revoked.add(old)
+    if info is None or info.platform != "x" or used or info.expired:
+        return _oauth_error("invalid_request", "Value passed for the token was invalid.")
+    return _issue(ctx, info.account, SCOPES)
+
+
+def _issue(ctx: Context, account: str, scope: str) -> Response:
+    refresh = tokens.issue("x", account, kind="sbr", lifetime_seconds=180 * 86400)
+    access = tokens.issue("x", account)
+    body = {
+        "token_type": "bearer",
+        "expires_in": 7200,
+        "access_token": access,
+        "refresh_token": refresh,
+        "scope": scope,
+    }
+    return json_response(body)
+
+
+RULES: list[Rule] = [
+    Rule("/api.x.com/2/tweets", endpoint=create_tweet, methods=["POST"]),
+    Rule("/api.x.com/2/tweets", endpoint=get_tweets, methods=["GET"]),
+    Rule("/api.x.com/2/tweets/<id>", endpoint=get_tweet, methods=["GET"]),
+    Rule("/api.x.com/2/media/upload/initialize", endpoint=initialize_upload, methods=["POST"]),
+    Rule("/api.x.com/2/media/upload/<id>/append", endpoint=append_upload, methods=["POST"]),
+    Rule("/api.x.com/2/media/upload/<id>/finalize", endpoint=finalize_upload, methods=["POST"]),
+    Rule("/api.x.com/2/media/upload", endpoint=upload_status, methods=["GET"]),
+    Rule("/api.x.com/2/media/metadata", endpoint=media_metadata, methods=["POST"]),
+    Rule("/api.x.com/2/users/me", endpoint=users_me, methods=["GET"]),
+    Rule("/api.x.com/2/users/<id>/tweets", endpoint=user_tweets, methods=["GET"]),
+    Rule("/api.x.com/2/oauth2/token", endpoint=token, methods=["POST"]),
+    Rule("/x.com/i/oauth2/authorize", endpoint=authorize, methods=["GET"]),
+]

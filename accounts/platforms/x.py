@@ -1,0 +1,525 @@
+"""X (Twitter API v2): publish with plain `requests` against the endpoints X documents.
+
+Why it looks the way it does:
+
+- Media goes through the v2 dedicated upload endpoints (initialize, append, finalize, then
+  STATUS while `processing_info` says so) for every type: one code path for images, GIFs and
+  videos; the v1.1 `upload.twitter.com` endpoints are deprecated. A video still processing
+  after a bounded number of polls yields PROCESSING; its ref carries the media ids and the
+  prepared tweet body, so `check()` creates the tweet once the media is ready.
+- platform_settings map to the fields of X's `CreatePostsRequest` (specs/x/openapi.json):
+  `reply_to` -> `reply.in_reply_to_tweet_id`, `quote_tweet` -> `quote_tweet_id`,
+  `for_super_followers_only` -> `for_super_followers_only`. X has no post-level "sensitive"
+  field on creation; `sensitive=True` is honoured by marking every attached media with
+  `POST /2/media/metadata` `sensitive_media_warning.other`, so on a text-only post it cannot
+  be honoured and `validate()` reports it. X refuses media together with a quote.
+- X hands out no id before the create call, so there is nothing to `save_ref`; an UNKNOWN
+  create is settled by `find_recent()` over the account's timeline (an owned read).
+- Metrics: `shares` = reposts + quotes (both are re-shares of the post); the raw counts stay
+  in `extra`. Reposts are `repost_count` in spec v2.167 and `retweet_count` in older
+  descriptions; both are read. The fields parameter is `post.fields` as spec v2.167 names it.
+"""
+
+from __future__ import annotations
+
+import base64
+import datetime as dt
+import json
+import re
+import time
+import unicodedata
+from collections.abc import Iterator, Mapping, Sequence
+from typing import Any
+from urllib.parse import urlencode
+
+import requests
+from django.conf import settings
+
+from accounts.platforms.base import (
+    UNKNOWN_STATUSES,
+    Connection,
+    Credentials,
+    Media,
+    Metrics,
+    Outcome,
+    OutcomeKind,
+    PlatformClient,
+    Post,
+    Problem,
+    outcome_of_exception,
+    retry_after_seconds,
+)
+
+API = "https://api.x.com/2"
+AUTHORIZE_URL = "https://x.com/i/oauth2/authorize"
+TOKEN_URL = f"{API}/oauth2/token"
+SCOPES = "tweet.read tweet.write users.read media.write offline.access"
+SANDBOX_CLIENT_ID = "sandbox-x-client"
+MB = 1024 * 1024
+STATIC_IMAGE_MAX_BYTES = 5 * MB  # animated GIFs may be 15 MB (limits.py holds the larger cap)
+MIN_VIDEO_SECONDS = 0.5
+URL_WEIGHT = 23
+MAX_IDS_PER_LOOKUP = 100
+DUPLICATE_DETAIL = "duplicate content"
+
+# twitter-text v3: code points in these ranges weigh 1, all others 2.
+_LIGHT_RANGES = ((0x0000, 0x10FF), (0x2000, 0x200D), (0x2010, 0x201F), (0x2032, 0x2037))
+_URL = re.compile(r"https?://[^\s]+", re.IGNORECASE)
+_URL_TRAILING = ".,;:!?'\")]}"
+_EMOJI_BASE = "[\U0001f000-\U0001faff\u2600-\u27bf\u2b00-\u2bff\u2300-\u23ff]"
+_EMOJI_TAIL = "[\ufe0f\U0001f3fb-\U0001f3ff\U000e0020-\U000e007f]*"
+_EMOJI = re.compile(
+    rf"[\U0001f1e6-\U0001f1ff]{{2}}|[0-9#*]\ufe0f?\u20e3"
+    rf"|{_EMOJI_BASE}{_EMOJI_TAIL}(?:\u200d{_EMOJI_BASE}{_EMOJI_TAIL})*"
+)
+
+
+def _char_weight(char: str) -> int:
+    point = ord(char)
+    return 1 if any(low <= point <= high for low, high in _LIGHT_RANGES) else 2
+
+
+def _plain_weight(text: str) -> int:
+    emoji = list(_EMOJI.finditer(text))
+    rest = _EMOJI.sub("", text)
+    return 2 * len(emoji) + sum(_char_weight(c) for c in rest)
+
+
+def weighted_length(text: str) -> int:
+    """The length X counts: NFC text, URLs 23, emoji sequences 2, light ranges 1, others 2."""
+    text = unicodedata.normalize("NFC", text)
+    total, start = 0, 0
+    for match in _URL.finditer(text):
+        url = match.group().rstrip(_URL_TRAILING)
+        total += _plain_weight(text[start : match.start()]) + URL_WEIGHT
+        start = match.start() + len(url)
+    return total + _plain_weight(text[start:])
+
+
+class _Stop(Exception):
+    """Ends a publish early with the outcome that says why."""
+
+    def __init__(self, outcome: Outcome) -> None:
+        super().__init__(outcome.error_code)
+        self.outcome = outcome
+
+
+def _problem_words(response: requests.Response) -> tuple[str, str]:
+    """X's error code and message: an RFC 7807 problem, or the older `errors[]` list."""
+    try:
+        body = response.json()
+    except ValueError:
+        return f"HTTP_{response.status_code}", response.reason or ""
+    if not isinstance(body, dict):
+        return f"HTTP_{response.status_code}", ""
+    errors = body.get("errors")
+    if "title" not in body and isinstance(errors, list) and errors and isinstance(errors[0], dict):
+        body = errors[0]
+    detail = str(body.get("detail") or body.get("message") or body.get("title") or "")
+    return _problem_code(body, response.status_code), detail
+
+
+def _problem_code(body: Mapping[str, Any], status: int) -> str:
+    kind = str(body.get("type") or "")
+    if DUPLICATE_DETAIL in str(body.get("detail") or "").lower():
+        return "DUPLICATE"
+    if kind.startswith("https://api.x.com/2/problems/"):
+        return kind.rsplit("/", 1)[-1].replace("-", "_").upper()
+    title = str(body.get("title") or "")
+    return re.sub(r"\W+", "_", title).strip("_").upper() or f"HTTP_{status}"
+
+
+def _refusal(response: requests.Response) -> Outcome:
+    """Any answer that is not a success, as an Outcome (the post may exist only on a 5xx)."""
+    status = response.status_code
+    code, message = _problem_words(response)
+    if status == 429:
+        wait = retry_after_seconds(response, "x-rate-limit-reset")
+        return Outcome(
+            OutcomeKind.NOT_SENT, error_code="RATE_LIMITED", error_message=message, http_status=status, retry_after=wait
+        )
+    if status in UNKNOWN_STATUSES or status >= 500:
+        return Outcome(OutcomeKind.UNKNOWN, error_code=code, error_message=message, http_status=status)
+    return Outcome(
+        OutcomeKind.FAILED, error_code=code, error_message=message, http_status=status, auth_failed=status == 401
+    )
+
+
+def _before_create(outcome: Outcome) -> Outcome:
+    """A refusal during media upload: no tweet can exist yet, so an unknown is NOT_SENT."""
+    if outcome.kind is OutcomeKind.UNKNOWN:
+        return Outcome(
+            OutcomeKind.NOT_SENT,
+            error_code=outcome.error_code,
+            error_message=outcome.error_message,
+            http_status=outcome.http_status,
+        )
+    return outcome
+
+
+def _published(post_id: str) -> Outcome:
+    return Outcome(OutcomeKind.PUBLISHED, post_id=post_id, url=f"https://x.com/i/web/status/{post_id}", http_status=201)
+
+
+def _category(media: Media) -> str:
+    if media.is_video:
+        return "tweet_video"
+    return "tweet_gif" if media.content_type == "image/gif" else "tweet_image"
+
+
+def _chunks(media: Media, size: int) -> Iterator[bytes]:
+    stream = media.open()
+    try:
+        while chunk := stream.read(size):
+            yield chunk
+    finally:
+        stream.close()
+
+
+def _is_id(value: object) -> bool:
+    return isinstance(value, str) and value.isascii() and value.isdigit() and len(value) <= 19
+
+
+def _setting_problems(values: Mapping[str, Any]) -> list[Problem]:
+    problems = []
+    for key in ("reply_to", "quote_tweet"):
+        if key in values and not _is_id(values[key]):
+            problems.append(Problem(key, "INVALID_SETTING", f"{key} must be a post id (a string of digits)."))
+    for key in ("sensitive", "for_super_followers_only"):
+        if key in values and not isinstance(values[key], bool):
+            problems.append(Problem(key, "INVALID_SETTING", f"{key} must be true or false."))
+    return problems
+
+
+class Client(PlatformClient):
+    platform = "x"
+    chunk_bytes = 4 * MB
+    status_polls = 5  # STATUS checks inside publish() before answering PROCESSING
+    max_check_after_seconds = 5.0
+
+    # --- validation ------------------------------------------------------------------------
+
+    def validate(self, post: Post) -> list[Problem]:
+        problems = self._text_problems(post) + self._media_problems(post.media)
+        problems += _setting_problems(post.settings)
+        return problems + self._combination_problems(post)
+
+    def _text_problems(self, post: Post) -> list[Problem]:
+        if not post.text.strip() and not post.media:
+            return [Problem("text", "EMPTY_POST", "X needs text or media.")]
+        length, limit = weighted_length(post.text), self.limits.text.max_length or 280
+        if length > limit:
+            return [Problem("text", "TEXT_TOO_LONG", f"Text counts {length} of X's {limit} weighted characters.")]
+        return []
+
+    def _media_problems(self, media: Sequence[Media]) -> list[Problem]:
+        """The shared limits, plus X's own: a GIF goes alone, still images stop at 5 MB (the
+        table holds the GIF cap) and videos last at least 0.5 s."""
+        if any(m.content_type == "image/gif" for m in media) and len(media) > 1:
+            return [Problem("media", "MIXED_MEDIA", "X takes up to 4 images, or 1 GIF, or 1 video.")]
+        problems = self.media_problems(media)
+        return problems or [p for index, item in enumerate(media) for p in self._x_item_problems(index, item)]
+
+    def _x_item_problems(self, index: int, media: Media) -> list[Problem]:
+        where = f"media[{index}]"
+        still = not media.is_video and media.content_type != "image/gif"
+        if still and media.size_bytes > STATIC_IMAGE_MAX_BYTES:
+            return [
+                Problem(where, "MEDIA_TOO_LARGE", f"X takes still images of at most {STATIC_IMAGE_MAX_BYTES} bytes.")
+            ]
+        if media.is_video and media.duration_seconds is not None and media.duration_seconds < MIN_VIDEO_SECONDS:
+            return [Problem(where, "VIDEO_TOO_SHORT", f"X takes videos of at least {MIN_VIDEO_SECONDS} seconds.")]
+        return []
+
+    def _combination_problems(self, post: Post) -> list[Problem]:
+        problems = []
+        if post.media and "quote_tweet" in post.settings:
+            problems.append(
+                Problem("quote_tweet", "INVALID_COMBINATION", "X cannot quote a post and attach media at once.")
+            )
+        if post.settings.get("sensitive") is True and not post.media:
+            problems.append(Problem("sensitive", "UNSUPPORTED_SETTING", "X can mark only attached media as sensitive."))
+        return problems
+
+    # --- publishing ------------------------------------------------------------------------
+
+    def publish(self, conn: Connection, post: Post) -> Outcome:
+        try:
+            states = self._upload_all(conn, post.media)
+            media_ids = list(states)
+            if post.settings.get("sensitive") is True:
+                self._mark_sensitive(conn, media_ids)
+            body = self._tweet_body(post, media_ids)
+            pending = self._wait_for_media(conn, states, self.status_polls)
+        except _Stop as stop:
+            return _before_create(stop.outcome)
+        except requests.RequestException as exc:
+            return _before_create(outcome_of_exception(exc))
+        if pending:
+            return Outcome(OutcomeKind.PROCESSING, ref={"media_ids": ",".join(media_ids), "tweet": json.dumps(body)})
+        return self._create(conn, body)
+
+    def _tweet_body(self, post: Post, media_ids: list[str]) -> dict[str, Any]:
+        body: dict[str, Any] = {"text": unicodedata.normalize("NFC", post.text)}
+        if media_ids:
+            body["media"] = {"media_ids": media_ids}
+        if "reply_to" in post.settings:
+            body["reply"] = {"in_reply_to_tweet_id": post.settings["reply_to"]}
+        if "quote_tweet" in post.settings:
+            body["quote_tweet_id"] = post.settings["quote_tweet"]
+        if post.settings.get("for_super_followers_only") is True:
+            body["for_super_followers_only"] = True
+        return body
+
+    def _create(self, conn: Connection, body: Mapping[str, Any]) -> Outcome:
+        try:
+            response = self._send(conn, "POST", "/tweets", json=body)
+        except requests.RequestException as exc:
+            return outcome_of_exception(exc)
+        post_id = self._data(response).get("id") if response.status_code in (200, 201) else None
+        if isinstance(post_id, str) and post_id:
+            return _published(post_id)
+        return (
+            _refusal(response)
+            if response.status_code >= 300
+            else Outcome(OutcomeKind.FAILED, error_code="NO_ID", http_status=response.status_code)
+        )
+
+    # --- media -----------------------------------------------------------------------------
+
+    def _upload_all(self, conn: Connection, media: Sequence[Media]) -> dict[str, dict[str, Any]]:
+        """Each media id with the processing_info finalize gave (empty when there is none)."""
+        return dict(self._upload(conn, item) for item in media)
+
+    def _upload(self, conn: Connection, media: Media) -> tuple[str, dict[str, Any]]:
+        init = {"media_type": media.content_type, "total_bytes": media.size_bytes, "media_category": _category(media)}
+        media_id = str(self._ok(conn, "POST", "/media/upload/initialize", json=init).get("id", ""))
+        if not _is_id(media_id):
+            raise _Stop(Outcome(OutcomeKind.FAILED, error_code="NO_MEDIA_ID", error_message="initialize gave no id"))
+        for index, chunk in enumerate(_chunks(media, self.chunk_bytes)):
+            files = {"media": ("chunk", chunk, "application/octet-stream")}
+            self._ok(conn, "POST", f"/media/upload/{media_id}/append", files=files, data={"segment_index": str(index)})
+        info = self._ok(conn, "POST", f"/media/upload/{media_id}/finalize").get("processing_info")
+        return media_id, info if isinstance(info, dict) else {}
+
+    def _mark_sensitive(self, conn: Connection, media_ids: list[str]) -> None:
+        for media_id in media_ids:
+            body = {"id": media_id, "metadata": {"sensitive_media_warning": {"other": True}}}
+            self._ok(conn, "POST", "/media/metadata", json=body)
+
+    def _wait_for_media(self, conn: Connection, states: Mapping[str, dict[str, Any]], polls: int) -> list[str]:
+        """The media ids still processing after at most `polls` STATUS checks each."""
+        return [media_id for media_id, info in states.items() if not self._media_ready(conn, media_id, info, polls)]
+
+    def _media_ready(self, conn: Connection, media_id: str, info: dict[str, Any], polls: int) -> bool:
+        for _ in range(polls):
+            if info.get("state", "succeeded") in ("succeeded", "failed"):
+                break
+            time.sleep(min(float(info.get("check_after_secs") or 0), self.max_check_after_seconds))
+            info = self._media_state(conn, media_id)
+        if info.get("state") == "failed":
+            error = str(info.get("error", ""))
+            raise _Stop(Outcome(OutcomeKind.FAILED, error_code="MEDIA_PROCESSING_FAILED", error_message=error))
+        return bool(info.get("state", "succeeded") == "succeeded")
+
+    def _media_state(self, conn: Connection, media_id: str) -> dict[str, Any]:
+        data = self._ok(conn, "GET", f"/media/upload?{urlencode({'media_id': media_id, 'command': 'STATUS'})}")
+        info = data.get("processing_info")
+        return info if isinstance(info, dict) else {}
+
+    # --- HTTP ------------------------------------------------------------------------------
+
+    def _send(self, conn: Connection, method: str, path: str, **kwargs: Any) -> requests.Response:
+        headers = {"Authorization": f"Bearer {conn.credentials.access_token}"}
+        return self.session.request(method, conn.url(API + path), headers=headers, timeout=self.timeout, **kwargs)
+
+    def _ok(self, conn: Connection, method: str, path: str, **kwargs: Any) -> dict[str, Any]:
+        """The `data` of a 2xx answer; any other answer stops the publish with its outcome."""
+        response = self._send(conn, method, path, **kwargs)
+        if not 200 <= response.status_code < 300:
+            raise _Stop(_refusal(response))
+        return self._data(response)
+
+    @staticmethod
+    def _data(response: requests.Response) -> dict[str, Any]:
+        try:
+            data = response.json().get("data") if response.content else {}
+        except (ValueError, AttributeError):
+            return {}
+        return data if isinstance(data, dict) else {}
+
+    # --- settling --------------------------------------------------------------------------
+
+    def check(self, conn: Connection, ref: Mapping[str, str]) -> Outcome:
+        if ref.get("post_id"):
+            return self._read_back(conn, ref["post_id"])
+        if ref.get("tweet") and ref.get("media_ids"):
+            return self._finish_processing(conn, ref)
+        return Outcome(OutcomeKind.FAILED, error_code="NO_REF", error_message="nothing to check")
+
+    def _read_back(self, conn: Connection, post_id: str) -> Outcome:
+        try:
+            response = self._send(conn, "GET", f"/tweets/{post_id}")
+        except requests.RequestException as exc:
+            return Outcome(OutcomeKind.UNKNOWN, error_code="NO_ANSWER", error_message=type(exc).__name__)
+        if self._data(response).get("id") == post_id:
+            return _published(post_id)
+        outcome = _refusal(response)
+        if outcome.kind is OutcomeKind.FAILED or response.status_code == 200:  # 200 + errors[]: gone
+            return Outcome(
+                OutcomeKind.FAILED,
+                error_code="NOT_FOUND",
+                error_message=outcome.error_message,
+                http_status=response.status_code,
+                auth_failed=outcome.auth_failed,
+            )
+        return Outcome(OutcomeKind.UNKNOWN, error_code=outcome.error_code, http_status=response.status_code)
+
+    def _finish_processing(self, conn: Connection, ref: Mapping[str, str]) -> Outcome:
+        """Create the tweet a PROCESSING outcome prepared, once every media is ready."""
+        unknown = {"state": "pending", "check_after_secs": 0}
+        try:
+            pending = self._wait_for_media(conn, dict.fromkeys(ref["media_ids"].split(","), unknown), polls=1)
+        except _Stop as stop:
+            return _before_create(stop.outcome)
+        except requests.RequestException as exc:
+            return Outcome(OutcomeKind.PROCESSING, ref=ref, error_code="NO_ANSWER", error_message=type(exc).__name__)
+        if pending:
+            return Outcome(OutcomeKind.PROCESSING, ref=ref)
+        return self._create(conn, json.loads(ref["tweet"]))
+
+    def find_recent(self, conn: Connection, post: Post, since: dt.datetime) -> Outcome:
+        try:
+            user_id = conn.credentials.external_id or str(self._me(conn.credentials.access_token, conn).get("id", ""))
+            response = self._send(conn, "GET", f"/users/{user_id}/tweets?{self._timeline_query(since)}")
+        except requests.RequestException as exc:
+            return Outcome(OutcomeKind.UNKNOWN, error_code="NO_ANSWER", error_message=type(exc).__name__)
+        if response.status_code != 200:
+            return (
+                _refusal(response)
+                if response.status_code != 404
+                else Outcome(OutcomeKind.UNKNOWN, error_code="USER_NOT_FOUND")
+            )
+        return self._match(response, post)
+
+    @staticmethod
+    def _timeline_query(since: dt.datetime) -> str:
+        start = since.astimezone(dt.UTC).replace(microsecond=0).strftime("%Y-%m-%dT%H:%M:%SZ")
+        return urlencode({"max_results": 100, "start_time": start})
+
+    def _match(self, response: requests.Response, post: Post) -> Outcome:
+        wanted = unicodedata.normalize("NFC", post.text).strip()
+        tweets = response.json().get("data") or []
+        for tweet in tweets:
+            if unicodedata.normalize("NFC", str(tweet.get("text", ""))).strip() == wanted:
+                return _published(str(tweet["id"]))
+        return Outcome(OutcomeKind.FAILED, error_code="NOT_FOUND", error_message="no matching post on the timeline")
+
+    # --- metrics ---------------------------------------------------------------------------
+
+    def metrics(self, conn: Connection, post_ids: Sequence[str]) -> dict[str, Metrics]:
+        found: dict[str, Metrics] = {}
+        for start in range(0, len(post_ids), MAX_IDS_PER_LOOKUP):
+            found.update(self._metrics_batch(conn, post_ids[start : start + MAX_IDS_PER_LOOKUP]))
+        return found
+
+    def _metrics_batch(self, conn: Connection, post_ids: Sequence[str]) -> dict[str, Metrics]:
+        query = urlencode({"ids": ",".join(post_ids), "post.fields": "public_metrics"})
+        response = self._send(conn, "GET", f"/tweets?{query}")
+        response.raise_for_status()
+        tweets = response.json().get("data") or []
+        return {str(t["id"]): self._metrics_of(t.get("public_metrics") or {}) for t in tweets}
+
+    @staticmethod
+    def _metrics_of(counts: Mapping[str, int]) -> Metrics:
+        reposts = int(counts.get("repost_count", counts.get("retweet_count", 0)))
+        quotes = int(counts.get("quote_count", 0))
+        extra = {name: counts[name] for name in ("impression_count", "quote_count", "bookmark_count") if name in counts}
+        return Metrics(
+            views=counts.get("impression_count"),
+            likes=int(counts.get("like_count", 0)),
+            comments=int(counts.get("reply_count", 0)),
+            shares=reposts + quotes,
+            extra={**extra, "repost_count": reposts},
+        )
+
+    # --- OAuth 2.0 with PKCE ---------------------------------------------------------------
+
+    @staticmethod
+    def _client_id(sandbox: bool) -> str:
+        configured = str(getattr(settings, "X_CLIENT_ID", "") or "")
+        return configured or (SANDBOX_CLIENT_ID if sandbox else "")
+
+    @staticmethod
+    def _connection(sandbox: bool, access_token: str = "") -> Connection:
+        return Connection(credentials=Credentials(access_token=access_token), sandbox=sandbox)
+
+    def authorize_url(self, *, state: str, code_challenge: str, redirect_uri: str, sandbox: bool) -> str:
+        query = {
+            "response_type": "code",
+            "client_id": self._client_id(sandbox),
+            "redirect_uri": redirect_uri,
+            "scope": SCOPES,
+            "state": state,
+            "code_challenge": code_challenge,
+            "code_challenge_method": "S256",
+        }
+        return self._connection(sandbox).url(f"{AUTHORIZE_URL}?{urlencode(query)}")
+
+    def exchange_code(self, *, code: str, code_verifier: str, redirect_uri: str, sandbox: bool) -> Credentials:
+        form = {
+            "grant_type": "authorization_code",
+            "code": code,
+            "redirect_uri": redirect_uri,
+            "code_verifier": code_verifier,
+        }
+        return self._token(form, sandbox)
+
+    def refresh(self, conn: Connection) -> Credentials:
+        form = {"grant_type": "refresh_token", "refresh_token": conn.credentials.refresh_token}
+        return self._token(form, conn.sandbox)
+
+    def _token(self, form: dict[str, str], sandbox: bool) -> Credentials:
+        """POST the token endpoint, then read who the token belongs to (X rotates refresh tokens)."""
+        client_id, secret = self._client_id(sandbox), str(getattr(settings, "X_CLIENT_SECRET", "") or "")
+        headers = (
+            {"Authorization": "Basic " + base64.b64encode(f"{client_id}:{secret}".encode()).decode()} if secret else {}
+        )
+        url = self._connection(sandbox).url(TOKEN_URL)
+        response = self.session.post(url, data={**form, "client_id": client_id}, headers=headers, timeout=self.timeout)
+        if response.status_code != 200:
+            raise requests.HTTPError(f"X refused the token request: {_oauth_error(response)}", response=response)
+        token = response.json()
+        me = self._me(token["access_token"], self._connection(sandbox))
+        return self._credentials(token, me)
+
+    def _me(self, access_token: str, conn: Connection) -> dict[str, Any]:
+        conn = Connection(credentials=Credentials(access_token=access_token), sandbox=conn.sandbox)
+        response = self._send(conn, "GET", "/users/me")
+        if response.status_code != 200:
+            raise requests.HTTPError(f"X refused /2/users/me: HTTP {response.status_code}", response=response)
+        return self._data(response)
+
+    @staticmethod
+    def _credentials(token: Mapping[str, Any], me: Mapping[str, Any]) -> Credentials:
+        lifetime = int(token.get("expires_in") or 7200)
+        return Credentials(
+            access_token=str(token["access_token"]),
+            refresh_token=str(token.get("refresh_token") or ""),
+            expires_at=dt.datetime.now(dt.UTC) + dt.timedelta(seconds=lifetime),
+            external_id=str(me.get("id", "")),
+            handle=str(me.get("username", "")),
+            display_name=str(me.get("name", "")),
+            metadata={"scope": str(token.get("scope", ""))},
+        )
+
+
+def _oauth_error(response: requests.Response) -> str:
+    """An OAuth error (`error`, `error_description`) without echoing anything secret."""
+    try:
+        body = response.json()
+    except ValueError:
+        return f"HTTP {response.status_code}"
+    if not isinstance(body, dict):
+        return f"HTTP {response.status_code}"
+    return f"HTTP {response.status_code} {body.get('error', '')} {body.get('error_description', '')}".strip()

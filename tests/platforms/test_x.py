@@ -1,0 +1,504 @@
+"""The X client against the X stand-in, over real HTTP: publishing, validation, every sandbox
+outcome, settling unknowns, metrics and OAuth 2.0 with PKCE."""
+
+from __future__ import annotations
+
+import base64
+import datetime as dt
+import hashlib
+import json
+import re
+import socket
+from urllib.parse import parse_qs, urlsplit
+
+import pytest
+import requests
+
+from accounts.platforms.base import Connection, Credentials, OutcomeKind, Post
+from accounts.platforms.x import Client, weighted_length
+from sandbox import tokens
+from sandbox.platforms.x import weighted_length as sandbox_weighted_length
+from tests.media import files
+from tests.platforms.x_helpers import ACCOUNT, connection, image, logged, media, tweet_bodies, video
+
+MB = 1024 * 1024
+
+
+@pytest.fixture
+def client():
+    return Client()
+
+
+def _codes(problems):
+    return {(p.field, p.code) for p in problems}
+
+
+# --- publishing ------------------------------------------------------------------------------
+
+
+def test_a_text_post_is_published_with_its_id_and_url(sandbox, client):
+    outcome = client.publish(connection(), Post(text="Hello from the sandbox"))
+
+    assert outcome.kind is OutcomeKind.PUBLISHED
+    assert outcome.url == f"https://x.com/i/web/status/{outcome.post_id}"
+    [post] = sandbox.posts("x")
+    assert (post["id"], post["text"], post["account"], post["media_count"]) == (
+        outcome.post_id,
+        "Hello from the sandbox",
+        ACCOUNT,
+        0,
+    )
+
+
+def test_an_image_post_uploads_through_initialize_append_finalize(sandbox, client):
+    outcome = client.publish(connection(), Post(text="a picture", media=[image()]))
+
+    assert outcome.kind is OutcomeKind.PUBLISHED
+    [init] = logged(sandbox.state, "POST", "/2/media/upload/initialize")
+    assert json.loads(init["body"])["media_category"] == "tweet_image"
+    assert len(logged(sandbox.state, "POST", "/append")) == 1
+    assert sandbox.posts("x")[0]["media_count"] == 1
+    assert len(tweet_bodies(sandbox.state)[0]["media"]["media_ids"]) == 1
+
+
+def test_four_images_make_one_post(sandbox, client):
+    pictures = [image(media_id=f"i{n}") for n in range(4)]
+
+    outcome = client.publish(connection(), Post(text="four", media=pictures))
+
+    assert outcome.kind is OutcomeKind.PUBLISHED
+    assert sandbox.posts("x")[0]["media_count"] == 4
+
+
+def test_a_video_is_sent_in_chunks_and_waits_for_processing(sandbox, client):
+    client.chunk_bytes = 1024  # files.video() is about 4.4 kB: five appends
+
+    outcome = client.publish(connection(), Post(text="a video", media=[video()]))
+
+    assert outcome.kind is OutcomeKind.PUBLISHED
+    appends = logged(sandbox.state, "POST", "/append")
+    assert len(appends) >= 2
+    assert [b"segment_index" in a["body"] for a in appends] == [True] * len(appends)
+    assert len(logged(sandbox.state, "GET", "/2/media/upload")) >= 1
+    assert sandbox.posts("x")[0]["media_count"] == 1
+
+
+def test_a_video_still_processing_is_followed_by_check(sandbox, client):
+    client.status_polls = 0
+
+    outcome = client.publish(connection(), Post(text="slow video", media=[video()]))
+    assert outcome.kind is OutcomeKind.PROCESSING
+    assert sandbox.posts("x") == []
+
+    first = client.check(connection(), outcome.ref)  # STATUS: in_progress
+    second = client.check(connection(), first.ref)  # STATUS: succeeded, then the tweet
+
+    assert first.kind is OutcomeKind.PROCESSING
+    assert second.kind is OutcomeKind.PUBLISHED
+    assert [p["id"] for p in sandbox.posts("x")] == [second.post_id]
+
+
+def test_every_x_setting_reaches_the_request(sandbox, client):
+    original = client.publish(connection(), Post(text="the original"))
+    quote = Post(text="quoting", settings={"quote_tweet": original.post_id, "for_super_followers_only": True})
+    reply = Post(text="replying", media=[image()], settings={"reply_to": original.post_id, "sensitive": True})
+
+    assert client.publish(connection(), quote).kind is OutcomeKind.PUBLISHED
+    assert client.publish(connection(), reply).kind is OutcomeKind.PUBLISHED
+
+    _, quoted, replied = tweet_bodies(sandbox.state)
+    assert quoted["quote_tweet_id"] == original.post_id
+    assert quoted["for_super_followers_only"] is True
+    assert replied["reply"] == {"in_reply_to_tweet_id": original.post_id}
+    [metadata] = logged(sandbox.state, "POST", "/2/media/metadata")
+    assert json.loads(metadata["body"])["metadata"] == {"sensitive_media_warning": {"other": True}}
+
+
+def test_unknown_settings_are_ignored(sandbox, client):
+    post = Post(text="plain", settings={"something_else": 1})
+
+    assert client.validate(post) == []
+    assert client.publish(connection(), post).kind is OutcomeKind.PUBLISHED
+    assert tweet_bodies(sandbox.state) == [{"text": "plain"}]
+
+
+# --- validation ------------------------------------------------------------------------------
+
+
+def test_weighted_length_follows_x_counting():
+    assert weighted_length("a" * 280) == 280
+    assert weighted_length("see https://example.com/a/very/long/path?with=query") == 4 + 23
+    assert weighted_length("日本語") == 6
+    assert weighted_length("😀") == 2
+    assert weighted_length("👍🏽") == 2  # an emoji with a skin tone is one emoji
+    assert weighted_length("e\u0301") == 1  # NFC: é
+    assert weighted_length("“quoted”…") == 1 + 6 + 1 + 2  # U+201C/U+201D weigh 1, U+2026 weighs 2
+
+
+@pytest.mark.parametrize("text", ["a" * 280, "x" * 248 + " https://example.com/path", "日" * 140, "😀" * 140])
+def test_the_client_and_the_sandbox_count_the_same(text):
+    assert weighted_length(text) == sandbox_weighted_length(text)
+
+
+def test_280_weighted_characters_pass_and_281_do_not(client):
+    url_text = "x" * 235 + " https://example.com/" + " 日本語" * 3
+    assert weighted_length(url_text) == 280
+
+    assert client.validate(Post(text=url_text)) == []
+    assert client.validate(Post(text="a" * 280)) == []
+    assert _codes(client.validate(Post(text="a" * 281))) == {("text", "TEXT_TOO_LONG")}
+    assert _codes(client.validate(Post(text="日" * 141))) == {("text", "TEXT_TOO_LONG")}
+
+
+def test_text_or_media_is_required(client):
+    assert _codes(client.validate(Post(text="  "))) == {("text", "EMPTY_POST")}
+    assert client.validate(Post(text="", media=[image()])) == []
+
+
+@pytest.mark.parametrize(
+    ("media_list", "field", "code"),
+    [
+        ([image(media_id=f"i{n}") for n in range(5)], "media", "TOO_MANY_MEDIA"),
+        ([image(), video()], "media", "MIXED_MEDIA"),
+        ([image(), media(files.image("GIF"), "image/gif")], "media", "MIXED_MEDIA"),
+        ([media(b"x", "image/png", size=6 * MB)], "media[0]", "MEDIA_TOO_LARGE"),
+        ([media(b"x", "image/gif", size=16 * MB)], "media[0]", "MEDIA_TOO_LARGE"),
+        ([media(b"x", "video/webm", duration=3)], "media[0]", "UNSUPPORTED_MEDIA_TYPE"),
+        ([media(b"x", "image/bmp")], "media[0]", "UNSUPPORTED_MEDIA_TYPE"),
+        ([video(seconds=141)], "media[0]", "VIDEO_TOO_LONG"),
+        ([video(seconds=0.2)], "media[0]", "VIDEO_TOO_SHORT"),
+    ],
+)
+def test_media_x_refuses_is_a_problem(client, media_list, field, code):
+    assert _codes(client.validate(Post(text="media", media=media_list))) == {(field, code)}
+
+
+def test_a_large_animated_gif_and_a_long_video_within_limits_pass(client):
+    assert client.validate(Post(text="", media=[media(b"x", "image/gif", size=14 * MB)])) == []
+    assert client.validate(Post(text="", media=[video(seconds=140)])) == []
+
+
+@pytest.mark.parametrize(
+    ("values", "field"),
+    [
+        ({"reply_to": 123}, "reply_to"),
+        ({"reply_to": ""}, "reply_to"),
+        ({"quote_tweet": "abc"}, "quote_tweet"),
+        ({"sensitive": "yes"}, "sensitive"),
+        ({"for_super_followers_only": 1}, "for_super_followers_only"),
+    ],
+)
+def test_settings_of_the_wrong_type_are_problems_naming_the_key(client, values, field):
+    assert [p.field for p in client.validate(Post(text="hi", settings=values))] == [field]
+
+
+def test_x_refuses_a_quote_with_media_and_sensitive_text_only_posts(client):
+    quote_with_media = Post(text="q", media=[image()], settings={"quote_tweet": "1"})
+    sensitive_text = Post(text="s", settings={"sensitive": True})
+
+    assert _codes(client.validate(quote_with_media)) == {("quote_tweet", "INVALID_COMBINATION")}
+    assert _codes(client.validate(sensitive_text)) == {("sensitive", "UNSUPPORTED_SETTING")}
+    assert client.validate(Post(text="s", settings={"sensitive": False})) == []
+
+
+# --- outcomes --------------------------------------------------------------------------------
+
+
+def test_ok_is_published(sandbox, client):
+    sandbox.outcomes("x", "ok")
+
+    assert client.publish(connection(), Post(text="ok")).kind is OutcomeKind.PUBLISHED
+
+
+def test_error_is_failed_with_x_words_and_nothing_created(sandbox, client):
+    sandbox.outcomes("x", "error")
+
+    outcome = client.publish(connection(), Post(text="refused"))
+
+    assert (outcome.kind, outcome.http_status, outcome.error_code) == (OutcomeKind.FAILED, 403, "FORBIDDEN")
+    assert "not permitted" in outcome.error_message
+    assert not outcome.auth_failed
+    assert sandbox.posts("x") == []
+
+
+def test_rate_limited_is_not_sent_with_retry_after(sandbox, client):
+    sandbox.outcomes("x", "rate_limited")
+
+    outcome = client.publish(connection(), Post(text="later"))
+
+    assert (outcome.kind, outcome.http_status) == (OutcomeKind.NOT_SENT, 429)
+    assert outcome.retry_after is not None
+    assert 800 < outcome.retry_after <= 900
+    assert sandbox.posts("x") == []
+
+
+def test_timeout_is_unknown_then_found_once(sandbox, client):
+    sandbox.outcomes("x", "timeout")
+    since = dt.datetime.now(dt.UTC) - dt.timedelta(seconds=5)
+    post = Post(text="Did it land? ☕")
+
+    outcome = client.publish(connection(), post)
+    found = client.find_recent(connection(), post, since)
+
+    assert outcome.kind is OutcomeKind.UNKNOWN
+    assert found.kind is OutcomeKind.PUBLISHED
+    assert [p["id"] for p in sandbox.posts("x")] == [found.post_id]
+
+
+def test_find_recent_without_a_user_id_asks_who_the_token_is(sandbox, client):
+    post = Post(text="find me")
+    client.publish(connection(), post)
+    anonymous = Connection(Credentials(access_token=tokens.issue("x", ACCOUNT)), sandbox=True)
+
+    found = client.find_recent(anonymous, post, dt.datetime.now(dt.UTC) - dt.timedelta(minutes=1))
+
+    assert found.kind is OutcomeKind.PUBLISHED
+    assert logged(sandbox.state, "GET", "/2/users/me")
+
+
+def test_find_recent_says_not_found_when_absent(sandbox, client):
+    client.publish(connection(), Post(text="something else"))
+
+    found = client.find_recent(connection(), Post(text="never sent"), dt.datetime.now(dt.UTC) - dt.timedelta(minutes=1))
+
+    assert (found.kind, found.error_code) == (OutcomeKind.FAILED, "NOT_FOUND")
+
+
+def test_processing_on_a_text_post_is_published(sandbox, client):
+    sandbox.outcomes("x", "processing")
+
+    outcome = client.publish(connection(), Post(text="sync"))
+
+    assert outcome.kind is OutcomeKind.PUBLISHED
+    assert len(sandbox.posts("x")) == 1
+
+
+def test_check_reads_a_post_back(sandbox, client):
+    outcome = client.publish(connection(), Post(text="read me back"))
+
+    assert client.check(connection(), {"post_id": outcome.post_id}).kind is OutcomeKind.PUBLISHED
+    missing = client.check(connection(), {"post_id": "999"})
+    assert (missing.kind, missing.error_code) == (OutcomeKind.FAILED, "NOT_FOUND")
+
+
+def test_an_expired_token_needs_reauthorization(sandbox, client):
+    outcome = client.publish(connection(tokens.issue("x", ACCOUNT, lifetime_seconds=-1)), Post(text="late"))
+
+    assert (outcome.kind, outcome.http_status, outcome.auth_failed) == (OutcomeKind.FAILED, 401, True)
+    assert sandbox.posts("x") == []
+
+
+def test_a_revoked_token_needs_reauthorization_even_during_upload(sandbox, client):
+    token = tokens.issue("x", ACCOUNT)
+    requests.post(f"{sandbox.url}/_sandbox/tokens/revoke", json={"token": token}, timeout=5)
+
+    text_only = client.publish(connection(token), Post(text="revoked"))
+    with_media = client.publish(connection(token), Post(text="revoked", media=[image()]))
+
+    assert text_only.auth_failed
+    assert with_media.auth_failed
+    assert with_media.kind is OutcomeKind.FAILED
+    assert token not in text_only.error_message + with_media.error_message
+
+
+def test_a_token_of_another_platform_is_refused(sandbox, client):
+    outcome = client.publish(connection(tokens.issue("bluesky", ACCOUNT)), Post(text="wrong"))
+
+    assert outcome.auth_failed
+
+
+def test_a_closed_port_is_not_sent(sandbox, client, settings):
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    settings.SANDBOX_URL = f"http://127.0.0.1:{port}"
+
+    outcome = client.publish(connection(), Post(text="nowhere"))
+    with_media = client.publish(connection(), Post(text="nowhere", media=[image()]))
+
+    assert (outcome.kind, outcome.error_code) == (OutcomeKind.NOT_SENT, "CONNECTION_FAILED")
+    assert with_media.kind is OutcomeKind.NOT_SENT
+
+
+# --- the stand-in is as strict as X ----------------------------------------------------------
+
+
+def _post_tweet(sandbox, body, token=None):
+    token = token or tokens.issue("x", ACCOUNT)
+    headers = {"Authorization": f"Bearer {token}"}
+    return requests.post(f"{sandbox.url}/api.x.com/2/tweets", json=body, headers=headers, timeout=5)
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        {"text": "hi", "possibly_sensitive": True},
+        {"text": "a" * 281},
+        {},
+        {"text": "hi", "media": {"media_ids": ["123"]}},
+        {"text": "hi", "reply": {"in_reply_to_tweet_id": 5}},
+        {"text": "hi", "for_super_followers_only": "yes"},
+    ],
+)
+def test_the_stand_in_refuses_what_x_refuses(sandbox, body):
+    response = _post_tweet(sandbox, body)
+
+    assert response.status_code == 400
+    assert response.json()["type"] == "https://api.x.com/2/problems/invalid-request"
+    assert sandbox.posts("x") == []
+
+
+def test_the_stand_in_needs_a_bearer_token(sandbox):
+    response = requests.post(f"{sandbox.url}/api.x.com/2/tweets", json={"text": "hi"}, timeout=5)
+
+    assert response.status_code == 401
+    assert response.json() == {"title": "Unauthorized", "type": "about:blank", "status": 401, "detail": "Unauthorized"}
+
+
+def test_media_of_another_account_cannot_be_attached(sandbox, client):
+    client.publish(connection(), Post(text="mine", media=[image()]))
+    [media_id] = tweet_bodies(sandbox.state)[0]["media"]["media_ids"]
+
+    response = _post_tweet(sandbox, {"text": "theft", "media": {"media_ids": [media_id]}}, tokens.issue("x", "777"))
+
+    assert response.status_code == 400
+
+
+# --- metrics ---------------------------------------------------------------------------------
+
+
+def test_metrics_reflect_the_control_api(sandbox, client):
+    first = client.publish(connection(), Post(text="one")).post_id
+    second = client.publish(connection(), Post(text="two")).post_id
+    body = {"platform": "x", "post_id": first, "views": 100, "likes": 7, "comments": 3, "shares": 2}
+    requests.post(f"{sandbox.url}/_sandbox/metrics", json=body, timeout=5)
+
+    found = client.metrics(connection(), [first, second])
+
+    assert (found[first].views, found[first].likes, found[first].comments, found[first].shares) == (100, 7, 3, 2)
+    assert found[first].extra["impression_count"] == 100
+    assert found[second].likes == 0
+    [lookup] = logged(sandbox.state, "GET", "/api.x.com/2/tweets")
+    assert parse_qs(lookup["query"])["post.fields"] == ["public_metrics"]
+
+
+# --- OAuth 2.0 with PKCE ---------------------------------------------------------------------
+
+
+def _pkce():
+    verifier = base64.urlsafe_b64encode(b"v" * 40).decode().rstrip("=")
+    challenge = base64.urlsafe_b64encode(hashlib.sha256(verifier.encode()).digest()).decode().rstrip("=")
+    return verifier, challenge
+
+
+def _approve(url):
+    page = requests.get(url, timeout=5)
+    assert page.status_code == 200
+    target = re.search(r'id="approve" href="([^"]+)"', page.text).group(1).replace("&amp;", "&")
+    return parse_qs(urlsplit(target).query)
+
+
+def test_the_pkce_flow_end_to_end_gives_credentials_that_publish(sandbox, client):
+    verifier, challenge = _pkce()
+    redirect = "https://app.example/callback/x"
+
+    url = client.authorize_url(state="s-1", code_challenge=challenge, redirect_uri=redirect, sandbox=True)
+    assert url.startswith(f"{sandbox.url}/x.com/i/oauth2/authorize?")
+    query = _approve(url)
+    credentials = client.exchange_code(
+        code=query["code"][0], code_verifier=verifier, redirect_uri=redirect, sandbox=True
+    )
+
+    assert query["state"] == ["s-1"]
+    assert credentials.external_id.isdigit()
+    assert credentials.handle
+    assert credentials.refresh_token
+    assert credentials.expires_at > dt.datetime.now(dt.UTC)
+    conn = Connection(credentials, sandbox=True)
+    assert client.publish(conn, Post(text="connected")).kind is OutcomeKind.PUBLISHED
+    assert sandbox.posts("x")[0]["account"] == credentials.external_id
+
+
+def test_a_code_is_single_use_and_bound_to_its_verifier(sandbox, client):
+    verifier, challenge = _pkce()
+    redirect = "https://app.example/cb"
+    code = _approve(client.authorize_url(state="s", code_challenge=challenge, redirect_uri=redirect, sandbox=True))[
+        "code"
+    ][0]
+
+    with pytest.raises(requests.HTTPError):
+        client.exchange_code(code=code, code_verifier="wrong" * 10, redirect_uri=redirect, sandbox=True)
+    with pytest.raises(requests.HTTPError):  # the failed attempt used the code up
+        client.exchange_code(code=code, code_verifier=verifier, redirect_uri=redirect, sandbox=True)
+
+
+def test_the_authorize_page_refuses_a_plain_challenge(sandbox, client):
+    url = client.authorize_url(state="s", code_challenge="abc", redirect_uri="https://a.example/cb", sandbox=True)
+
+    assert requests.get(url.replace("S256", "plain"), timeout=5).status_code == 400
+
+
+def test_refresh_rotates_the_refresh_token(sandbox, client):
+    old = tokens.issue("x", ACCOUNT, kind="sbr")
+    conn = Connection(Credentials(access_token="expired", refresh_token=old, external_id=ACCOUNT), sandbox=True)
+
+    fresh = client.refresh(conn)
+
+    assert fresh.refresh_token
+    assert fresh.refresh_token != old
+    assert fresh.external_id == ACCOUNT
+    assert client.publish(Connection(fresh, sandbox=True), Post(text="refreshed")).kind is OutcomeKind.PUBLISHED
+    with pytest.raises(requests.HTTPError):
+        client.refresh(conn)  # the old refresh token stopped working
+    again = client.refresh(Connection(fresh, sandbox=True))
+    assert again.refresh_token not in (old, fresh.refresh_token)
+
+
+def test_a_client_secret_is_sent_as_basic_auth(sandbox, client, settings):
+    settings.X_CLIENT_ID, settings.X_CLIENT_SECRET = "my-client", "s3cret"
+    conn = Connection(Credentials(access_token="", refresh_token=tokens.issue("x", ACCOUNT, kind="sbr")), sandbox=True)
+
+    client.refresh(conn)
+
+    [request] = logged(sandbox.state, "POST", "/2/oauth2/token")
+    expected = base64.b64encode(b"my-client:s3cret").decode()
+    assert request["headers"]["Authorization"] == f"Basic {expected}"
+    assert "s3cret" not in request["body"].decode()
+
+
+def _answer(status, body, headers=None):
+    response = requests.Response()
+    response.status_code, response._content = status, json.dumps(body).encode()
+    response.headers.update(headers or {})
+    return response
+
+
+@pytest.mark.parametrize(
+    ("status", "body", "kind", "code"),
+    [
+        (
+            403,
+            {
+                "detail": "You are not allowed to create a Tweet with duplicate content.",
+                "type": "about:blank",
+                "title": "Forbidden",
+            },
+            OutcomeKind.FAILED,
+            "DUPLICATE",
+        ),
+        (
+            400,
+            {"title": "Invalid Request", "detail": "bad", "type": "https://api.x.com/2/problems/invalid-request"},
+            OutcomeKind.FAILED,
+            "INVALID_REQUEST",
+        ),
+        (404, {"errors": [{"message": "gone", "code": 144}]}, OutcomeKind.FAILED, "HTTP_404"),
+        (503, {"title": "Service Unavailable"}, OutcomeKind.UNKNOWN, "SERVICE_UNAVAILABLE"),
+    ],
+)
+def test_x_refusals_are_classified_with_their_words(status, body, kind, code):
+    from accounts.platforms.x import _refusal
+
+    outcome = _refusal(_answer(status, body))
+
+    assert (outcome.kind, outcome.error_code, outcome.http_status) == (kind, code, status)
