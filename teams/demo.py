@@ -15,9 +15,11 @@ from django.conf import settings
 from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
+from django.utils.text import slugify
 
 from accounts.models import AccountStatus, Platform, SocialAccount
 from sandbox import tokens as sandbox_tokens
+from sandbox.platforms.bluesky import did_for as bluesky_did_for
 from teams import services
 from teams.models import SCOPES, Membership, Plan, Role, Team
 
@@ -98,6 +100,12 @@ def _team(slug: str, data: DemoData, plans: dict[str, Plan]) -> Team:
 
 def _account(team: Team, platform: str, *, suffix: str = "", status: str = AccountStatus.ACTIVE) -> SocialAccount:
     external_id = f"{platform}-{team.pk.hex[:12]}{suffix}"
+    handle = f"{team.name.lower().replace(' ', '_')}_{platform}{suffix}"
+    if platform == Platform.BLUESKY:
+        # A Bluesky handle is a hostname and the account id a DID (the sandbox derives it).
+        stem = slugify(team.name).replace("_", "-")[:30].strip("-") or "team"
+        handle = f"{stem}-{team.pk.hex[:8]}{suffix.replace('_', '-')}.bsky.social"
+        external_id = bluesky_did_for(handle)
     lifetime = -3600 if status == AccountStatus.EXPIRED else 60 * 86400
     metadata: dict[str, Any] = {}
     if platform == Platform.PINTEREST:
@@ -107,7 +115,7 @@ def _account(team: Team, platform: str, *, suffix: str = "", status: str = Accou
         platform=platform,
         external_id=external_id,
         defaults={
-            "handle": f"{team.name.lower().replace(' ', '_')}_{platform}{suffix}",
+            "handle": handle,
             "display_name": f"{team.name} on {Platform(platform).label}",
             "status": status,
             "status_reason": "The platform refused the token; re-authorize in the dashboard." if suffix else "",

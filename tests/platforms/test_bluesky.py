@@ -1,0 +1,418 @@
+"""The Bluesky client against the sandbox over real HTTP: connecting, what a post becomes on
+the wire (facets, embeds, replies, first comments), validation, and every control outcome."""
+
+from __future__ import annotations
+
+import datetime as dt
+import socket
+
+import pytest
+import requests
+
+from accounts.platforms import base
+from accounts.platforms.bluesky import BlueskyError, Client, grapheme_count, new_tid
+from sandbox import tokens
+from sandbox.platforms.bluesky import TID, did_for
+from tests.media import files
+from tests.platforms.bluesky_helpers import APP_PASSWORD, DID, HANDLE, connection, created_records, media, stored
+
+Kind = base.OutcomeKind
+
+
+@pytest.fixture
+def client():
+    return Client()
+
+
+def _record(sandbox, index=0):
+    return created_records(sandbox)[index]["record"]
+
+
+# --- connecting ----------------------------------------------------------------------------------
+
+
+def test_login_with_an_app_password_gives_a_session_for_the_did(sandbox, client):
+    credentials = client.login(identifier=HANDLE, app_password=APP_PASSWORD, sandbox=True)
+
+    assert credentials.external_id == DID == did_for(HANDLE)
+    assert credentials.handle == HANDLE
+    assert tokens.parse(credentials.access_token).account == DID
+    assert tokens.parse(credentials.refresh_token, kind="sbr").account == DID
+
+
+def test_login_with_a_wrong_password_is_refused(sandbox, client):
+    with pytest.raises(BlueskyError) as refused:
+        client.login(identifier=HANDLE, app_password="my-real-password", sandbox=True)
+
+    assert refused.value.outcome.auth_failed
+    assert refused.value.outcome.error_code == "AuthenticationRequired"
+
+
+def test_refresh_replaces_both_tokens_and_the_old_refresh_token_is_spent(sandbox, client):
+    conn = connection()
+    fresh = client.refresh(conn)
+
+    assert fresh.access_token != conn.credentials.access_token
+    assert fresh.refresh_token != conn.credentials.refresh_token
+    with pytest.raises(BlueskyError):
+        client.refresh(conn)
+
+
+def test_the_oauth_code_flow_is_not_how_bluesky_connects(client):
+    with pytest.raises(NotImplementedError, match="app password"):
+        client.authorize_url(state="s", code_challenge="c", redirect_uri="https://x.test/cb", sandbox=True)
+
+
+# --- publishing --------------------------------------------------------------------------------
+
+
+def test_a_text_post_is_published_and_visible(sandbox, client):
+    outcome = client.publish(connection(), base.Post(text="Hello from the sandbox"))
+
+    assert outcome.kind == Kind.PUBLISHED
+    rkey = outcome.ref["rkey"]
+    assert outcome.post_id == f"at://{DID}/app.bsky.feed.post/{rkey}"
+    assert outcome.url == f"https://bsky.app/profile/{DID}/post/{rkey}"
+    [post] = sandbox.posts("bluesky")
+    assert (post["id"], post["text"], post["account"]) == (outcome.post_id, "Hello from the sandbox", DID)
+
+
+def test_the_record_key_is_saved_before_the_record_is_created(sandbox, client):
+    conn = connection()
+    seen_before_create = []
+    conn.save_ref = lambda ref: seen_before_create.append((dict(ref), len(stored(sandbox))))
+
+    outcome = client.publish(conn, base.Post(text="keyed"))
+
+    [(ref, posts_then)] = seen_before_create
+    assert posts_then == 0
+    assert ref == {"rkey": outcome.ref["rkey"], "repo": DID}
+    assert created_records(sandbox)[0]["rkey"] == ref["rkey"]
+    assert TID.fullmatch(ref["rkey"])
+
+
+def test_record_keys_are_sortable_tids():
+    keys = [new_tid() for _ in range(50)]
+
+    assert all(TID.fullmatch(k) for k in keys)
+    assert keys == sorted(keys)
+    assert len(set(keys)) == 50
+
+
+def test_links_mentions_and_hashtags_become_facets_with_utf8_byte_offsets(sandbox, client):
+    text = "Café ☕ 👩‍💻 voir https://example.com/a?b=1. merci @alice.bsky.social et @ghost.invalid #ÉtéBleu!"
+    client.publish(connection(), base.Post(text=text))
+
+    facets = {f["features"][0]["$type"].rsplit("#")[1]: f for f in _record(sandbox)["facets"]}
+    data = text.encode()
+
+    def covered(kind):
+        index = facets[kind]["index"]
+        return data[index["byteStart"] : index["byteEnd"]].decode()
+
+    assert set(facets) == {"link", "mention", "tag"}  # the unresolvable @ghost.invalid stays text
+    assert covered("link") == "https://example.com/a?b=1"
+    assert facets["link"]["features"][0]["uri"] == "https://example.com/a?b=1"
+    assert covered("mention") == "@alice.bsky.social"
+    assert facets["mention"]["features"][0]["did"] == did_for("alice.bsky.social")
+    assert covered("tag") == "#ÉtéBleu"
+    assert facets["tag"]["features"][0]["tag"] == "ÉtéBleu"
+
+
+def test_an_image_post_uploads_the_blob_and_embeds_it_with_alt_and_aspect_ratio(sandbox, client):
+    png = files.image("PNG", size=(64, 48))
+    outcome = client.publish(connection(), base.Post(text="one image", media=[media(png, "image/png")]))
+
+    assert outcome.kind == Kind.PUBLISHED
+    [image] = _record(sandbox)["embed"]["images"]
+    assert _record(sandbox)["embed"]["$type"] == "app.bsky.embed.images"
+    assert image["alt"] == ""
+    assert image["aspectRatio"] == {"width": 64, "height": 48}
+    assert image["image"]["mimeType"] == "image/png"
+    assert image["image"]["size"] == len(png)
+    assert sandbox.posts("bluesky")[0]["media_count"] == 1
+
+
+def test_four_images_make_one_post(sandbox, client):
+    images = [media(files.image(fmt), ctype) for fmt, ctype in [("PNG", "image/png"), ("JPEG", "image/jpeg")] * 2]
+    outcome = client.publish(connection(), base.Post(text="four", media=images))
+
+    assert outcome.kind == Kind.PUBLISHED
+    assert len(_record(sandbox)["embed"]["images"]) == 4
+    assert sandbox.posts("bluesky")[0]["media_count"] == 4
+
+
+def test_a_video_post_embeds_the_uploaded_mp4(sandbox, client):
+    mp4 = files.video()
+    video = media(mp4, "video/mp4", width=640, height=360, duration=2.5)
+    outcome = client.publish(connection(), base.Post(text="a clip", media=[video]))
+
+    assert outcome.kind == Kind.PUBLISHED
+    embed = _record(sandbox)["embed"]
+    assert embed["$type"] == "app.bsky.embed.video"
+    assert embed["video"]["mimeType"] == "video/mp4"
+    assert embed["aspectRatio"] == {"width": 640, "height": 360}
+
+
+def test_an_external_link_card_from_settings(sandbox, client):
+    card = {"uri": "https://example.com/article", "title": "An article", "description": "Worth reading"}
+    outcome = client.publish(connection(), base.Post(text="", settings={"embed": {"external": card}}))
+
+    assert outcome.kind == Kind.PUBLISHED
+    assert _record(sandbox)["embed"] == {"$type": "app.bsky.embed.external", "external": card}
+    assert _record(sandbox)["text"] == ""
+
+
+def test_the_reply_setting_makes_the_post_a_reply(sandbox, client):
+    parent = client.publish(connection(), base.Post(text="parent"))
+    strong = {"uri": parent.ref["uri"], "cid": parent.ref["cid"]}
+
+    outcome = client.publish(
+        connection(), base.Post(text="child", settings={"reply": {"root": strong, "parent": strong}})
+    )
+
+    assert outcome.kind == Kind.PUBLISHED
+    assert _record(sandbox, 1)["reply"] == {"root": strong, "parent": strong}
+
+
+def test_first_comment_is_posted_after_the_post_as_a_reply_to_it(sandbox, client):
+    outcome = client.publish(connection(), base.Post(text="main", settings={"first_comment": "and a comment"}))
+
+    assert outcome.kind == Kind.PUBLISHED
+    assert not outcome.error_code
+    post, comment = stored(sandbox)
+    assert (post.text, comment.text) == ("main", "and a comment")
+    strong = {"uri": outcome.post_id, "cid": outcome.ref["cid"]}
+    assert comment.extra["record"]["reply"] == {"root": strong, "parent": strong}
+    assert outcome.ref["comment_uri"] == comment.id
+
+
+def test_a_failed_first_comment_leaves_the_post_published_with_the_failure_noted(sandbox, client):
+    sandbox.outcomes("bluesky", "ok", "error")
+    outcome = client.publish(connection(), base.Post(text="main", settings={"first_comment": "lost"}))
+
+    assert outcome.kind == Kind.PUBLISHED
+    assert outcome.error_code == "FIRST_COMMENT_FAILED"
+    assert "InvalidRequest" in outcome.error_message
+    assert [p.text for p in stored(sandbox)] == ["main"]
+
+
+# --- validation ----------------------------------------------------------------------------------
+
+
+def _codes(client, post):
+    return {(p.field, p.code) for p in client.validate(post)}
+
+
+def test_text_length_counts_graphemes_not_code_points(client):
+    family = "👩‍👩‍👧‍👦"  # one grapheme, seven code points, 25 bytes
+    emoji_text = "é" * 50 + family * 100 + "ab" * 75
+    assert grapheme_count(emoji_text) == 300
+    assert len(emoji_text) > 300
+    assert len(emoji_text.encode()) <= 3000
+    too_many = "x" * 301
+
+    assert client.validate(base.Post(text=emoji_text[:-1] + "🇫🇷")) == []
+    assert _codes(client, base.Post(text=too_many)) == {("text", "TEXT_TOO_LONG")}
+
+
+def test_text_over_3000_bytes_is_refused_even_under_300_graphemes(client):
+    text = "👩‍👩‍👧‍👦" * 121  # 121 graphemes, 3025 bytes
+
+    assert _codes(client, base.Post(text=text)) == {("text", "TEXT_TOO_LONG")}
+
+
+def test_media_rules(client):
+    png = media(b"x" * 10, "image/png")
+    video = media(b"v" * 10, "video/mp4", duration=10)
+
+    assert _codes(client, base.Post(text="", media=[png] * 5)) == {("media", "TOO_MANY_MEDIA")}
+    assert _codes(client, base.Post(text="", media=[png, video])) == {("media", "MIXED_MEDIA")}
+    huge = media(b"x", "image/png", size=2_000_001)
+    assert _codes(client, base.Post(text="", media=[huge])) == {("media[0]", "MEDIA_TOO_LARGE")}
+    mov = media(b"x", "video/quicktime")
+    assert _codes(client, base.Post(text="", media=[mov])) == {("media[0]", "UNSUPPORTED_MEDIA_TYPE")}
+    long = media(b"x", "video/mp4", duration=181)
+    assert _codes(client, base.Post(text="", media=[long])) == {("media[0]", "VIDEO_TOO_LONG")}
+    assert client.validate(base.Post(text="", media=[png] * 4)) == []
+
+
+def test_an_empty_post_is_refused(client):
+    assert _codes(client, base.Post(text="")) == {("text", "EMPTY_POST")}
+
+
+@pytest.mark.parametrize(
+    ("values", "field"),
+    [
+        ({"first_comment": 5}, "platform_settings.first_comment"),
+        ({"first_comment": "x" * 301}, "platform_settings.first_comment"),
+        ({"reply": "at://did:plc:x/app.bsky.feed.post/1"}, "platform_settings.reply"),
+        ({"reply": {"root": {"uri": "https://x", "cid": "c"}, "parent": {}}}, "platform_settings.reply"),
+        ({"embed": {"external": {"uri": "ftp://x", "title": "t", "description": "d"}}}, "platform_settings.embed"),
+        ({"embed": "https://example.com"}, "platform_settings.embed"),
+    ],
+)
+def test_known_settings_with_the_wrong_shape_are_named(client, values, field):
+    assert {p.field for p in client.validate(base.Post(text="hi", settings=values))} == {field}
+
+
+def test_unknown_settings_are_ignored_and_a_link_card_cannot_join_media(client):
+    card = {"external": {"uri": "https://example.com", "title": "t", "description": "d"}}
+    png = media(b"x", "image/png")
+
+    assert client.validate(base.Post(text="hi", settings={"boardId": 1})) == []
+    assert _codes(client, base.Post(text="", media=[png], settings={"embed": card})) == {
+        ("platform_settings.embed", "EMBED_WITH_MEDIA")
+    }
+
+
+# --- control outcomes ----------------------------------------------------------------------------
+
+
+def test_error_outcome_is_failed_with_the_platforms_words_and_no_post(sandbox, client):
+    sandbox.outcomes("bluesky", "error")
+    outcome = client.publish(connection(), base.Post(text="refused"))
+
+    assert outcome.kind == Kind.FAILED
+    assert not outcome.auth_failed
+    assert (outcome.error_code, outcome.http_status) == ("InvalidRequest", 400)
+    assert outcome.error_message
+    assert stored(sandbox) == []
+
+
+def test_rate_limited_is_not_sent_with_a_retry_after_and_no_post(sandbox, client):
+    sandbox.outcomes("bluesky", "rate_limited")
+    outcome = client.publish(connection(), base.Post(text="later"))
+
+    assert outcome.kind == Kind.NOT_SENT
+    assert outcome.error_code == "RateLimitExceeded"
+    assert 0 < outcome.retry_after <= 31
+    assert stored(sandbox) == []
+
+
+def test_timeout_is_unknown_and_the_saved_key_reads_back_the_one_post(sandbox, client):
+    sandbox.outcomes("bluesky", "timeout")
+    conn = connection()
+    outcome = client.publish(conn, base.Post(text="slow"))
+
+    assert outcome.kind == Kind.UNKNOWN
+    checked = client.check(conn, conn.saved[0])
+    assert checked.kind == Kind.PUBLISHED
+    assert checked.ref["rkey"] == conn.saved[0]["rkey"]
+    assert [p.id for p in stored(sandbox)] == [checked.post_id]
+    assert len(created_records(sandbox)) == 1  # never created a second time
+
+
+def test_a_second_create_with_the_same_key_is_a_500_like_the_pds(sandbox, client):
+    conn = connection()
+    client.publish(conn, base.Post(text="once"))
+    body = created_records(sandbox)[0]
+    url = f"{sandbox.url}/bsky.social/xrpc/com.atproto.repo.createRecord"
+    again = requests.post(
+        url, json=body, headers={"Authorization": f"Bearer {conn.credentials.access_token}"}, timeout=5
+    )
+
+    assert again.status_code == 500
+    assert again.json()["error"] == "InternalServerError"
+    assert len(stored(sandbox)) == 1
+
+
+def test_check_of_a_record_that_does_not_exist_is_not_found(sandbox, client):
+    outcome = client.check(connection(), {"repo": DID, "rkey": new_tid()})
+
+    assert (outcome.kind, outcome.error_code) == (Kind.FAILED, "NOT_FOUND")
+
+
+def test_processing_behaves_as_ok_for_a_synchronous_post(sandbox, client):
+    sandbox.outcomes("bluesky", "processing")
+
+    assert client.publish(connection(), base.Post(text="sync")).kind == Kind.PUBLISHED
+    assert len(stored(sandbox)) == 1
+
+
+def test_find_recent_finds_the_post_by_its_text(sandbox, client):
+    since = dt.datetime.now(dt.UTC) - dt.timedelta(seconds=5)
+    conn = connection()
+    published = client.publish(conn, base.Post(text="findable"))
+
+    found = client.find_recent(conn, base.Post(text="findable"), since)
+    missing = client.find_recent(conn, base.Post(text="never sent"), since)
+
+    assert (found.kind, found.post_id) == (Kind.PUBLISHED, published.post_id)
+    assert (missing.kind, missing.error_code) == (Kind.FAILED, "NOT_FOUND")
+
+
+# --- tokens ----------------------------------------------------------------------------------------
+
+
+def test_an_expired_access_token_is_refreshed_and_the_same_record_created_once(sandbox, client):
+    conn = connection(access_token=tokens.issue("bluesky", DID, lifetime_seconds=-10))
+    old_refresh = conn.credentials.refresh_token
+    outcome = client.publish(conn, base.Post(text="after refresh"))
+
+    assert outcome.kind == Kind.PUBLISHED
+    assert conn.credentials.refresh_token != old_refresh
+    first, second = created_records(sandbox)
+    assert first["rkey"] == second["rkey"] == outcome.ref["rkey"] == conn.saved[0]["rkey"]
+    assert len(stored(sandbox)) == 1
+
+
+@pytest.mark.parametrize("token", ["sbx.bluesky.garbage", "revoked"])
+def test_an_invalid_or_revoked_token_fails_with_auth_failed(sandbox, client, token):
+    if token == "revoked":
+        token = tokens.issue("bluesky", DID)
+        requests.post(f"{sandbox.url}/_sandbox/tokens/revoke", json={"token": token}, timeout=5)
+    outcome = client.publish(connection(access_token=token), base.Post(text="nope"))
+
+    assert outcome.kind == Kind.FAILED
+    assert outcome.auth_failed
+    assert outcome.error_code == "InvalidToken"
+    assert stored(sandbox) == []
+
+
+def test_an_expired_token_whose_refresh_fails_is_auth_failed(sandbox, client):
+    conn = connection(access_token=tokens.issue("bluesky", DID, lifetime_seconds=-10), refresh_token="bad")
+    outcome = client.publish(conn, base.Post(text="nope"))
+
+    assert outcome.kind == Kind.FAILED
+    assert outcome.auth_failed
+    assert stored(sandbox) == []
+
+
+# --- metrics and transport -----------------------------------------------------------------------
+
+
+def test_metrics_reflect_the_sandbox_counts(sandbox, client):
+    outcome = client.publish(connection(), base.Post(text="counted"))
+    body = {"platform": "bluesky", "post_id": outcome.post_id, "views": 9, "likes": 3, "comments": 2, "shares": 1}
+    requests.post(f"{sandbox.url}/_sandbox/metrics", json=body, timeout=5)
+
+    metrics = client.metrics(connection(), [outcome.post_id, f"at://{DID}/app.bsky.feed.post/{new_tid()}"])
+
+    assert metrics == {
+        outcome.post_id: base.Metrics(
+            views=None, likes=3, comments=2, shares=1, extra={"quoteCount": 0, "bookmarkCount": 0}
+        )
+    }
+
+
+def test_a_refused_connection_is_not_sent(settings, client):
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    settings.SANDBOX_URL = f"http://127.0.0.1:{port}"
+
+    outcome = client.publish(connection(), base.Post(text="nowhere"))
+
+    assert outcome.kind == Kind.NOT_SENT
+    assert outcome.error_code == "CONNECTION_FAILED"
+
+
+def test_an_upload_that_gets_no_answer_created_nothing_so_it_is_not_sent(sandbox, client, monkeypatch):
+    monkeypatch.setattr(client.session, "post", lambda *a, **k: (_ for _ in ()).throw(requests.ReadTimeout()))
+    png = media(files.image("PNG"), "image/png")
+
+    outcome = client.publish(connection(), base.Post(text="pic", media=[png]))
+
+    assert outcome.kind == Kind.NOT_SENT
+    assert stored(sandbox) == []
