@@ -4,6 +4,10 @@ from __future__ import annotations
 
 from werkzeug.routing import Rule
 
-from sandbox.platforms import bluesky, x
+from sandbox.platforms import bluesky, facebook, instagram, linkedin, pinterest, threads, tiktok, x, youtube
 
-RULES: list[Rule] = [*x.RULES, *bluesky.RULES]
+RULES: list[Rule] = [
+    rule
+    for module in (x, instagram, tiktok, youtube, facebook, linkedin, pinterest, threads, bluesky)
+    for rule in module.RULES
+]

@@ -1,0 +1,7 @@
+"""The pinterest stand-in."""
+
+from __future__ import annotations
+
+from werkzeug.routing import Rule
+
+RULES: list[Rule] = []

@@ -1,0 +1,7 @@
+"""The threads stand-in."""
+
+from __future__ import annotations
+
+from werkzeug.routing import Rule
+
+RULES: list[Rule] = []
