@@ -163,6 +163,7 @@ CELERY_TASK_ROUTES = {"media.*": {"queue": "media"}, "webhooks.*": {"queue": "we
 CELERY_BEAT_SCHEDULE = {
     "media-sweep-fetches": {"task": "media.sweep_fetches", "schedule": 60.0},
     "media-delete-unconfirmed": {"task": "media.delete_unconfirmed", "schedule": 15 * 60.0},
+    "accounts-refresh-tokens": {"task": "accounts.refresh_tokens", "schedule": 10 * 60.0},
     "webhooks-sweep": {"task": "webhooks.sweep", "schedule": env.float("WEBHOOK_SWEEP_SECONDS", default=5.0)},
 }
 CELERY_TASK_ALWAYS_EAGER = False
@@ -235,7 +236,9 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
 ]
-LOGIN_URL = "/admin/login/"
+LOGIN_URL = "/login/"
+LOGIN_REDIRECT_URL = "/dashboard/"
+LOGOUT_REDIRECT_URL = "/login/"
 SESSION_COOKIE_HTTPONLY = True
 SECURE_CONTENT_TYPE_NOSNIFF = True
 X_FRAME_OPTIONS = "DENY"

@@ -1,7 +1,9 @@
 from __future__ import annotations
 
 from django.contrib import admin
+from django.contrib.auth import views as auth_views
 from django.urls import URLPattern, URLResolver, include, path
+from django.views.generic import RedirectView
 from drf_spectacular.views import SpectacularJSONAPIView, SpectacularSwaggerView
 
 from config.health import healthz
@@ -22,7 +24,11 @@ api_v1: list[URLPattern | URLResolver] = [
 ]
 
 urlpatterns = [
+    path("", RedirectView.as_view(pattern_name="dashboard"), name="home"),
     path("healthz", healthz, name="healthz"),
+    path("login/", auth_views.LoginView.as_view(), name="login"),
+    path("logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("dashboard/", include("accounts.dashboard_urls")),
     path("api/v1/", include(api_v1)),
     path("admin/", admin.site.urls),
 ]

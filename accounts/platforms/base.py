@@ -214,6 +214,11 @@ class PlatformClient(abc.ABC):
     @abc.abstractmethod
     def refresh(self, conn: Connection) -> Credentials: ...
 
+    def login(self, *, identifier: str, app_password: str, sandbox: bool) -> Credentials:
+        """Connect with a handle and an app password; platforms that connect that way
+        (Bluesky) override it, the OAuth ones keep this refusal."""
+        raise NotImplementedError(f"{self.platform} connects through OAuth, not with a password")
+
 
 # --- classifying answers ---------------------------------------------------------------------
 

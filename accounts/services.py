@@ -1,0 +1,122 @@
+"""Writes for connected accounts: connect, re-authorize, disconnect, refresh, expire."""
+
+from __future__ import annotations
+
+import datetime as dt
+import logging
+
+import requests
+from django.db import transaction
+from django.utils import timezone
+
+from accounts.models import AccountStatus, SocialAccount
+from accounts.platforms.base import Connection, Credentials, Outcome, OutcomeKind
+from accounts.platforms.registry import NoClient, client_for
+from config.errors import Conflict, InvalidRequest
+from teams.models import Team
+
+logger = logging.getLogger(__name__)
+
+# Refresh tokens this long before they expire, so a publish never meets an expired one.
+REFRESH_AHEAD = dt.timedelta(minutes=30)
+
+
+def _apply(account: SocialAccount, credentials: Credentials) -> None:
+    account.access_token = credentials.access_token
+    account.refresh_token = credentials.refresh_token or account.refresh_token
+    account.token_expires_at = credentials.expires_at
+    account.handle = credentials.handle or account.handle
+    account.display_name = credentials.display_name or account.display_name
+    account.metadata = {**account.metadata, **credentials.metadata}
+    account.status, account.status_reason = AccountStatus.ACTIVE, ""
+
+
+@transaction.atomic
+def account_connect(
+    *, team: Team, platform: str, credentials: Credentials, sandbox: bool, reauthorize: SocialAccount | None = None
+) -> SocialAccount:
+    """Store a newly authorized account, or renew the tokens of one already connected (same
+    platform identity), keeping its id so publishes and analytics stay attached to it."""
+    if not credentials.external_id:
+        raise InvalidRequest("The platform did not say which account was authorized.", code="NO_ACCOUNT_IDENTITY")
+    if reauthorize is not None and reauthorize.external_id != credentials.external_id:
+        raise Conflict("A different account was authorized than the one being re-authorized.", code="ACCOUNT_MISMATCH")
+    account = (
+        reauthorize
+        or SocialAccount.objects.filter(team=team, platform=platform, external_id=credentials.external_id).first()
+    )
+    if account is None:
+        account = SocialAccount(team=team, platform=platform, external_id=credentials.external_id, sandbox=sandbox)
+    _apply(account, credentials)
+    account.save()
+    return account
+
+
+def account_disconnect(*, account: SocialAccount) -> None:
+    """Forget the tokens and stop publishing to the account; its history stays."""
+    SocialAccount.objects.filter(pk=account.pk).update(
+        status=AccountStatus.DISABLED,
+        status_reason="Disconnected in the dashboard.",
+        access_token="",
+        refresh_token="",
+        token_expires_at=None,
+        updated_at=timezone.now(),
+    )
+
+
+def account_mark_expired(*, account: SocialAccount, reason: str) -> None:
+    """The platform refused the account's token: it must be re-authorized before publishing."""
+    SocialAccount.objects.filter(pk=account.pk, status=AccountStatus.ACTIVE).update(
+        status=AccountStatus.EXPIRED, status_reason=reason[:500], updated_at=timezone.now()
+    )
+
+
+def connection_for(account: SocialAccount) -> Connection:
+    credentials = Credentials(
+        access_token=account.access_token,
+        refresh_token=account.refresh_token,
+        expires_at=account.token_expires_at,
+        external_id=account.external_id,
+        handle=account.handle,
+        display_name=account.display_name,
+        metadata=account.metadata,
+    )
+    return Connection(credentials=credentials, sandbox=account.sandbox)
+
+
+def _refused(exc: Exception) -> bool:
+    """A definitive no from the platform (a 4xx, or an outcome that failed), as opposed to
+    a transport error or a 5xx, after which the token may well still be renewable."""
+    outcome = getattr(exc, "outcome", None)
+    if isinstance(outcome, Outcome):
+        return outcome.auth_failed or outcome.kind == OutcomeKind.FAILED
+    response = getattr(exc, "response", None)
+    return isinstance(exc, requests.HTTPError) and response is not None and 400 <= response.status_code < 500
+
+
+def account_refresh(*, account: SocialAccount) -> bool:
+    """Renew the account's tokens; a refusal marks it expired. True when renewed."""
+    try:
+        credentials = client_for(account.platform).refresh(connection_for(account))
+    except NoClient:
+        return False
+    except Exception as exc:  # clients raise when a refresh does not succeed
+        if not _refused(exc):
+            logger.warning("Token refresh of account %s failed for now: %s", account.pk, type(exc).__name__)
+            return False  # a network or platform hiccup: the next run tries again
+        logger.info("Token refresh of account %s refused: %s", account.pk, type(exc).__name__)
+        account_mark_expired(account=account, reason="The platform refused to renew the token; re-authorize it.")
+        return False
+    account.refresh_from_db()
+    _apply(account, credentials)
+    account.save()
+    return True
+
+
+def accounts_refresh_due(*, now: dt.datetime | None = None) -> int:
+    """Refresh every active account whose token expires soon. Returns how many were renewed."""
+    horizon = (now or timezone.now()) + REFRESH_AHEAD
+    due = SocialAccount.objects.filter(status=AccountStatus.ACTIVE, token_expires_at__lte=horizon).exclude(
+        refresh_token=""
+    )
+    return sum(account_refresh(account=account) for account in due.iterator())

@@ -1,0 +1,238 @@
+"""Dashboard pages to connect, re-authorize and disconnect social accounts.
+
+OAuth platforms: POST connect stores the attempt (state, PKCE verifier, team, sandbox flag,
+the account being re-authorized) in the server-side session under its `state`, then sends the
+browser to the platform's authorize page; the callback accepts only a state it issued, once,
+within ten minutes. Bluesky connects with a handle and an app password instead.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import secrets
+import time
+from typing import Any
+
+from django.conf import settings
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.contrib.auth.models import User
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_POST
+
+from accounts import services
+from accounts.models import AccountStatus, Platform, SocialAccount
+from accounts.platforms.registry import NoClient, client_for
+from config.errors import ApplicationError
+from teams.models import Membership, Role, Team
+
+ATTEMPT_LIFETIME_SECONDS = 600
+PASSWORD_PLATFORMS = {Platform.BLUESKY}
+
+
+def _user(request: HttpRequest) -> User:
+    user = request.user
+    assert isinstance(user, User)  # noqa: S101 - login_required guarantees it
+    return user
+
+
+def _membership(request: HttpRequest, team_id: str | None) -> Membership:
+    memberships = Membership.objects.select_related("team").filter(user=_user(request))
+    if team_id:
+        return get_object_or_404(memberships, team_id=team_id)
+    membership = memberships.order_by("-is_default", "created_at").first()
+    if membership is None:
+        raise PermissionError("You belong to no team yet.")
+    return membership
+
+
+def _manager(request: HttpRequest, team_id: str | None) -> Team:
+    membership = _membership(request, team_id)
+    if membership.role not in (Role.OWNER, Role.ADMIN):
+        raise PermissionError("Only the team's owner or admins connect accounts.")
+    return membership.team
+
+
+def _back(team: Team) -> HttpResponseRedirect:
+    return redirect(f"{reverse('dashboard')}?team={team.pk}")
+
+
+def _redirect_uri(platform: str) -> str:
+    return f"{str(settings.PUBLIC_BASE_URL).rstrip('/')}{reverse('connect-callback', args=[platform])}"
+
+
+def _use_sandbox(request: HttpRequest, platform: str) -> bool:
+    """The sandbox unless asked otherwise and the platform's app credentials are configured."""
+    configured = bool(getattr(settings, f"{platform.upper()}_CLIENT_ID", ""))
+    return request.POST.get("sandbox", "on" if not configured else "") == "on" or not configured
+
+
+@login_required
+def dashboard(request: HttpRequest) -> HttpResponse:
+    try:
+        membership = _membership(request, request.GET.get("team"))
+    except PermissionError as exc:
+        return render(request, "accounts/dashboard.html", {"problem": str(exc)}, status=403)
+    team = membership.team
+    context: dict[str, Any] = {
+        "team": team,
+        "teams": [m.team for m in Membership.objects.select_related("team").filter(user=_user(request))],
+        "can_manage": membership.role in (Role.OWNER, Role.ADMIN),
+        "accounts": SocialAccount.objects.filter(team=team).order_by("platform", "created_at"),
+        "platforms": [(p.value, p.label, _has_client(p.value)) for p in Platform],
+        "password_platforms": {p.value for p in PASSWORD_PLATFORMS},
+    }
+    return render(request, "accounts/dashboard.html", context)
+
+
+def _has_client(platform: str) -> bool:
+    try:
+        client_for(platform)
+    except NoClient:
+        return False
+    return True
+
+
+def _pkce() -> tuple[str, str]:
+    verifier = secrets.token_urlsafe(64)
+    challenge = base64.urlsafe_b64encode(hashlib.sha256(verifier.encode()).digest()).decode().rstrip("=")
+    return verifier, challenge
+
+
+def _start_oauth(request: HttpRequest, team: Team, platform: str, account: SocialAccount | None) -> HttpResponse:
+    client = client_for(platform)
+    sandbox = account.sandbox if account else _use_sandbox(request, platform)
+    verifier, challenge = _pkce()
+    state = secrets.token_urlsafe(32)
+    request.session[f"connect:{state}"] = {
+        "platform": platform,
+        "team": str(team.pk),
+        "verifier": verifier,
+        "sandbox": sandbox,
+        "account": str(account.pk) if account else None,
+        "started": time.time(),
+    }
+    url = client.authorize_url(
+        state=state, code_challenge=challenge, redirect_uri=_redirect_uri(platform), sandbox=sandbox
+    )
+    return HttpResponseRedirect(url)
+
+
+@login_required
+@require_POST
+def connect(request: HttpRequest, platform: str) -> HttpResponse:
+    if platform not in Platform.values:
+        return redirect("dashboard")
+    try:
+        team = _manager(request, request.POST.get("team"))
+        if platform in PASSWORD_PLATFORMS:
+            return redirect(f"{reverse('connect-password', args=[platform])}?team={team.pk}")
+        return _start_oauth(request, team, platform, None)
+    except PermissionError as exc:
+        return HttpResponse(str(exc), status=403)
+    except NoClient:
+        messages.error(request, f"{Platform(platform).label} cannot be connected yet.")
+        return redirect("dashboard")
+
+
+@login_required
+@require_POST
+def reauthorize(request: HttpRequest, account_id: str) -> HttpResponse:
+    account = get_object_or_404(SocialAccount, pk=account_id, team__memberships__user=_user(request))
+    try:
+        team = _manager(request, str(account.team_id))
+    except PermissionError as exc:
+        return HttpResponse(str(exc), status=403)
+    if account.platform in PASSWORD_PLATFORMS:
+        return redirect(f"{reverse('connect-password', args=[account.platform])}?team={team.pk}&account={account.pk}")
+    return _start_oauth(request, team, account.platform, account)
+
+
+def _attempt(request: HttpRequest, platform: str) -> dict[str, Any] | None:
+    attempt = request.session.pop(f"connect:{request.GET.get('state', '')}", None)
+    if not isinstance(attempt, dict) or attempt.get("platform") != platform:
+        return None
+    if time.time() - float(attempt.get("started", 0)) > ATTEMPT_LIFETIME_SECONDS:
+        return None
+    return attempt
+
+
+@login_required
+def callback(request: HttpRequest, platform: str) -> HttpResponse:
+    attempt = _attempt(request, platform)
+    if attempt is None:
+        messages.error(request, "That authorization is unknown or too old. Start again.")
+        return redirect("dashboard")
+    team = get_object_or_404(Team, pk=attempt["team"], memberships__user=_user(request))
+    if "code" not in request.GET:
+        messages.error(request, f"{Platform(platform).label} did not authorize the account.")
+        return _back(team)
+    reauthorize = SocialAccount.objects.filter(pk=attempt["account"], team=team).first() if attempt["account"] else None
+    try:
+        credentials = client_for(platform).exchange_code(
+            code=request.GET["code"],
+            code_verifier=attempt["verifier"],
+            redirect_uri=_redirect_uri(platform),
+            sandbox=attempt["sandbox"],
+        )
+        account = services.account_connect(
+            team=team, platform=platform, credentials=credentials, sandbox=attempt["sandbox"], reauthorize=reauthorize
+        )
+    except ApplicationError as exc:
+        messages.error(request, exc.message)
+        return _back(team)
+    except Exception:  # the platform refused the code or could not be reached
+        messages.error(request, f"{Platform(platform).label} refused the authorization. Try again.")
+        return _back(team)
+    messages.success(request, f"Connected {account}.")
+    return _back(team)
+
+
+@login_required
+def connect_password(request: HttpRequest, platform: str) -> HttpResponse:
+    if platform not in PASSWORD_PLATFORMS:
+        return redirect("dashboard")
+    try:
+        team = _manager(request, request.GET.get("team") or request.POST.get("team"))
+    except PermissionError as exc:
+        return HttpResponse(str(exc), status=403)
+    account_id = request.GET.get("account") or request.POST.get("account") or ""
+    reauthorize = SocialAccount.objects.filter(pk=account_id, team=team).first() if account_id else None
+    context = {"team": team, "platform": Platform(platform), "account": reauthorize, "sandbox_default": True}
+    if request.method != "POST":
+        return render(request, "accounts/connect_password.html", context)
+    sandbox = reauthorize.sandbox if reauthorize else _use_sandbox(request, platform)
+    try:
+        credentials = client_for(platform).login(
+            identifier=request.POST.get("identifier", "").strip(),
+            app_password=request.POST.get("app_password", "").strip(),
+            sandbox=sandbox,
+        )
+        account = services.account_connect(
+            team=team, platform=platform, credentials=credentials, sandbox=sandbox, reauthorize=reauthorize
+        )
+    except ApplicationError as exc:
+        context["problem"] = exc.message
+        return render(request, "accounts/connect_password.html", context, status=400)
+    except Exception:
+        context["problem"] = "Bluesky refused that handle and app password."
+        return render(request, "accounts/connect_password.html", context, status=400)
+    messages.success(request, f"Connected {account}.")
+    return _back(team)
+
+
+@login_required
+@require_POST
+def disconnect(request: HttpRequest, account_id: str) -> HttpResponse:
+    account = get_object_or_404(SocialAccount, pk=account_id, team__memberships__user=_user(request))
+    try:
+        team = _manager(request, str(account.team_id))
+    except PermissionError as exc:
+        return HttpResponse(str(exc), status=403)
+    if account.status != AccountStatus.DISABLED:
+        services.account_disconnect(account=account)
+        messages.success(request, f"Disconnected {account}.")
+    return _back(team)
