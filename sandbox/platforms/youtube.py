@@ -1,7 +1,608 @@
-"""The youtube stand-in."""
+"""The YouTube (Data API v3) stand-in: resumable uploads, videos/channels/playlistItems lists,
+YouTube Analytics reports and Google's OAuth 2.0, answering in Google's own shapes.
+
+It is as strict as Google where the client could go wrong: the bearer token, the `part`
+parameter against the resource's parts, unknown resource fields, title/description/tags
+limits (invalidTitle, invalidDescription, invalidTags), chunk offsets and the 256 KiB chunk
+multiple, the declared size and type, and PKCE on the token endpoint. YouTube never pulls
+media from a URL (the bytes are uploaded), so nothing is fetched here; the bytes themselves are
+checked (an ISO media `ftyp` box) and a file that is not a video fails processing
+(`uploadStatus=failed`, `failureReason=invalidFile`) as on YouTube.
+
+Outcomes: `error` and `rate_limited` answer the session-opening POST (403 forbidden, 429
+rateLimitExceeded with Retry-After); `timeout` and `processing` act on the last PUT, the one
+that creates the video. A finished upload reports `uploadStatus=uploaded` and turns
+`processed` at the first status check (`processing`: after 3 checks; the post exists from then).
+Not modelled: quotas, thumbnails, Shorts classification, publishAt scheduling, and sessions
+expiring (a week on YouTube).
+"""
 
 from __future__ import annotations
 
-from werkzeug.routing import Rule
+import base64
+import hashlib
+import html
+import re
+import secrets
+import time
+from typing import Any
+from urllib.parse import urlencode
 
-RULES: list[Rule] = []
+from werkzeug.routing import Rule
+from werkzeug.wrappers import Request, Response
+
+from sandbox import tokens
+from sandbox.http import Context, bearer_token, json_body, json_response, token_problem
+
+UPLOAD_URL = "https://www.googleapis.com/upload/youtube/v3/videos"
+CHUNK_UNIT = 256 * 1024
+MAX_BYTES = 274_877_906_944
+VIDEO_PARTS = frozenset(
+    {
+        "contentDetails", "fileDetails", "id", "liveStreamingDetails", "localizations", "player",
+        "processingDetails", "recordingDetails", "snippet", "statistics", "status", "suggestions", "topicDetails",
+    }
+)  # fmt: skip
+SNIPPET_FIELDS = frozenset(
+    {"title", "description", "tags", "categoryId", "defaultLanguage", "defaultAudioLanguage", "channelId"}
+)
+STATUS_FIELDS = frozenset(
+    {
+        "privacyStatus", "selfDeclaredMadeForKids", "publishAt", "embeddable", "license",
+        "publicStatsViewable", "containsSyntheticMedia",
+    }
+)  # fmt: skip
+CATEGORIES = frozenset({"1", "2", "10", "15", "17", "19", "20", "22", "23", "24", "25", "26", "27", "28", "29"})
+PROCESSING_CHECKS = 3
+OPTIONAL_SNIPPET = ("tags", "defaultLanguage", "defaultAudioLanguage")
+REFRESH_SCOPE = " ".join(
+    f"https://www.googleapis.com/auth/{n}" for n in ("youtube.upload", "youtube.readonly", "yt-analytics.readonly")
+)
+_CHANNEL = re.compile(r"UC[A-Za-z0-9_-]{22}")
+_RANGE = re.compile(r"bytes (?:(\d+)-(\d+)|\*)/(\d+|\*)")
+
+
+# --- answers ---------------------------------------------------------------------------------
+
+STATUS_NAMES = {400: "INVALID_ARGUMENT", 401: "UNAUTHENTICATED", 403: "PERMISSION_DENIED", 404: "NOT_FOUND"}
+
+
+def google_error(status: int, reason: str, message: str, domain: str = "youtube.video", **more: str) -> Response:
+    return json_response(_error_body(status, reason, message, domain, **more), status=status)
+
+
+def _error_body(status: int, reason: str, message: str, domain: str, **more: str) -> dict[str, Any]:
+    detail = {"message": more.pop("detail", message), "domain": domain, "reason": reason, **more}
+    name = STATUS_NAMES.get(status, "RESOURCE_EXHAUSTED" if status == 429 else "UNKNOWN")
+    return {"error": {"code": status, "message": message, "errors": [detail], "status": name}}
+
+
+def bad_request(reason: str, message: str) -> Response:
+    return google_error(400, reason, message)
+
+
+def unauthorized() -> Response:
+    message = "Request had invalid authentication credentials. Expected OAuth 2 access token."
+    response = google_error(
+        401, "authError", message, "global", detail="Invalid Credentials", location="Authorization",
+        locationType="header",
+    )  # fmt: skip
+    response.headers["WWW-Authenticate"] = 'Bearer realm="https://accounts.google.com/", error="invalid_token"'
+    return response
+
+
+def rate_limited() -> Response:
+    response = google_error(429, "rateLimitExceeded", "The request cannot be completed: too many requests.")
+    response.headers["Retry-After"] = "30"
+    return response
+
+
+def _account(ctx: Context, request: Request) -> str | Response:
+    info = token_problem(ctx, bearer_token(request), "youtube")
+    return info.account if isinstance(info, tokens.TokenInfo) else unauthorized()
+
+
+def channel_id(account: str) -> str:
+    """The account's channel id: the account itself when it is one, else one derived from it."""
+    if _CHANNEL.fullmatch(account):
+        return account
+    digest = base64.urlsafe_b64encode(hashlib.sha256(account.encode()).digest()).decode()
+    return "UC" + digest[:22]
+
+
+def uploads_playlist(account: str) -> str:
+    return "UU" + channel_id(account)[2:]
+
+
+def _store(ctx: Context, name: str) -> dict[str, Any]:
+    found: dict[str, Any] = ctx.state.objects["youtube"].setdefault(name, {})
+    return found
+
+
+def _now() -> str:
+    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+
+
+def _etag() -> str:
+    return secrets.token_urlsafe(20)
+
+
+# --- checking the video resource ------------------------------------------------------------
+
+
+def _parts_problem(request: Request, body: dict[str, Any]) -> str:
+    parts = {p for p in request.args.get("part", "").split(",") if p}
+    if not parts:
+        return "Required parameter: part"
+    if parts - VIDEO_PARTS:
+        return f"Unknown part: {sorted(parts - VIDEO_PARTS)[0]}"
+    missing = sorted(set(body) - parts - {"kind", "id", "etag"})
+    return f"The request body has {missing[0]} but part does not name it." if missing else ""
+
+
+def _fields_problem(body: Any) -> str:
+    if not isinstance(body, dict):
+        return "Invalid JSON payload received."
+    for name, allowed in (("snippet", SNIPPET_FIELDS), ("status", STATUS_FIELDS)):
+        value = body.get(name, {})
+        if not isinstance(value, dict):
+            return f"Invalid JSON payload received. Invalid value at 'resource.{name}'."
+        unknown = sorted(set(value) - allowed)
+        if unknown:
+            return (
+                f"Invalid JSON payload received. Unknown name \"{unknown[0]}\" at 'resource.{name}': Cannot find field."
+            )
+    return ""
+
+
+def _snippet_problem(snippet: dict[str, Any]) -> Response | None:
+    title, description = snippet.get("title"), snippet.get("description", "")
+    if not isinstance(title, str) or not title.strip() or len(title) > 100 or re.search("[<>]", title):
+        return bad_request("invalidTitle", "The request metadata specifies an invalid or empty video title.")
+    if not isinstance(description, str) or len(description.encode()) > 5000 or re.search("[<>]", description):
+        return bad_request("invalidDescription", "The request metadata specifies an invalid video description.")
+    tags = snippet.get("tags", [])
+    if not isinstance(tags, list) or not all(isinstance(t, str) for t in tags) or _tags_length(tags) > 500:
+        return bad_request("invalidTags", "The request metadata specifies invalid video keywords.")
+    if "categoryId" in snippet and snippet["categoryId"] not in CATEGORIES:
+        return bad_request("invalidCategoryId", "The snippet.categoryId property specifies an invalid category ID.")
+    return _language_problem(snippet)
+
+
+def _tags_length(tags: list[str]) -> int:
+    return sum(len(t) + (2 if " " in t else 0) for t in tags) + max(len(tags) - 1, 0)
+
+
+def _language_problem(snippet: dict[str, Any]) -> Response | None:
+    for name in ("defaultLanguage", "defaultAudioLanguage"):
+        value = snippet.get(name)
+        if value is not None and not (isinstance(value, str) and re.fullmatch(r"[A-Za-z]{2,3}(-[\w]{1,8})*", value)):
+            return bad_request("invalidVideoMetadata", f"The request metadata specifies an invalid {name}.")
+    return None
+
+
+def _status_problem(status: dict[str, Any]) -> Response | None:
+    if status.get("privacyStatus", "public") not in ("public", "unlisted", "private"):
+        return bad_request("invalidValue", "Invalid value for status.privacyStatus.")
+    flags = ("selfDeclaredMadeForKids", "embeddable", "publicStatsViewable", "containsSyntheticMedia")
+    if any(name in status and not isinstance(status[name], bool) for name in flags):
+        return bad_request("invalidValue", "Invalid value for a boolean status field.")
+    return None
+
+
+def _upload_headers_problem(request: Request) -> str:
+    length, kind = request.headers.get("X-Upload-Content-Length", ""), request.headers.get("X-Upload-Content-Type", "")
+    if not length.isdigit() or not 0 < int(length) <= MAX_BYTES:
+        return "X-Upload-Content-Length must give the file size (at most 256 GB)."
+    if not (kind.startswith("video/") or kind == "application/octet-stream"):
+        return "X-Upload-Content-Type must be video/* or application/octet-stream."
+    return ""
+
+
+# --- opening a session ------------------------------------------------------------------------
+
+
+def open_session(ctx: Context, request: Request, **values: Any) -> Response:
+    account = _account(ctx, request)
+    if isinstance(account, Response):
+        return account
+    if request.args.get("uploadType") != "resumable":
+        return bad_request("badRequest", "This stand-in takes uploadType=resumable only.")
+    body = json_body(request)
+    refused = _metadata_problem(request, body)
+    if refused is not None:
+        return refused
+    return _answer_open(ctx, request, account, body)
+
+
+def _metadata_problem(request: Request, body: Any) -> Response | None:
+    reason = _fields_problem(body) or _parts_problem(request, body) or _upload_headers_problem(request)
+    if reason:
+        return bad_request("badRequest", reason)
+    return _snippet_problem(body.get("snippet") or {}) or _status_problem(body.get("status") or {})
+
+
+def _answer_open(ctx: Context, request: Request, account: str, body: dict[str, Any]) -> Response:
+    outcome = ctx.state.take_outcome("youtube")
+    if outcome == "error":
+        return google_error(403, "forbidden", "The request is not properly authorized to upload this video.")
+    if outcome == "rate_limited":
+        return rate_limited()
+    upload_id = secrets.token_urlsafe(24)
+    _store(ctx, "sessions")[upload_id] = {
+        "account": account, "body": body, "total": int(request.headers["X-Upload-Content-Length"]),
+        "received": 0, "head": b"", "outcome": outcome, "video_id": "",
+    }  # fmt: skip
+    query = urlencode({"uploadType": "resumable", "part": request.args["part"], "upload_id": upload_id})
+    return Response(b"", status=200, headers={"Location": f"{UPLOAD_URL}?{query}", "X-GUploader-UploadID": upload_id})
+
+
+# --- sending bytes ---------------------------------------------------------------------------
+
+
+def upload_bytes(ctx: Context, request: Request, **values: Any) -> Response:
+    session = _store(ctx, "sessions").get(request.args.get("upload_id", ""))
+    if session is None:
+        return json_response({"error": {"code": 404, "message": "Not Found"}}, status=404)
+    match = _RANGE.fullmatch(request.headers.get("Content-Range", ""))
+    if match is None:
+        return bad_request("badRequest", "Content-Range must be bytes a-b/total or bytes */total.")
+    if match.group(1) is None:
+        return _session_state(ctx, session)
+    if session["video_id"]:
+        return _video_answer(ctx, session)
+    return _chunk(ctx, session, request, (int(match.group(1)), int(match.group(2)), match.group(3)))
+
+
+def _session_state(ctx: Context, session: dict[str, Any]) -> Response:
+    """The answer to `Content-Range: bytes */N`: how far the session got, or the video."""
+    if session["video_id"]:
+        return _video_answer(ctx, session)
+    headers = {"Range": f"bytes=0-{session['received'] - 1}"} if session["received"] else {}
+    return Response(b"", status=308, headers=headers)
+
+
+def _chunk(ctx: Context, session: dict[str, Any], request: Request, span: tuple[int, int, str]) -> Response:
+    start, end, total = span
+    data = request.get_data()
+    if total != str(session["total"]) or start != session["received"] or end - start + 1 != len(data):
+        return bad_request("badRequest", f"Content-Range does not continue the upload at {session['received']}.")
+    last = end + 1 == session["total"]
+    if not last and len(data) % CHUNK_UNIT:
+        return bad_request("badRequest", "Chunks other than the last must be a multiple of 256 KiB.")
+    session["received"], session["head"] = end + 1, session["head"] or data[:16]
+    if not last:
+        return Response(b"", status=308, headers={"Range": f"bytes=0-{end}"})
+    _create_video(ctx, session)
+    if session["outcome"] == "timeout":
+        ctx.hold()
+    return _video_answer(ctx, session)
+
+
+def _create_video(ctx: Context, session: dict[str, Any]) -> None:
+    video_id = secrets.token_urlsafe(8)[:11]
+    playable = session["head"][4:8] == b"ftyp"
+    checks = PROCESSING_CHECKS if session["outcome"] == "processing" else 0
+    video = {
+        "account": session["account"], "body": session["body"], "published_at": _now(), "checks_left": checks,
+        "upload_status": "uploaded" if playable else "failed", "posted": False,
+    }  # fmt: skip
+    _store(ctx, "videos")[video_id] = video
+    session["video_id"] = video_id
+    if playable and session["outcome"] != "processing":
+        _add_post(ctx, video_id, video)
+
+
+def _add_post(ctx: Context, video_id: str, video: dict[str, Any]) -> None:
+    snippet = video["body"].get("snippet") or {}
+    ctx.state.add_post(
+        "youtube", video["account"], snippet.get("description", ""), 1, post_id=video_id, title=snippet.get("title")
+    )
+    video["posted"] = True
+
+
+def _video_answer(ctx: Context, session: dict[str, Any]) -> Response:
+    video_id = session["video_id"]
+    parts = {"snippet", "status"} | set(session["body"])
+    return json_response(_resource(ctx, video_id, _store(ctx, "videos")[video_id], parts))
+
+
+# --- the video resource ------------------------------------------------------------------------
+
+
+def _resource(ctx: Context, video_id: str, video: dict[str, Any], parts: set[str]) -> dict[str, Any]:
+    resource: dict[str, Any] = {"kind": "youtube#video", "etag": _etag(), "id": video_id}
+    builders = {"snippet": _snippet, "status": _status, "processingDetails": _processing, "statistics": _statistics}
+    for part in sorted(parts & set(builders)):
+        resource[part] = builders[part](ctx, video_id, video)
+    return resource
+
+
+def _snippet(ctx: Context, video_id: str, video: dict[str, Any]) -> dict[str, Any]:
+    given = video["body"].get("snippet") or {}
+    return {
+        "publishedAt": video["published_at"], "channelId": channel_id(video["account"]),
+        "title": given.get("title", ""), "description": given.get("description", ""),
+        "channelTitle": f"Sandbox {video['account']}", "categoryId": given.get("categoryId", "22"),
+        "liveBroadcastContent": "none", **{k: given[k] for k in OPTIONAL_SNIPPET if k in given},
+    }  # fmt: skip
+
+
+def _status(ctx: Context, video_id: str, video: dict[str, Any]) -> dict[str, Any]:
+    given = video["body"].get("status") or {}
+    status: dict[str, Any] = {
+        "uploadStatus": video["upload_status"], "privacyStatus": given.get("privacyStatus", "public"),
+        "license": "youtube", "embeddable": True, "publicStatsViewable": True,
+        "madeForKids": bool(given.get("selfDeclaredMadeForKids", False)),
+    }  # fmt: skip
+    if "selfDeclaredMadeForKids" in given:
+        status["selfDeclaredMadeForKids"] = given["selfDeclaredMadeForKids"]
+    if video["upload_status"] == "failed":
+        status["failureReason"] = "invalidFile"
+    return status
+
+
+def _processing(ctx: Context, video_id: str, video: dict[str, Any]) -> dict[str, Any]:
+    state = {"uploaded": "processing", "processed": "succeeded"}.get(video["upload_status"], "failed")
+    return {"processingStatus": state}
+
+
+def _statistics(ctx: Context, video_id: str, video: dict[str, Any]) -> dict[str, str]:
+    counts = ctx.state.metrics_of("youtube", video_id)
+    return {
+        "viewCount": str(counts["views"]), "likeCount": str(counts["likes"]), "dislikeCount": "0",
+        "favoriteCount": "0", "commentCount": str(counts["comments"]),
+    }  # fmt: skip
+
+
+def _advance(ctx: Context, video_id: str, video: dict[str, Any]) -> None:
+    """One status check: a finished upload counts down its checks, then is processed."""
+    if video["upload_status"] != "uploaded":
+        return
+    if video["checks_left"] > 0:
+        video["checks_left"] -= 1
+        return
+    video["upload_status"] = "processed"
+    if not video["posted"]:
+        _add_post(ctx, video_id, video)
+
+
+# --- reading ---------------------------------------------------------------------------------
+
+
+def _list(kind: str, items: list[dict[str, Any]]) -> Response:
+    page = {"totalResults": len(items), "resultsPerPage": max(len(items), 5)}
+    return json_response({"kind": f"youtube#{kind}ListResponse", "etag": _etag(), "pageInfo": page, "items": items})
+
+
+def _read_parts(request: Request, allowed: frozenset[str]) -> set[str] | Response:
+    parts = {p for p in request.args.get("part", "").split(",") if p}
+    if not parts:
+        return bad_request("missingRequiredParameter", "No filter selected. Required parameter: part")
+    if parts - allowed:
+        return bad_request("unknownPart", f"'{sorted(parts - allowed)[0]}'")
+    return parts
+
+
+def list_videos(ctx: Context, request: Request, **values: Any) -> Response:
+    account = _account(ctx, request)
+    if isinstance(account, Response):
+        return account
+    parts = _read_parts(request, VIDEO_PARTS)
+    if isinstance(parts, Response):
+        return parts
+    ids = [i for i in request.args.get("id", "").split(",") if i]
+    if not 1 <= len(ids) <= 50:
+        return bad_request("missingRequiredParameter", "No filter selected. Expected one of: myRating, chart, id")
+    return _list("video", [_listed(ctx, account, i, parts) for i in ids if i in _store(ctx, "videos")])
+
+
+def _listed(ctx: Context, account: str, video_id: str, parts: set[str]) -> dict[str, Any]:
+    video = _store(ctx, "videos")[video_id]
+    if video["account"] == account and parts & {"status", "processingDetails"}:
+        with ctx.state.lock:
+            _advance(ctx, video_id, video)
+    return _resource(ctx, video_id, video, parts)
+
+
+def list_channels(ctx: Context, request: Request, **values: Any) -> Response:
+    account = _account(ctx, request)
+    if isinstance(account, Response):
+        return account
+    parts = _read_parts(request, frozenset({"id", "snippet", "contentDetails", "statistics", "status"}))
+    if isinstance(parts, Response):
+        return parts
+    if request.args.get("mine") != "true":
+        return bad_request("missingRequiredParameter", "No filter selected. This stand-in takes mine=true.")
+    return _list("channel", [_channel(account, parts)])
+
+
+def _channel(account: str, parts: set[str]) -> dict[str, Any]:
+    channel: dict[str, Any] = {"kind": "youtube#channel", "etag": _etag(), "id": channel_id(account)}
+    if "snippet" in parts:
+        handle = "@sandbox" + re.sub(r"\W", "", channel_id(account)[2:10]).lower()
+        snippet = {
+            "title": f"Sandbox {account}",
+            "description": "",
+            "customUrl": handle,
+            "publishedAt": "2020-01-01T00:00:00Z",
+        }
+        channel["snippet"] = snippet
+    if "contentDetails" in parts:
+        channel["contentDetails"] = {"relatedPlaylists": {"likes": "", "uploads": uploads_playlist(account)}}
+    return channel
+
+
+def list_playlist_items(ctx: Context, request: Request, **values: Any) -> Response:
+    account = _account(ctx, request)
+    if isinstance(account, Response):
+        return account
+    parts = _read_parts(request, frozenset({"id", "snippet", "contentDetails", "status"}))
+    if isinstance(parts, Response):
+        return parts
+    playlist, limit = request.args.get("playlistId", ""), request.args.get("maxResults", "5")
+    if playlist != uploads_playlist(account):
+        return google_error(
+            404, "playlistNotFound", "The playlist identified with the request's playlistId parameter cannot be found."
+        )
+    if not limit.isdigit() or not 0 <= int(limit) <= 50:
+        return bad_request("invalidValue", "maxResults must be between 0 and 50.")
+    mine = [
+        (i, v)
+        for i, v in reversed(_store(ctx, "videos").items())
+        if v["account"] == account and v["upload_status"] != "failed"
+    ]
+    return _list(
+        "playlistItem", [_playlist_item(playlist, n, i, v, parts) for n, (i, v) in enumerate(mine[: int(limit)])]
+    )
+
+
+def _playlist_item(
+    playlist: str, position: int, video_id: str, video: dict[str, Any], parts: set[str]
+) -> dict[str, Any]:
+    item: dict[str, Any] = {"kind": "youtube#playlistItem", "etag": _etag(), "id": f"{playlist}.{video_id}"}
+    given = video["body"].get("snippet") or {}
+    if "snippet" in parts:
+        item["snippet"] = {
+            "publishedAt": video["published_at"], "channelId": channel_id(video["account"]),
+            "title": given.get("title", ""), "description": given.get("description", ""), "playlistId": playlist,
+            "position": position, "resourceId": {"kind": "youtube#video", "videoId": video_id},
+        }  # fmt: skip
+    if "contentDetails" in parts:
+        item["contentDetails"] = {"videoId": video_id, "videoPublishedAt": video["published_at"]}
+    return item
+
+
+# --- YouTube Analytics -----------------------------------------------------------------------
+
+ANALYTICS_METRICS = {"views": "views", "likes": "likes", "comments": "comments", "shares": "shares"}
+
+
+def analytics_report(ctx: Context, request: Request, **values: Any) -> Response:
+    account = _account(ctx, request)
+    if isinstance(account, Response):
+        return account
+    args = request.args
+    metrics = [m for m in args.get("metrics", "").split(",") if m]
+    missing = [n for n in ("ids", "startDate", "endDate", "metrics") if not args.get(n)]
+    if missing or args.get("ids") != "channel==MINE" or set(metrics) - set(ANALYTICS_METRICS):
+        return google_error(400, "badRequest", f"Query is invalid: {', '.join(missing) or 'ids or metrics'}.", "global")
+    if args.get("dimensions") != "video" or not args.get("filters", "").startswith("video=="):
+        return google_error(
+            400, "badRequest", "This stand-in reports dimensions=video with a video== filter.", "global"
+        )
+    return json_response(_report(ctx, account, args["filters"].removeprefix("video==").split(","), metrics))
+
+
+def _report(ctx: Context, account: str, video_ids: list[str], metrics: list[str]) -> dict[str, Any]:
+    headers = [{"name": "video", "columnType": "DIMENSION", "dataType": "STRING"}]
+    headers += [{"name": m, "columnType": "METRIC", "dataType": "INTEGER"} for m in metrics]
+    videos = _store(ctx, "videos")
+    owned = [v for v in video_ids if v in videos and videos[v]["account"] == account]
+    rows = [[v, *(ctx.state.metrics_of("youtube", v)[ANALYTICS_METRICS[m]] for m in metrics)] for v in owned]
+    return {"kind": "youtubeAnalytics#resultTable", "columnHeaders": headers, "rows": rows}
+
+
+# --- Google OAuth 2.0 --------------------------------------------------------------------------
+
+
+def _oauth_error(error: str, description: str, status: int = 400) -> Response:
+    return json_response({"error": error, "error_description": description}, status=status)
+
+
+def authorize(ctx: Context, request: Request, **values: Any) -> Response:
+    args = request.args
+    reason = _authorize_problem(args)
+    if reason:
+        page = f"<h1>Error 400: invalid_request</h1><p>{html.escape(reason)}</p>"
+        return Response(page, status=400, content_type="text/html")
+    code = "4/" + secrets.token_urlsafe(32)
+    account = "UC" + secrets.token_urlsafe(17)[:22]
+    _store(ctx, "codes")[code] = {
+        "challenge": args.get("code_challenge", ""), "method": args.get("code_challenge_method", "plain"),
+        "redirect_uri": args["redirect_uri"], "client_id": args["client_id"], "account": account,
+        "scope": args["scope"], "offline": args.get("access_type") == "offline", "expires": time.time() + 60,
+    }  # fmt: skip
+    target = (
+        f"{args['redirect_uri']}?{urlencode({'state': args.get('state', ''), 'code': code, 'scope': args['scope']})}"
+    )
+    return Response(_authorize_page(args["client_id"], args["scope"], target), content_type="text/html")
+
+
+def _authorize_problem(args: Any) -> str:
+    if args.get("response_type") != "code":
+        return "Required parameter is missing: response_type=code"
+    missing = [name for name in ("client_id", "redirect_uri", "scope") if not args.get(name)]
+    if missing:
+        return f"Required parameter is missing: {missing[0]}"
+    if args.get("code_challenge") and args.get("code_challenge_method", "plain") not in ("S256", "plain"):
+        return "Invalid code_challenge_method."
+    return ""
+
+
+def _authorize_page(client_id: str, scope: str, target: str) -> str:
+    scopes = "".join(f"<li>{html.escape(s)}</li>" for s in scope.split())
+    return (
+        f"<!doctype html><title>Sign in - Google Accounts</title><h1>{html.escape(client_id)} wants access to your"
+        f' Google Account</h1><ul>{scopes}</ul><a id="approve" href="{html.escape(target)}">Approve</a>'
+    )
+
+
+def token(ctx: Context, request: Request, **values: Any) -> Response:
+    if request.mimetype != "application/x-www-form-urlencoded":
+        return _oauth_error("invalid_request", "Invalid content type.")
+    if not request.form.get("client_id"):
+        return _oauth_error("invalid_client", "The OAuth client was not found.", 401)
+    grant = request.form.get("grant_type")
+    if grant == "authorization_code":
+        return _code_grant(ctx, request)
+    if grant == "refresh_token":
+        return _refresh_grant(ctx, request)
+    return _oauth_error("unsupported_grant_type", f"Invalid grant_type: {grant}")
+
+
+def _code_grant(ctx: Context, request: Request) -> Response:
+    form = request.form
+    with ctx.state.lock:
+        issued = _store(ctx, "codes").pop(form.get("code", ""), None)
+    if issued is None or issued["expires"] < time.time():
+        return _oauth_error("invalid_grant", "Malformed auth code.")
+    if issued["redirect_uri"] != form.get("redirect_uri") or issued["client_id"] != form.get("client_id"):
+        return _oauth_error("redirect_uri_mismatch", "Bad Request")
+    if issued["challenge"] and _challenge(form.get("code_verifier", ""), issued["method"]) != issued["challenge"]:
+        return _oauth_error("invalid_grant", "Invalid code verifier.")
+    refresh = tokens.issue("youtube", issued["account"], kind="sbr", lifetime_seconds=180 * 86400)
+    return _issue(issued["account"], issued["scope"], refresh if issued["offline"] else "")
+
+
+def _challenge(verifier: str, method: str) -> str:
+    if method == "plain":
+        return verifier
+    return base64.urlsafe_b64encode(hashlib.sha256(verifier.encode()).digest()).decode().rstrip("=")
+
+
+def _refresh_grant(ctx: Context, request: Request) -> Response:
+    """Google does not rotate refresh tokens: the answer carries a new access token only."""
+    old = request.form.get("refresh_token", "")
+    info = tokens.parse(old, kind="sbr")
+    if info is None or info.platform != "youtube" or old in ctx.state.revoked or info.expired:
+        return _oauth_error("invalid_grant", "Token has been expired or revoked.")
+    return _issue(info.account, REFRESH_SCOPE, "")
+
+
+def _issue(account: str, scope: str, refresh: str) -> Response:
+    body = {"access_token": tokens.issue("youtube", account, lifetime_seconds=3599), "expires_in": 3599}
+    body = {**body, "scope": scope, "token_type": "Bearer", **({"refresh_token": refresh} if refresh else {})}
+    return json_response(body)
+
+
+RULES: list[Rule] = [
+    Rule("/www.googleapis.com/upload/youtube/v3/videos", endpoint=open_session, methods=["POST"]),
+    Rule("/www.googleapis.com/upload/youtube/v3/videos", endpoint=upload_bytes, methods=["PUT"]),
+    Rule("/www.googleapis.com/youtube/v3/videos", endpoint=list_videos, methods=["GET"]),
+    Rule("/www.googleapis.com/youtube/v3/channels", endpoint=list_channels, methods=["GET"]),
+    Rule("/www.googleapis.com/youtube/v3/playlistItems", endpoint=list_playlist_items, methods=["GET"]),
+    Rule("/youtubeanalytics.googleapis.com/v2/reports", endpoint=analytics_report, methods=["GET"]),
+    Rule("/accounts.google.com/o/oauth2/v2/auth", endpoint=authorize, methods=["GET"]),
+    Rule("/oauth2.googleapis.com/token", endpoint=token, methods=["POST"]),
+]

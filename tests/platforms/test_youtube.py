@@ -1,0 +1,446 @@
+"""The YouTube client against the sandbox over real HTTP: the resumable upload, what the
+settings become in the Video resource, validation, every control outcome, tokens and metrics."""
+
+from __future__ import annotations
+
+import base64
+import datetime as dt
+import hashlib
+import socket
+from urllib.parse import parse_qs, parse_qsl, urlsplit
+
+import pytest
+import requests
+
+from accounts.platforms import base
+from accounts.platforms.youtube import Client, watch_url
+from sandbox import tokens
+from tests.media import files
+from tests.platforms.youtube_helpers import CHANNEL, connection, insert_bodies, logged, media, post, video
+
+Kind = base.OutcomeKind
+
+
+@pytest.fixture
+def client():
+    return Client()
+
+
+def _posts(sandbox):
+    return sandbox.state.posts_of("youtube")
+
+
+# --- publishing --------------------------------------------------------------------------------
+
+
+def test_a_video_is_uploaded_and_published_with_its_watch_url(sandbox, client):
+    outcome = client.publish(connection(), post("Hello YouTube", "My first video"))
+
+    assert outcome.kind == Kind.PUBLISHED
+    assert outcome.url == watch_url(outcome.post_id) == f"https://www.youtube.com/watch?v={outcome.post_id}"
+    assert len(outcome.post_id) == 11
+    [stored] = sandbox.posts("youtube")
+    assert (stored["id"], stored["text"], stored["account"], stored["media_count"]) == (
+        outcome.post_id,
+        "Hello YouTube",
+        CHANNEL,
+        1,
+    )
+
+
+def test_the_upload_opens_a_resumable_session_then_puts_the_bytes(sandbox, client):
+    conn = connection()
+    clip = video()
+    client.publish(conn, base.Post(text="d", media=[clip], settings={"title": "t"}))
+
+    [opening] = logged(sandbox, "POST", "/upload/youtube/v3/videos")
+    assert parse_qs(opening["query"]) == {"uploadType": ["resumable"], "part": ["snippet,status"]}
+    assert opening["headers"]["X-Upload-Content-Length"] == str(clip.size_bytes)
+    assert opening["headers"]["X-Upload-Content-Type"] == "video/mp4"
+    assert opening["headers"]["Authorization"].startswith("Bearer sbx.youtube.")
+    [put] = logged(sandbox, "PUT", "/upload/youtube/v3/videos")
+    assert put["headers"]["Content-Range"] == f"bytes 0-{clip.size_bytes - 1}/{clip.size_bytes}"
+    assert put["body"] == files.video()
+    assert logged(sandbox, "GET", "/youtube/v3/videos")  # processing was checked
+
+
+def test_the_session_uri_is_saved_before_any_byte_is_sent(sandbox, client):
+    conn = connection()
+    seen = []
+    conn.save_ref = lambda ref: seen.append((dict(ref), len(logged(sandbox, "PUT", "/videos"))))
+
+    client.publish(conn, post())
+
+    [(ref, puts_then)] = seen
+    assert puts_then == 0
+    assert ref["upload_url"].startswith("https://www.googleapis.com/upload/youtube/v3/videos?")
+    assert "upload_id=" in ref["upload_url"]
+    assert ref["total_bytes"] == str(len(files.video()))
+
+
+def test_a_large_file_goes_in_256_kib_chunks(sandbox, client):
+    client.chunk_bytes = 256 * 1024
+    clip = video(padding=600_000)
+    outcome = client.publish(connection(), base.Post(text="", media=[clip], settings={"title": "big"}))
+
+    assert outcome.kind == Kind.PUBLISHED
+    ranges = [r["headers"]["Content-Range"] for r in logged(sandbox, "PUT", "/videos")]
+    total = clip.size_bytes
+    assert ranges == [f"bytes 0-262143/{total}", f"bytes 262144-524287/{total}", f"bytes 524288-{total - 1}/{total}"]
+
+
+def test_every_setting_reaches_the_video_resource(sandbox, client):
+    settings = {
+        "title": "Settings",
+        "privacyStatus": "unlisted",
+        "category_id": "27",
+        "default_language": "fr",
+        "default_audio_language": "fr-CA",
+        "tags": ["one", "two words"],
+        "madeForKids": False,
+        "unknown_key": "ignored",
+    }
+    outcome = client.publish(connection(), base.Post(text="desc", media=[video()], settings=settings))
+
+    assert outcome.kind == Kind.PUBLISHED
+    assert insert_bodies(sandbox) == [
+        {
+            "snippet": {
+                "title": "Settings",
+                "description": "desc",
+                "tags": ["one", "two words"],
+                "categoryId": "27",
+                "defaultLanguage": "fr",
+                "defaultAudioLanguage": "fr-CA",
+            },
+            "status": {"privacyStatus": "unlisted", "selfDeclaredMadeForKids": False},
+        }
+    ]
+
+
+def test_privacy_defaults_to_public(sandbox, client):
+    client.publish(connection(), post())
+
+    assert insert_bodies(sandbox)[0]["status"] == {"privacyStatus": "public"}
+
+
+def test_a_file_that_is_not_a_video_fails_processing(sandbox, client):
+    junk = media(b"not a video at all" * 10, "video/mp4")
+    outcome = client.publish(connection(), base.Post(text="", media=[junk], settings={"title": "junk"}))
+
+    assert (outcome.kind, outcome.error_code, outcome.error_message) == (Kind.FAILED, "VIDEO_FAILED", "invalidFile")
+    assert _posts(sandbox) == []
+
+
+def test_the_sandbox_refuses_a_title_youtube_would_refuse(sandbox, client):
+    bad = base.Post(text="", media=[video()], settings={"title": "a <b> title"})
+    outcome = client.publish(connection(), bad)  # validate() would have said so first
+
+    assert (outcome.kind, outcome.error_code, outcome.http_status) == (Kind.FAILED, "invalidTitle", 400)
+    assert _posts(sandbox) == []
+
+
+def test_publish_without_a_video_sends_nothing(sandbox, client):
+    outcome = client.publish(connection(), base.Post(text="text only", settings={"title": "t"}))
+
+    assert (outcome.kind, outcome.error_code) == (Kind.FAILED, "MEDIA_REQUIRED")
+    assert list(sandbox.state.requests) == []
+
+
+# --- validation ----------------------------------------------------------------------------------
+
+
+def _codes(client, value):
+    return {(p.field, p.code) for p in client.validate(value)}
+
+
+def test_a_good_post_has_no_problems(client):
+    assert client.validate(post(tags=["a", "b"], privacyStatus="private", madeForKids=True, category_id=22)) == []
+
+
+def test_youtube_needs_exactly_one_video(client):
+    png = media(files.image("PNG"), "image/png")
+
+    assert _codes(client, base.Post(text="x", settings={"title": "t"})) == {("media", "MEDIA_REQUIRED")}
+    assert ("media", "TOO_MANY_MEDIA") in _codes(
+        client, base.Post(text="", media=[video(), video()], settings={"title": "t"})
+    )
+    assert _codes(client, base.Post(text="", media=[png], settings={"title": "t"})) == {("media", "TOO_MANY_MEDIA")}
+
+
+def test_video_type_size_and_length_limits(client):
+    webm = media(b"x", "video/webm")
+    long = media(b"x", "video/mp4", duration=12 * 3600 + 1)
+    huge = media(b"x", "video/mp4", size=256 * 1024**3 + 1)
+
+    for clip, code in ((webm, "UNSUPPORTED_MEDIA_TYPE"), (long, "VIDEO_TOO_LONG"), (huge, "MEDIA_TOO_LARGE")):
+        assert _codes(client, base.Post(text="", media=[clip], settings={"title": "t"})) == {("media[0]", code)}
+
+
+def test_title_rules(client):
+    assert _codes(client, base.Post(text="", media=[video()])) == {("title", "TITLE_REQUIRED")}
+    assert _codes(client, post(title="  ")) == {("title", "TITLE_REQUIRED")}
+    assert _codes(client, post(title="x" * 101)) == {("title", "TITLE_TOO_LONG")}
+    assert client.validate(post(title="x" * 100)) == []
+    assert _codes(client, post(title="a < b")) == {("title", "INVALID_CHARACTERS")}
+    assert _codes(client, post(title=5)) == {("title", "INVALID_SETTING")}
+
+
+def test_description_counts_utf8_bytes_and_refuses_angle_brackets(client):
+    assert client.validate(post(text="é" * 2500)) == []  # 5000 bytes
+    assert _codes(client, post(text="é" * 2501)) == {("text", "TEXT_TOO_LONG")}
+    assert _codes(client, post(text="1 > 0")) == {("text", "INVALID_CHARACTERS")}
+
+
+def test_tags_total_500_characters_counting_commas_and_quotes(client):
+    fits = ["x" * 49] * 10  # 490 + 9 commas = 499
+    quoted = ["a b" * 16 + "c"] * 10  # 49 + 2 quotes each, + 9 commas = 519
+
+    assert client.validate(post(tags=fits)) == []
+    assert _codes(client, post(tags=quoted)) == {("tags", "INVALID_SETTING")}
+
+
+@pytest.mark.parametrize(
+    ("values", "field"),
+    [
+        ({"privacyStatus": "friends"}, "privacyStatus"),
+        ({"madeForKids": "yes"}, "madeForKids"),
+        ({"category_id": "music"}, "category_id"),
+        ({"category_id": True}, "category_id"),
+        ({"default_language": 7}, "default_language"),
+        ({"default_audio_language": "not a language"}, "default_audio_language"),
+        ({"tags": "one,two"}, "tags"),
+        ({"tags": ["ok", ""]}, "tags"),
+    ],
+)
+def test_known_settings_with_the_wrong_type_or_value_are_named(client, values, field):
+    assert {(p.field, p.code) for p in client.validate(post(**values))} == {(field, "INVALID_SETTING")}
+
+
+def test_unknown_settings_are_ignored(client):
+    assert client.validate(post(boardId=1, sensitive="?")) == []
+
+
+# --- control outcomes ----------------------------------------------------------------------------
+
+
+def test_error_is_failed_with_googles_reason_and_no_video(sandbox, client):
+    sandbox.outcomes("youtube", "error")
+    outcome = client.publish(connection(), post())
+
+    assert (outcome.kind, outcome.error_code, outcome.http_status) == (Kind.FAILED, "forbidden", 403)
+    assert outcome.error_message
+    assert not outcome.auth_failed
+    assert _posts(sandbox) == []
+
+
+def test_rate_limited_is_not_sent_with_retry_after_and_no_video(sandbox, client):
+    sandbox.outcomes("youtube", "rate_limited")
+    outcome = client.publish(connection(), post())
+
+    assert (outcome.kind, outcome.error_code, outcome.http_status) == (Kind.NOT_SENT, "rateLimitExceeded", 429)
+    assert outcome.retry_after == 30
+    assert _posts(sandbox) == []
+    assert logged(sandbox, "PUT", "/videos") == []
+
+
+def test_timeout_is_unknown_and_the_saved_session_settles_it_with_one_video(sandbox, client):
+    sandbox.outcomes("youtube", "timeout")
+    conn = connection()
+    outcome = client.publish(conn, post("slow", "Slow"))
+
+    assert (outcome.kind, outcome.error_code) == (Kind.UNKNOWN, "NO_ANSWER")
+    checked = client.check(conn, conn.saved[0])
+    assert checked.kind == Kind.PUBLISHED
+    assert [p.id for p in _posts(sandbox)] == [checked.post_id]
+    assert len(logged(sandbox, "POST", "/upload/youtube/v3/videos")) == 1  # never uploaded twice
+
+
+def test_timeout_settled_by_find_recent_in_the_uploads_playlist(sandbox, client):
+    sandbox.outcomes("youtube", "timeout")
+    since = dt.datetime.now(dt.UTC)
+    conn = connection()
+    assert client.publish(conn, post("lost", "Lost answer")).kind == Kind.UNKNOWN
+
+    found = client.find_recent(conn, post("lost", "Lost answer"), since)
+    missing = client.find_recent(conn, post("lost", "Another title"), since)
+
+    assert found.kind == Kind.PUBLISHED
+    assert [p.id for p in _posts(sandbox)] == [found.post_id]
+    assert (missing.kind, missing.error_code) == (Kind.FAILED, "NOT_FOUND")
+
+
+def test_processing_is_followed_by_check_until_published(sandbox, client):
+    sandbox.outcomes("youtube", "processing")
+    conn = connection()
+    outcome = client.publish(conn, post("later", "Processing"))
+
+    assert outcome.kind == Kind.PROCESSING
+    assert outcome.ref == {"video_id": outcome.post_id}
+    assert _posts(sandbox) == []
+    kinds = [client.check(conn, outcome.ref).kind for _ in range(3)]
+    assert kinds == [Kind.PROCESSING, Kind.PROCESSING, Kind.PUBLISHED]
+    assert [p.id for p in _posts(sandbox)] == [outcome.post_id]
+
+
+def test_check_of_an_unknown_video_or_an_empty_ref(sandbox, client):
+    assert client.check(connection(), {"video_id": "nope0000000"}).error_code == "NOT_FOUND"
+    assert client.check(connection(), {}).error_code == "NO_REF"
+
+
+def test_check_of_an_unfinished_session_is_not_sent(sandbox, client):
+    conn = connection()
+    client.chunk_bytes = 256 * 1024
+    client.session.hooks["response"].append(_drop_the_last_chunk)
+    outcome = client.publish(conn, base.Post(text="", media=[video(padding=300_000)], settings={"title": "t"}))
+
+    assert outcome.kind == Kind.NOT_SENT
+    client.session.hooks["response"].clear()
+    assert client.check(conn, conn.saved[0]).error_code == "UPLOAD_INCOMPLETE"
+    assert _posts(sandbox) == []
+
+
+def _drop_the_last_chunk(response, *args, **kwargs):
+    if response.request.method == "PUT" and response.status_code == 308:
+        raise requests.ConnectionError("dropped after the first chunk")
+
+
+# --- tokens ----------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("kind", ["expired", "garbage", "revoked", "other platform"])
+def test_a_refused_token_is_failed_with_auth_failed(sandbox, client, kind):
+    token = {
+        "expired": tokens.issue("youtube", CHANNEL, lifetime_seconds=-10),
+        "garbage": "ya29.garbage",
+        "revoked": tokens.issue("youtube", CHANNEL),
+        "other platform": tokens.issue("x", CHANNEL),
+    }[kind]
+    if kind == "revoked":
+        requests.post(f"{sandbox.url}/_sandbox/tokens/revoke", json={"token": token}, timeout=5)
+    outcome = client.publish(connection(token), post())
+
+    assert (outcome.kind, outcome.error_code, outcome.http_status) == (Kind.FAILED, "authError", 401)
+    assert outcome.auth_failed
+    assert _posts(sandbox) == []
+
+
+def test_refresh_gives_a_new_access_token_and_keeps_the_refresh_token(sandbox, client):
+    conn = connection(tokens.issue("youtube", CHANNEL, lifetime_seconds=-10))
+    fresh = client.refresh(conn)
+
+    assert fresh.access_token != conn.credentials.access_token
+    assert fresh.refresh_token == conn.credentials.refresh_token  # Google does not rotate
+    assert fresh.external_id == CHANNEL
+    assert fresh.expires_at > dt.datetime.now(dt.UTC)
+    assert client.publish(base.Connection(fresh, sandbox=True), post()).kind == Kind.PUBLISHED
+
+
+def test_a_revoked_refresh_token_is_refused(sandbox, client):
+    conn = connection(refresh_token="sbr.youtube.bad.1.x")
+
+    with pytest.raises(requests.HTTPError, match="invalid_grant"):
+        client.refresh(conn)
+
+
+def _pkce():
+    verifier = "v" * 64
+    return verifier, base64.urlsafe_b64encode(hashlib.sha256(verifier.encode()).digest()).decode().rstrip("=")
+
+
+def _approve(url):
+    page = requests.get(url, timeout=5)
+    assert page.status_code == 200
+    target = page.text.split('id="approve" href="', 1)[1].split('"', 1)[0].replace("&amp;", "&")
+    return dict(parse_qsl(urlsplit(target).query))
+
+
+def test_the_oauth_code_flow_end_to_end(sandbox, client):
+    verifier, challenge = _pkce()
+    redirect = "https://app.example/oauth/youtube"
+    url = client.authorize_url(state="st4te", code_challenge=challenge, redirect_uri=redirect, sandbox=True)
+    query = dict(parse_qsl(urlsplit(url).query))
+
+    assert urlsplit(url).path == "/accounts.google.com/o/oauth2/v2/auth"
+    assert query["client_id"] == "sandbox-youtube-client"
+    assert (query["code_challenge_method"], query["access_type"], query["state"]) == ("S256", "offline", "st4te")
+    answer = _approve(url)
+    assert answer["state"] == "st4te"
+    code = answer["code"]
+    credentials = client.exchange_code(code=code, code_verifier=verifier, redirect_uri=redirect, sandbox=True)
+
+    assert credentials.external_id.startswith("UC")
+    assert len(credentials.external_id) == 24
+    assert credentials.refresh_token
+    assert credentials.handle.startswith("@")
+    outcome = client.publish(base.Connection(credentials, sandbox=True), post())
+    assert outcome.kind == Kind.PUBLISHED
+    assert sandbox.posts("youtube")[0]["account"] == credentials.external_id
+
+
+def test_a_wrong_code_verifier_is_refused(sandbox, client):
+    _, challenge = _pkce()
+    redirect = "https://app.example/cb"
+    answer = _approve(client.authorize_url(state="s", code_challenge=challenge, redirect_uri=redirect, sandbox=True))
+
+    with pytest.raises(requests.HTTPError, match="invalid_grant"):
+        client.exchange_code(code=answer["code"], code_verifier="w" * 64, redirect_uri=redirect, sandbox=True)
+
+
+def test_the_configured_client_id_is_used(settings, client):
+    settings.YOUTUBE_CLIENT_ID = "real-id.apps.googleusercontent.com"
+    url = client.authorize_url(state="s", code_challenge="c", redirect_uri="https://a/cb", sandbox=False)
+
+    assert url.startswith("https://accounts.google.com/o/oauth2/v2/auth?")
+    assert dict(parse_qsl(urlsplit(url).query))["client_id"] == "real-id.apps.googleusercontent.com"
+
+
+# --- metrics and transport -----------------------------------------------------------------------
+
+
+def test_metrics_from_statistics_and_analytics(sandbox, client):
+    published = client.publish(connection(), post())
+    body = {"platform": "youtube", "post_id": published.post_id, "views": 9, "likes": 3, "comments": 2, "shares": 1}
+    requests.post(f"{sandbox.url}/_sandbox/metrics", json=body, timeout=5)
+
+    metrics = client.metrics(connection(), [published.post_id, "missing0000"])
+
+    assert metrics == {
+        published.post_id: base.Metrics(views=9, likes=3, comments=2, shares=1, extra={"favoriteCount": 0})
+    }
+
+
+def test_metrics_without_analytics_still_count_views(sandbox, client, monkeypatch):
+    published = client.publish(connection(), post())
+    monkeypatch.setattr(client, "_shares", lambda conn, ids: None)
+
+    [metrics] = client.metrics(connection(), [published.post_id]).values()
+
+    assert metrics.shares == 0
+    assert metrics.extra["shares_unavailable"] is True
+
+
+def test_a_refused_connection_is_not_sent(settings, client):
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    settings.SANDBOX_URL = f"http://127.0.0.1:{port}"
+
+    outcome = client.publish(connection(), post())
+
+    assert (outcome.kind, outcome.error_code) == (Kind.NOT_SENT, "CONNECTION_FAILED")
+
+
+def test_a_5xx_on_the_last_chunk_is_unknown(sandbox, client, monkeypatch):
+    original = client.session.request
+
+    def failing(method, url, **kwargs):
+        response = original(method, url, **kwargs)
+        if method == "PUT":
+            response.status_code = 503
+        return response
+
+    monkeypatch.setattr(client.session, "request", failing)
+    outcome = client.publish(connection(), post())
+
+    assert (outcome.kind, outcome.http_status) == (Kind.UNKNOWN, 503)
