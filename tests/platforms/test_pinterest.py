@@ -1,0 +1,525 @@
+"""The Pinterest client against the Pinterest stand-in, over real HTTP: pins from pulled images,
+carousels and uploaded videos, validation, every sandbox outcome, settling unknowns, metrics,
+per-account settings and the OAuth 2.0 code flow."""
+
+from __future__ import annotations
+
+import base64
+import datetime as dt
+import json
+import re
+import socket
+from urllib.parse import parse_qs, urlsplit
+
+import pytest
+import requests
+
+from accounts.platforms.base import Connection, Credentials, OutcomeKind, Post
+from accounts.platforms.pinterest import Client, resolve_settings
+from sandbox import tokens
+from tests.media import files
+from tests.platforms.pinterest_helpers import (
+    ACCOUNT,
+    BOARD,
+    connection,
+    image,
+    logged,
+    media,
+    pin_bodies,
+    serve,
+    video,
+)
+
+MB = 1024 * 1024
+
+
+@pytest.fixture
+def origin():
+    with serve() as served:
+        yield served
+
+
+@pytest.fixture
+def client():
+    client = Client()
+    client.poll_interval_seconds = 0
+    return client
+
+
+def _codes(problems):
+    return {(p.field, p.code) for p in problems}
+
+
+def _post(text="a pin", media_list=(), **settings):
+    return Post(text=text, media=list(media_list), settings={"boardId": BOARD, **settings})
+
+
+# --- publishing ------------------------------------------------------------------------------
+
+
+def test_an_image_pin_is_published_from_the_pulled_url(sandbox, client, origin):
+    outcome = client.publish(connection(), _post("Hello from the sandbox", [image(origin)]))
+
+    assert outcome.kind is OutcomeKind.PUBLISHED
+    assert outcome.url == f"https://www.pinterest.com/pin/{outcome.post_id}/"
+    [post] = sandbox.posts("pinterest")
+    assert (post["id"], post["text"], post["account"], post["media_count"]) == (
+        outcome.post_id, "Hello from the sandbox", ACCOUNT, 1,
+    )  # fmt: skip
+    [body] = pin_bodies(sandbox.state)
+    assert body["media_source"] == {"source_type": "image_url", "url": f"{origin.url}/img"}
+    assert body["board_id"] == BOARD
+
+
+def test_a_text_only_pin_is_refused_before_sending(client):
+    assert _codes(client.validate(_post("just words"))) == {("media", "MEDIA_REQUIRED")}
+
+
+def test_three_images_make_one_carousel_pin(sandbox, client, origin):
+    pictures = [image(origin, media_id=f"i{n}") for n in range(3)]
+
+    outcome = client.publish(connection(), _post("carousel", pictures))
+
+    assert outcome.kind is OutcomeKind.PUBLISHED
+    assert sandbox.posts("pinterest")[0]["media_count"] == 3
+    source = pin_bodies(sandbox.state)[0]["media_source"]
+    assert source["source_type"] == "multiple_image_urls"
+    assert [item["url"] for item in source["items"]] == [f"{origin.url}/i{n}" for n in range(3)]
+
+
+def test_a_video_is_registered_uploaded_to_s3_polled_then_pinned(sandbox, client):
+    outcome = client.publish(connection(), _post("a video", [video()], cover_image_key_frame_time=2.7))
+
+    assert outcome.kind is OutcomeKind.PUBLISHED
+    [register] = logged(sandbox.state, "POST", "/api.pinterest.com/v5/media")
+    assert json.loads(register["body"]) == {"media_type": "video"}
+    [upload] = logged(sandbox.state, "POST", "/pinterest-media-upload.s3-accelerate.amazonaws.com/")
+    assert "Authorization" not in upload["headers"]
+    assert b'name="x-amz-signature"' in upload["body"]
+    assert b'name="file"' in upload["body"]
+    assert logged(sandbox.state, "GET", "/media/" + pin_bodies(sandbox.state)[0]["media_source"]["media_id"])
+    source = pin_bodies(sandbox.state)[0]["media_source"]
+    assert (source["source_type"], source["cover_image_key_frame_time"]) == ("video_id", 2)
+    assert sandbox.posts("pinterest")[0]["media_count"] == 1
+
+
+def test_the_media_id_is_saved_before_the_pin_is_created(sandbox, client):
+    refs = []
+
+    client.publish(connection(refs=refs), _post("saved", [video()]))
+
+    assert refs[0].keys() == {"media_id"}
+    assert refs[1]["board_id"] == BOARD
+    assert "since" in refs[1]
+
+
+def test_every_pinterest_setting_reaches_the_request(sandbox, client, origin):
+    values = {"title": "A title", "link": "https://example.com/x", "note": "private", "alt_text": "red square"}
+
+    assert client.publish(connection(), _post("described", [image(origin)], **values)).kind is OutcomeKind.PUBLISHED
+
+    [body] = pin_bodies(sandbox.state)
+    assert {key: body[key] for key in values} == values
+    assert (body["board_id"], body["description"]) == (BOARD, "described")
+
+
+def test_unknown_settings_are_ignored(sandbox, client, origin):
+    post = _post("plain", [image(origin)], something_else=1)
+
+    assert client.validate(post) == []
+    assert client.publish(connection(), post).kind is OutcomeKind.PUBLISHED
+    assert set(pin_bodies(sandbox.state)[0]) == {"board_id", "description", "media_source"}
+
+
+# --- per-account settings --------------------------------------------------------------------
+
+
+def test_resolve_settings_applies_the_account_override_and_drops_per_account():
+    values = {"boardId": "1", "title": "t", "per_account": {"acc-1": {"boardId": "2"}, "acc-2": {"title": "u"}}}
+
+    assert resolve_settings(values, "acc-1") == {"boardId": "2", "title": "t"}
+    assert resolve_settings(values, "acc-2") == {"boardId": "1", "title": "u"}
+    assert resolve_settings(values, "acc-3") == {"boardId": "1", "title": "t"}
+    assert resolve_settings({"per_account": "nonsense", "boardId": "1"}, "x") == {"boardId": "1"}
+
+
+def test_per_account_entries_must_be_objects(client):
+    good = _post("p", [image()], per_account={"a": {"boardId": "2"}})
+    bad = _post("p", [image()], per_account={"a": "2"})
+
+    assert client.validate(good) == []
+    assert _codes(client.validate(bad)) == {("per_account", "INVALID_SETTING")}
+    assert _codes(client.validate(_post("p", [image()], per_account=[1]))) == {("per_account", "INVALID_SETTING")}
+
+
+# --- validation ------------------------------------------------------------------------------
+
+
+def test_text_and_title_limits(client):
+    assert client.validate(_post("a" * 800, [image()], title="t" * 100)) == []
+    assert _codes(client.validate(_post("a" * 801, [image()]))) == {("text", "TEXT_TOO_LONG")}
+    assert _codes(client.validate(_post("a", [image()], title="t" * 101))) == {("title", "TITLE_TOO_LONG")}
+
+
+def test_a_board_is_required(client):
+    assert _codes(client.validate(Post(text="x", media=[image()]))) == {("boardId", "BOARD_REQUIRED")}
+
+
+@pytest.mark.parametrize(
+    ("media_list", "field", "code"),
+    [
+        ([image(media_id=f"i{n}") for n in range(6)], "media", "TOO_MANY_MEDIA"),
+        ([image(), video()], "media", "MIXED_MEDIA"),
+        ([media(b"x", "image/png", size=21 * MB)], "media[0]", "MEDIA_TOO_LARGE"),
+        ([media(b"x", "video/mp4", size=2048 * MB, duration=10)], "media[0]", "MEDIA_TOO_LARGE"),
+        ([media(b"x", "image/bmp")], "media[0]", "UNSUPPORTED_MEDIA_TYPE"),
+        ([video(seconds=15 * 60 + 1)], "media[0]", "VIDEO_TOO_LONG"),
+        ([video(seconds=3)], "media[0]", "VIDEO_TOO_SHORT"),
+        (
+            [image(media_id="a"), media(files.image("PNG", (80, 80)), "image/png", dimensions=(80, 80))],
+            "media",
+            "INVALID_COMBINATION",
+        ),
+    ],
+)
+def test_media_pinterest_refuses_is_a_problem(client, media_list, field, code):
+    assert _codes(client.validate(_post("media", media_list))) == {(field, code)}
+
+
+@pytest.mark.parametrize(
+    ("values", "field"),
+    [
+        ({"boardId": 549755885175}, "boardId"),
+        ({"boardId": "my-board"}, "boardId"),
+        ({"title": 5}, "title"),
+        ({"link": "not a url"}, "link"),
+        ({"link": "https://e.com/" + "a" * 2048}, "link"),
+        ({"note": ["x"]}, "note"),
+        ({"alt_text": "a" * 501}, "alt_text"),
+        ({"alt_text": False}, "alt_text"),
+        ({"cover_image_key_frame_time": "3"}, "cover_image_key_frame_time"),
+        ({"cover_image_key_frame_time": -1}, "cover_image_key_frame_time"),
+        ({"cover_image_key_frame_time": True}, "cover_image_key_frame_time"),
+    ],
+)
+def test_settings_of_the_wrong_type_or_value_are_problems_naming_the_key(client, values, field):
+    post = Post(text="hi", media=[video()], settings={"boardId": BOARD, **values})
+
+    assert [p.field for p in client.validate(post)] == [field]
+
+
+def test_a_cover_frame_needs_a_video(client):
+    post = _post("hi", [image()], cover_image_key_frame_time=1)
+
+    assert _codes(client.validate(post)) == {("cover_image_key_frame_time", "UNSUPPORTED_SETTING")}
+
+
+# --- outcomes --------------------------------------------------------------------------------
+
+
+def test_ok_is_published(sandbox, client, origin):
+    sandbox.outcomes("pinterest", "ok")
+
+    assert client.publish(connection(), _post("ok", [image(origin)])).kind is OutcomeKind.PUBLISHED
+
+
+def test_error_is_failed_with_pinterest_words_and_nothing_created(sandbox, client, origin):
+    sandbox.outcomes("pinterest", "error")
+
+    outcome = client.publish(connection(), _post("refused", [image(origin)]))
+
+    assert (outcome.kind, outcome.http_status, outcome.error_code) == (OutcomeKind.FAILED, 403, "PINTEREST_29")
+    assert "not permitted" in outcome.error_message
+    assert not outcome.auth_failed
+    assert sandbox.posts("pinterest") == []
+
+
+def test_rate_limited_is_not_sent_with_retry_after(sandbox, client, origin):
+    sandbox.outcomes("pinterest", "rate_limited")
+
+    outcome = client.publish(connection(), _post("later", [image(origin)]))
+
+    assert (outcome.kind, outcome.http_status, outcome.retry_after) == (OutcomeKind.NOT_SENT, 429, 60.0)
+    assert sandbox.posts("pinterest") == []
+
+
+def test_timeout_is_unknown_then_check_finds_it_once(sandbox, client, origin):
+    sandbox.outcomes("pinterest", "timeout")
+    refs = []
+    post = _post("Did it land? ☕", [image(origin)], title="T", link="https://example.com/l")
+
+    outcome = client.publish(connection(refs=refs), post)
+    settled = client.check(connection(), refs[-1])
+
+    assert outcome.kind is OutcomeKind.UNKNOWN
+    assert settled.kind is OutcomeKind.PUBLISHED
+    assert [p["id"] for p in sandbox.posts("pinterest")] == [settled.post_id]
+
+
+def test_timeout_then_find_recent_finds_it_once(sandbox, client, origin):
+    sandbox.outcomes("pinterest", "timeout")
+    since = dt.datetime.now(dt.UTC) - dt.timedelta(seconds=5)
+    post = _post("found by listing", [image(origin)])
+
+    assert client.publish(connection(), post).kind is OutcomeKind.UNKNOWN
+    found = client.find_recent(connection(), post, since)
+
+    assert found.kind is OutcomeKind.PUBLISHED
+    assert [p["id"] for p in sandbox.posts("pinterest")] == [found.post_id]
+
+
+def test_find_recent_says_not_found_when_absent(sandbox, client, origin):
+    client.publish(connection(), _post("something else", [image(origin)]))
+
+    found = client.find_recent(connection(), _post("never sent"), dt.datetime.now(dt.UTC) - dt.timedelta(minutes=1))
+
+    assert (found.kind, found.error_code) == (OutcomeKind.FAILED, "NOT_FOUND")
+
+
+def test_processing_video_is_followed_by_check_until_published(sandbox, client):
+    sandbox.outcomes("pinterest", "processing")
+
+    outcome = client.publish(connection(), _post("slow video", [video()]))
+    assert outcome.kind is OutcomeKind.PROCESSING
+    assert sandbox.posts("pinterest") == []
+
+    first = client.check(connection(), outcome.ref)  # the third "processing" status
+    second = client.check(connection(), first.ref)  # succeeded, then the pin
+
+    assert first.kind is OutcomeKind.PROCESSING
+    assert second.kind is OutcomeKind.PUBLISHED
+    assert [p["id"] for p in sandbox.posts("pinterest")] == [second.post_id]
+    statuses = logged(sandbox.state, "GET", f"/media/{outcome.ref['media_id']}")
+    assert len(statuses) == 4
+
+
+def test_processing_on_an_image_pin_is_published(sandbox, client, origin):
+    sandbox.outcomes("pinterest", "processing")
+
+    assert client.publish(connection(), _post("sync", [image(origin)])).kind is OutcomeKind.PUBLISHED
+    assert len(sandbox.posts("pinterest")) == 1
+
+
+def test_check_reads_a_pin_back(sandbox, client, origin):
+    outcome = client.publish(connection(), _post("read me back", [image(origin)]))
+
+    assert client.check(connection(), {"post_id": outcome.post_id}).kind is OutcomeKind.PUBLISHED
+    missing = client.check(connection(), {"post_id": "999"})
+    assert (missing.kind, missing.error_code) == (OutcomeKind.FAILED, "NOT_FOUND")
+
+
+def test_an_expired_token_needs_reauthorization(sandbox, client, origin):
+    token = tokens.issue("pinterest", ACCOUNT, lifetime_seconds=-1)
+
+    outcome = client.publish(connection(token), _post("late", [image(origin)]))
+
+    assert (outcome.kind, outcome.http_status, outcome.auth_failed) == (OutcomeKind.FAILED, 401, True)
+    assert outcome.error_code == "PINTEREST_2"
+    assert sandbox.posts("pinterest") == []
+
+
+def test_a_revoked_token_needs_reauthorization_even_during_video_upload(sandbox, client, origin):
+    token = tokens.issue("pinterest", ACCOUNT)
+    requests.post(f"{sandbox.url}/_sandbox/tokens/revoke", json={"token": token}, timeout=5)
+
+    pin = client.publish(connection(token), _post("revoked", [image(origin)]))
+    with_video = client.publish(connection(token), _post("revoked", [video()]))
+
+    assert pin.auth_failed
+    assert with_video.auth_failed
+    assert with_video.kind is OutcomeKind.FAILED
+    assert token not in pin.error_message + with_video.error_message
+
+
+def test_a_token_of_another_platform_is_refused(sandbox, client, origin):
+    outcome = client.publish(connection(tokens.issue("x", ACCOUNT)), _post("wrong", [image(origin)]))
+
+    assert outcome.auth_failed
+
+
+def test_a_closed_port_is_not_sent(sandbox, client, settings):
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    settings.SANDBOX_URL = f"http://127.0.0.1:{port}"
+
+    outcome = client.publish(connection(), _post("nowhere", [image()]))
+    with_video = client.publish(connection(), _post("nowhere", [video()]))
+
+    assert (outcome.kind, outcome.error_code) == (OutcomeKind.NOT_SENT, "CONNECTION_FAILED")
+    assert with_video.kind is OutcomeKind.NOT_SENT
+
+
+# --- the stand-in is as strict as Pinterest --------------------------------------------------
+
+
+def _post_pin(sandbox, body, token=None):
+    headers = {"Authorization": f"Bearer {token or tokens.issue('pinterest', ACCOUNT)}"}
+    return requests.post(f"{sandbox.url}/api.pinterest.com/v5/pins", json=body, headers=headers, timeout=10)
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        {"media_source": {"source_type": "image_url", "url": "URL"}},
+        {"board_id": BOARD},
+        {"board_id": BOARD, "media_source": {"source_type": "image_url", "url": "URL"}, "unknown": 1},
+        {"board_id": BOARD, "media_source": {"source_type": "image_url", "url": "URL"}, "title": "t" * 101},
+        {"board_id": BOARD, "media_source": {"source_type": "image_url", "url": "MISSING"}},
+        {"board_id": BOARD, "media_source": {"source_type": "image_url", "url": "TEXT"}},
+        {"board_id": BOARD, "media_source": {"source_type": "multiple_image_urls", "items": [{"url": "URL"}]}},
+        {"board_id": BOARD, "media_source": {"source_type": "video_id", "media_id": "123"}},
+    ],
+)
+def test_the_stand_in_refuses_what_pinterest_refuses(sandbox, origin, body):
+    urls = {
+        "URL": origin.add("ok.png", files.image()),
+        "MISSING": f"{origin.url}/nothing",
+        "TEXT": origin.add("t", b"hello"),
+    }
+    text = json.dumps(body)
+    for name, url in urls.items():
+        text = text.replace(f'"{name}"', json.dumps(url))
+
+    response = _post_pin(sandbox, json.loads(text))
+
+    assert response.status_code == 400
+    assert response.json()["code"] == 1
+    assert response.json()["message"]
+    assert sandbox.posts("pinterest") == []
+
+
+def test_the_stand_in_needs_a_bearer_token(sandbox):
+    response = requests.post(f"{sandbox.url}/api.pinterest.com/v5/pins", json={}, timeout=5)
+
+    assert response.status_code == 401
+    assert response.json() == {"code": 2, "message": "Authentication failed.", "status": "failure"}
+
+
+def test_an_unknown_board_is_not_found(sandbox, origin):
+    body = {"board_id": "1", "media_source": {"source_type": "image_url", "url": origin.add("a", files.image())}}
+
+    assert _post_pin(sandbox, body).status_code == 404
+
+
+def test_a_video_of_another_account_cannot_be_pinned(sandbox, client):
+    client.publish(connection(), _post("mine", [video()]))
+    media_id = pin_bodies(sandbox.state)[0]["media_source"]["media_id"]
+    body = {"board_id": BOARD, "media_source": {"source_type": "video_id", "media_id": media_id}}
+
+    assert _post_pin(sandbox, body, tokens.issue("pinterest", "999")).status_code == 400
+
+
+# --- metrics ---------------------------------------------------------------------------------
+
+
+def test_metrics_reflect_the_control_api(sandbox, client, origin):
+    first = client.publish(connection(), _post("one", [image(origin)])).post_id
+    second = client.publish(connection(), _post("two", [image(origin)])).post_id
+    body = {"platform": "pinterest", "post_id": first, "views": 100, "likes": 7, "comments": 3, "shares": 2}
+    requests.post(f"{sandbox.url}/_sandbox/metrics", json=body, timeout=5)
+
+    found = client.metrics(connection(), [first, second, "999"])
+
+    assert (found[first].views, found[first].likes, found[first].comments, found[first].shares) == (100, 7, 3, 2)
+    assert found[first].extra["IMPRESSION"] == 100
+    assert found[second].likes == 0
+    assert "999" not in found
+    query = parse_qs(logged(sandbox.state, "GET", f"/pins/{first}/analytics")[0]["query"])
+    assert query["metric_types"][0].split(",")[:2] == ["IMPRESSION", "SAVE"]
+
+
+# --- OAuth 2.0 -------------------------------------------------------------------------------
+
+
+def _approve(url):
+    page = requests.get(url, timeout=5)
+    assert page.status_code == 200
+    target = re.search(r'id="approve" href="([^"]+)"', page.text).group(1).replace("&amp;", "&")
+    return parse_qs(urlsplit(target).query)
+
+
+def test_the_code_flow_end_to_end_gives_credentials_that_publish(sandbox, client, origin):
+    redirect = "https://app.example/callback/pinterest"
+
+    url = client.authorize_url(state="s-1", code_challenge="unused", redirect_uri=redirect, sandbox=True)
+    assert url.startswith(f"{sandbox.url}/www.pinterest.com/oauth/?")
+    query = _approve(url)
+    credentials = client.exchange_code(
+        code=query["code"][0], code_verifier="unused", redirect_uri=redirect, sandbox=True
+    )
+
+    assert query["state"] == ["s-1"]
+    assert credentials.external_id.isdigit()
+    assert credentials.handle
+    assert credentials.refresh_token
+    assert credentials.expires_at > dt.datetime.now(dt.UTC) + dt.timedelta(days=29)
+    assert credentials.metadata["boards"] == [{"id": BOARD, "name": "Demo board"}]
+    outcome = client.publish(Connection(credentials, sandbox=True), _post("connected", [image(origin)]))
+    assert outcome.kind is OutcomeKind.PUBLISHED
+    assert sandbox.posts("pinterest")[0]["account"] == credentials.external_id
+
+
+def test_a_code_is_single_use_and_bound_to_its_redirect(sandbox, client):
+    redirect = "https://app.example/cb"
+    code = _approve(client.authorize_url(state="s", code_challenge="", redirect_uri=redirect, sandbox=True))["code"][0]
+
+    with pytest.raises(requests.HTTPError):
+        client.exchange_code(code=code, code_verifier="", redirect_uri="https://evil.example/cb", sandbox=True)
+    with pytest.raises(requests.HTTPError):  # the failed attempt used the code up
+        client.exchange_code(code=code, code_verifier="", redirect_uri=redirect, sandbox=True)
+
+
+def test_the_app_authenticates_with_basic_auth(sandbox, client, settings):
+    settings.PINTEREST_CLIENT_ID, settings.PINTEREST_CLIENT_SECRET = "my-app", "s3cret"
+    conn = Connection(
+        Credentials(access_token="", refresh_token=tokens.issue("pinterest", ACCOUNT, kind="sbr")), sandbox=True
+    )
+
+    client.refresh(conn)
+
+    [request] = logged(sandbox.state, "POST", "/v5/oauth/token")
+    assert request["headers"]["Authorization"] == "Basic " + base64.b64encode(b"my-app:s3cret").decode()
+    assert "s3cret" not in request["body"].decode()
+
+
+def test_refresh_rotates_the_refresh_token(sandbox, client, origin):
+    old = tokens.issue("pinterest", ACCOUNT, kind="sbr")
+    conn = Connection(Credentials(access_token="expired", refresh_token=old, external_id=ACCOUNT), sandbox=True)
+
+    fresh = client.refresh(conn)
+
+    assert fresh.refresh_token not in ("", old)
+    assert fresh.external_id == ACCOUNT
+    assert (
+        client.publish(Connection(fresh, sandbox=True), _post("refreshed", [image(origin)])).kind
+        is OutcomeKind.PUBLISHED
+    )
+    with pytest.raises(requests.HTTPError):
+        client.refresh(conn)  # the old refresh token stopped working
+
+
+def _answer(status, body, headers=None):
+    response = requests.Response()
+    response.status_code, response._content = status, json.dumps(body).encode()
+    response.headers.update(headers or {})
+    return response
+
+
+@pytest.mark.parametrize(
+    ("status", "body", "kind", "code", "auth"),
+    [
+        (400, {"code": 1, "message": "Invalid parameters."}, OutcomeKind.FAILED, "PINTEREST_1", False),
+        (401, {"code": 2, "message": "Authentication failed."}, OutcomeKind.FAILED, "PINTEREST_2", True),
+        (404, {"code": 40, "message": "Board not found."}, OutcomeKind.FAILED, "PINTEREST_40", False),
+        (429, {"code": 8, "message": "slow down"}, OutcomeKind.NOT_SENT, "RATE_LIMITED", False),
+        (503, {"code": 0, "message": "down"}, OutcomeKind.UNKNOWN, "PINTEREST_0", False),
+        (502, "<html>", OutcomeKind.UNKNOWN, "HTTP_502", False),
+    ],
+)
+def test_pinterest_refusals_are_classified_with_their_words(status, body, kind, code, auth):
+    from accounts.platforms.pinterest import _refusal
+
+    outcome = _refusal(_answer(status, body))
+
+    assert (outcome.kind, outcome.error_code, outcome.http_status, outcome.auth_failed) == (kind, code, status, auth)
