@@ -1,7 +1,638 @@
-"""The linkedin stand-in."""
+"""The LinkedIn stand-in: the versioned REST endpoints the LinkedIn client calls, as strict as LinkedIn.
+
+Shapes follow LinkedIn's documentation (platform docs §4; LinkedIn publishes no OpenAPI):
+`LinkedIn-Version` and `X-Restli-Protocol-Version: 2.0.0` are required on /rest/ (a missing
+version is a 400, a sunset one a 426), errors are `{"status", "code"|"serviceErrorCode",
+"message"}` or 422s with `errorDetails.inputErrors`, the post URN comes back in `x-restli-id`
+on an empty 201, and a 429 carries no rate-limit headers (LinkedIn sends none).
+
+Commentary is parsed as LinkedIn's little text format: an escaped character is kept, `#word`
+is a hashtag, `@[Name](urn)` a mention, and any other unescaped reserved character silently
+cuts the post short (as LinkedIn does) while the answer is still 201. `/_sandbox/posts` shows
+the text as rendered; GET /rest/posts gives the commentary as sent.
+
+Media: images are AVAILABLE once their bytes (PNG/JPEG/GIF, checked by signature and size)
+are PUT; videos are checked for the MP4 signature and their declared size, finalized with the
+parts' ETags in order, then PROCESSING for one status check (three when the `processing`
+outcome is queued: finalizeUpload takes it from the queue) before AVAILABLE. Posts refuse
+media that is not AVAILABLE or not the author's. One outcome per POST /rest/posts.
+
+Not modelled: organization page roles (an organization author is accepted for any token),
+the 300-member minimum of a targeted audience, image pixel limits and video durations,
+documents and articles, and "ghost" duplicates after a delete.
+"""
 
 from __future__ import annotations
 
-from werkzeug.routing import Rule
+import hashlib
+import html
+import re
+import secrets
+import time
+from typing import Any
+from urllib.parse import urlencode
 
-RULES: list[Rule] = []
+from werkzeug.routing import Rule
+from werkzeug.wrappers import Request, Response
+
+from sandbox import tokens
+from sandbox.http import Context, bearer_token, json_body, json_response, token_problem
+from sandbox.state import SandboxPost
+
+PLATFORM = "linkedin"
+MB = 1024 * 1024
+PART_BYTES = 4 * MB  # LinkedIn's video part size; tests may lower it
+IMAGE_MAX_BYTES = 5 * MB
+VIDEO_MAX_BYTES = 500 * MB
+MAX_COMMENTARY = 3000
+OLDEST_ACTIVE_VERSION = "202407"
+ACCESS_LIFETIME = 60 * 86400
+REFRESH_LIFETIME = 365 * 86400
+SCOPES = "openid,profile,w_member_social,r_member_postAnalytics"
+UPLOAD_HOST = "https://www.linkedin.com/dms-uploads/sp/v2"
+POST_FIELDS = frozenset(
+    {
+        "author", "commentary", "visibility", "distribution", "lifecycleState", "isReshareDisabledByAuthor",
+        "content", "contentLandingPage", "contentCallToActionLabel", "reshareContext", "adContext", "container",
+    }
+)  # fmt: skip
+VISIBILITIES = frozenset({"PUBLIC", "CONNECTIONS", "LOGGED_IN", "CONTAINER"})
+FEEDS = frozenset({"MAIN_FEED", "NONE", "CONTAINER_ONLY"})
+LIFECYCLES = frozenset({"PUBLISHED", "DRAFT", "PUBLISH_REQUESTED"})
+TARGET_FACETS = frozenset(
+    {
+        "degrees", "fieldsOfStudy", "geoLocations", "industries", "interfaceLocales", "jobFunctions",
+        "organizations", "seniorities", "staffCountRanges",
+    }
+)  # fmt: skip
+METRIC_OF = {"IMPRESSION": "views", "MEMBERS_REACHED": "views", "REACTION": "likes", "COMMENT": "comments"}
+METRIC_OF["RESHARE"] = "shares"
+IMAGE_SIGNATURES = (b"\x89PNG\r\n\x1a\n", b"\xff\xd8\xff", b"GIF87a", b"GIF89a")
+RESERVED = frozenset("\\|{}@[]()<>#*_~")
+_MENTION = re.compile(r"@\[([^\]\\]*)\]\((urn:li:[A-Za-z]+:[^)\s]+)\)")
+_PERSON = re.compile(r"urn:li:person:[A-Za-z0-9_-]+")
+_ORGANIZATION = re.compile(r"urn:li:organization:\d+")
+_ENTITY = re.compile(r"\((share|ugc):(urn:li:(?:share|ugcPost):\d+)\)")
+
+
+# --- little text -----------------------------------------------------------------------------
+
+
+def render_little_text(text: str) -> str:
+    """What LinkedIn shows for a commentary: escapes undone, mentions as names, and the text
+    cut at the first reserved character that is neither escaped nor part of a hashtag."""
+    shown, index = [], 0
+    while index < len(text):
+        piece, index = _next_piece(text, index)
+        if piece is None:
+            break
+        shown.append(piece)
+    return "".join(shown)
+
+
+def _next_piece(text: str, index: int) -> tuple[str | None, int]:
+    char = text[index]
+    if char == "\\":
+        return (text[index + 1], index + 2) if index + 1 < len(text) else (None, index)
+    if char == "#" and index + 1 < len(text) and text[index + 1].isalnum():
+        return char, index + 1
+    mention = _MENTION.match(text, index)
+    if mention:
+        return mention.group(1), mention.end()
+    return (None, index) if char in RESERVED else (char, index + 1)
+
+
+# --- answers ---------------------------------------------------------------------------------
+
+
+def error(status: int, message: str, code: str = "", service_code: int | None = None) -> Response:
+    body: dict[str, Any] = {"status": status, "message": message}
+    if code:
+        body["code"] = code
+    if service_code is not None:
+        body["serviceErrorCode"] = service_code
+    return json_response(body, status=status)
+
+
+def input_error(message: str, code: str, field: str, status: int = 422) -> Response:
+    detail = {"code": code, "description": message, "input": {"inputPath": {"fieldPath": field}}}
+    body = {
+        "status": status,
+        "message": message,
+        "errorDetailType": "com.linkedin.common.error.BadRequest",
+        "errorDetails": {"inputErrors": [detail]},
+    }
+    return json_response(body, status=status)
+
+
+TOKEN_ERRORS = {
+    "missing": (65604, "EMPTY_ACCESS_TOKEN", "Empty oauth2 access token"),
+    "invalid": (65600, "INVALID_ACCESS_TOKEN", "Invalid access token"),
+    "expired": (65601, "EXPIRED_ACCESS_TOKEN", "The token used in the request has expired"),
+    "revoked": (65602, "REVOKED_ACCESS_TOKEN", "The token used in the request has been revoked by the user"),
+}
+
+
+def _account(ctx: Context, request: Request) -> str | Response:
+    info = token_problem(ctx, bearer_token(request), PLATFORM)
+    if isinstance(info, tokens.TokenInfo):
+        return info.account
+    service_code, code, message = TOKEN_ERRORS[info]
+    return error(401, message, code, service_code)
+
+
+def _version_problem(request: Request) -> Response | None:
+    version = request.headers.get("LinkedIn-Version", "")
+    if not version:
+        message = "A version must be present. Please specify a version by adding the LinkedIn-Version header."
+        return error(400, message, "VERSION_MISSING")
+    if not re.fullmatch(r"20\d{4}(\.\d{2})?", version) or version[:6] < OLDEST_ACTIVE_VERSION:
+        return error(426, f"Requested version {version} is not active", "NONEXISTENT_VERSION")
+    if request.headers.get("X-Restli-Protocol-Version") != "2.0.0":
+        return error(400, "X-Restli-Protocol-Version must be 2.0.0 for this resource", "ILLEGAL_ARGUMENT")
+    return None
+
+
+def _rest_account(ctx: Context, request: Request) -> str | Response:
+    """The token's member for a /rest/ call, after the version headers LinkedIn requires."""
+    account = _account(ctx, request)
+    if isinstance(account, Response):
+        return account
+    return _version_problem(request) or account
+
+
+def _objects(ctx: Context, kind: str) -> dict[str, dict[str, Any]]:
+    found: dict[str, dict[str, Any]] = ctx.state.objects[PLATFORM].setdefault(kind, {})
+    return found
+
+
+def _now_ms() -> int:
+    return int(time.time() * 1000)
+
+
+def _owner_problem(account: str, owner: Any) -> Response | None:
+    if not isinstance(owner, str) or not (_PERSON.fullmatch(owner) or _ORGANIZATION.fullmatch(owner)):
+        return input_error("owner must be a person or organization URN", "INVALID_VALUE", "/owner", 400)
+    if owner.startswith("urn:li:person:") and owner != f"urn:li:person:{account}":
+        return error(403, "Not enough permissions to act as this owner", "ACCESS_DENIED", 100)
+    return None
+
+
+# --- images ----------------------------------------------------------------------------------
+
+
+def images_action(ctx: Context, request: Request, **values: Any) -> Response:
+    account = _rest_account(ctx, request)
+    if isinstance(account, Response):
+        return account
+    if request.args.get("action") != "initializeUpload":
+        return error(400, "action must be initializeUpload", "ILLEGAL_ARGUMENT")
+    body = json_body(request)
+    owner = (body.get("initializeUploadRequest") or {}).get("owner") if isinstance(body, dict) else None
+    problem = _owner_problem(account, owner)
+    if problem:
+        return problem
+    image_id = ctx.state.next_id()
+    urn, upload_id = f"urn:li:image:{image_id}", secrets.token_urlsafe(12)
+    _objects(ctx, "media")[urn] = {"owner": owner, "account": account, "status": "WAITING_UPLOAD", "kind": "image"}
+    _objects(ctx, "uploads")[upload_id] = {"urn": urn, "part": 0}
+    upload_url = f"{UPLOAD_HOST}/{upload_id}/uploaded-image/0"
+    value = {"uploadUrlExpiresAt": _now_ms() + 86400_000, "uploadUrl": upload_url, "image": urn}
+    return json_response({"value": value})
+
+
+def _image_problem(data: bytes) -> str:
+    if not data.startswith(IMAGE_SIGNATURES):
+        return "The uploaded file is not a JPG, PNG or GIF image."
+    return f"Images may be at most {IMAGE_MAX_BYTES} bytes." if len(data) > IMAGE_MAX_BYTES else ""
+
+
+def upload(ctx: Context, request: Request, upload_id: str, kind: str, part: int) -> Response:
+    account = _account(ctx, request)
+    if isinstance(account, Response):
+        return account
+    target = _objects(ctx, "uploads").get(upload_id)
+    media = _objects(ctx, "media").get(target["urn"]) if target else None
+    if target is None or media is None or media["account"] != account or media["status"] != "WAITING_UPLOAD":
+        return error(404, "Upload URL not found or expired", "NOT_FOUND")
+    data = request.get_data(cache=True)
+    if kind == "uploaded-image" and media["kind"] == "image":
+        return _store_image(media, data)
+    if kind == "uploaded-video" and media["kind"] == "video":
+        return _store_part(media, part, data)
+    return error(400, "Upload URL does not match the media kind", "ILLEGAL_ARGUMENT")
+
+
+def _store_image(media: dict[str, Any], data: bytes) -> Response:
+    reason = _image_problem(data)
+    if reason:
+        return error(400, reason, "INVALID_IMAGE")
+    media.update(status="AVAILABLE", size=len(data))
+    return Response(status=201)
+
+
+def get_image(ctx: Context, request: Request, urn: str) -> Response:
+    return _media_answer(ctx, request, urn, "image")
+
+
+def _media_answer(ctx: Context, request: Request, urn: str, kind: str) -> Response:
+    account = _rest_account(ctx, request)
+    if isinstance(account, Response):
+        return account
+    media = _objects(ctx, "media").get(urn)
+    if media is None or media["kind"] != kind or media["account"] != account:
+        return error(404, f"{kind} {urn} not found", "NOT_FOUND")
+    if kind == "video":
+        _advance(media)
+    return json_response({"owner": media["owner"], "id": urn, "status": media["status"]})
+
+
+# --- videos ----------------------------------------------------------------------------------
+
+
+def videos_action(ctx: Context, request: Request, **values: Any) -> Response:
+    account = _rest_account(ctx, request)
+    if isinstance(account, Response):
+        return account
+    body = json_body(request)
+    action = request.args.get("action")
+    if action == "initializeUpload" and isinstance(body, dict):
+        return _initialize_video(ctx, account, body.get("initializeUploadRequest"))
+    if action == "finalizeUpload" and isinstance(body, dict):
+        return _finalize_video(ctx, account, body.get("finalizeUploadRequest"))
+    return error(400, "action must be initializeUpload or finalizeUpload with a JSON body", "ILLEGAL_ARGUMENT")
+
+
+def _initialize_video(ctx: Context, account: str, request: Any) -> Response:
+    if not isinstance(request, dict):
+        return input_error("initializeUploadRequest is required", "MISSING_FIELD", "/initializeUploadRequest", 400)
+    problem = _owner_problem(account, request.get("owner"))
+    if problem:
+        return problem
+    size = request.get("fileSizeBytes")
+    if not isinstance(size, int) or isinstance(size, bool) or not 0 < size <= VIDEO_MAX_BYTES:
+        return input_error(f"fileSizeBytes must be 1 to {VIDEO_MAX_BYTES}", "INVALID_VALUE", "/fileSizeBytes", 400)
+    urn, token = f"urn:li:video:{ctx.state.next_id()}", secrets.token_urlsafe(8)
+    media = {"owner": request["owner"], "account": account, "status": "WAITING_UPLOAD", "kind": "video"}
+    _objects(ctx, "media")[urn] = {**media, "size": size, "token": token, "parts": {}, "checks_left": 1}
+    upload_id = secrets.token_urlsafe(12)
+    _objects(ctx, "uploads")[upload_id] = {"urn": urn}
+    value = {
+        "uploadUrlsExpireAt": _now_ms() + 86400_000,
+        "video": urn,
+        "uploadInstructions": _instructions(upload_id, size),
+        "uploadToken": token,
+    }
+    return json_response({"value": value})
+
+
+def _instructions(upload_id: str, size: int) -> list[dict[str, Any]]:
+    return [
+        {"uploadUrl": f"{UPLOAD_HOST}/{upload_id}/uploaded-video/{n}", "firstByte": first,
+         "lastByte": min(first + PART_BYTES, size) - 1}
+        for n, first in enumerate(range(0, size, PART_BYTES))
+    ]  # fmt: skip
+
+
+def _store_part(media: dict[str, Any], part: int, data: bytes) -> Response:
+    etag = hashlib.md5(data, usedforsecurity=False).hexdigest() + f"-{part}"
+    media["parts"][part] = (etag, data)
+    return Response(status=200, headers={"ETag": etag})
+
+
+def _finalize_video(ctx: Context, account: str, request: Any) -> Response:
+    media = _objects(ctx, "media").get(request.get("video", "")) if isinstance(request, dict) else None
+    if media is None or media["kind"] != "video" or media["account"] != account:
+        return input_error("video is not a video of this member", "INVALID_VALUE", "/video", 400)
+    if request.get("uploadToken", "") != media["token"]:
+        return input_error("uploadToken does not match", "INVALID_VALUE", "/uploadToken", 400)
+    parts = [media["parts"][n] for n in sorted(media["parts"])]
+    if request.get("uploadedPartIds") != [etag for etag, _ in parts]:
+        return input_error(
+            "uploadedPartIds must list every part's ETag in order", "INVALID_VALUE", "/uploadedPartIds", 400
+        )
+    data = b"".join(chunk for _, chunk in parts)
+    if len(data) != media["size"] or data[4:8] != b"ftyp":
+        return error(400, "The uploaded video is not an MP4 file of the declared size", "INVALID_VIDEO")
+    media.update(status="PROCESSING", checks_left=3 if _take_processing(ctx) else 1, parts={})
+    return json_response({})
+
+
+def _take_processing(ctx: Context) -> bool:
+    """The `processing` outcome, when it is next in the queue: it applies to this upload."""
+    with ctx.state.lock:
+        queue = ctx.state.outcomes[PLATFORM]
+        if queue and queue[0] == "processing":
+            queue.popleft()
+            return True
+    return False
+
+
+def get_video(ctx: Context, request: Request, urn: str) -> Response:
+    return _media_answer(ctx, request, urn, "video")
+
+
+def _advance(media: dict[str, Any]) -> None:
+    """One status check of a processing video: in progress while checks are left, then AVAILABLE."""
+    if media["status"] != "PROCESSING":
+        return
+    if media["checks_left"] > 0:
+        media["checks_left"] -= 1
+    else:
+        media["status"] = "AVAILABLE"
+
+
+# --- posts -----------------------------------------------------------------------------------
+
+
+def create_post(ctx: Context, request: Request, **values: Any) -> Response:
+    account = _rest_account(ctx, request)
+    if isinstance(account, Response):
+        return account
+    body = json_body(request)
+    if not isinstance(body, dict):
+        return error(400, "The request body must be a JSON object", "ILLEGAL_ARGUMENT")
+    problem = _fields_problem(body) or _author_problem(account, body) or _content_problem(ctx, account, body)
+    return problem or _duplicate(ctx, account, body) or _answer_outcome(ctx, account, body)
+
+
+def _fields_problem(body: dict[str, Any]) -> Response | None:
+    unknown = sorted(set(body) - POST_FIELDS)
+    if unknown:
+        fields = ", ".join(f"/{name}" for name in unknown)
+        return input_error(
+            f"Unpermitted fields present in REQUEST_BODY: [{fields}]", "UNPERMITTED_FIELDS", f"/{unknown[0]}"
+        )
+    for name in ("author", "visibility", "distribution", "lifecycleState"):
+        if name not in body:
+            return input_error(f"Field /{name} is required", "MISSING_FIELD", f"/{name}")
+    return _enum_problem(body) or _distribution_problem(body["distribution"])
+
+
+def _enum_problem(body: dict[str, Any]) -> Response | None:
+    if body["visibility"] not in VISIBILITIES:
+        return input_error(f"visibility must be one of {sorted(VISIBILITIES)}", "INVALID_ENUM_VALUE", "/visibility")
+    if body["lifecycleState"] not in LIFECYCLES:
+        return input_error("lifecycleState is not a valid value", "INVALID_ENUM_VALUE", "/lifecycleState")
+    if not isinstance(body.get("commentary", ""), str):
+        return input_error("commentary must be a string", "INVALID_TYPE", "/commentary")
+    if not isinstance(body.get("isReshareDisabledByAuthor", False), bool):
+        return input_error("isReshareDisabledByAuthor must be a boolean", "INVALID_TYPE", "/isReshareDisabledByAuthor")
+    return None
+
+
+def _distribution_problem(distribution: Any) -> Response | None:
+    if not isinstance(distribution, dict) or distribution.get("feedDistribution") not in FEEDS:
+        return input_error(
+            "distribution.feedDistribution is required", "MISSING_FIELD", "/distribution/feedDistribution"
+        )
+    targets = distribution.get("targetEntities", [])
+    if not isinstance(targets, list) or not all(_is_target(t) for t in targets):
+        return input_error("targetEntities holds targeting facets", "INVALID_VALUE", "/distribution/targetEntities")
+    if not isinstance(distribution.get("thirdPartyDistributionChannels", []), list):
+        return input_error("must be an array", "INVALID_TYPE", "/distribution/thirdPartyDistributionChannels")
+    return None
+
+
+def _is_target(target: Any) -> bool:
+    if not isinstance(target, dict) or not target or set(target) - TARGET_FACETS:
+        return False
+    return all(isinstance(v, list) and all(isinstance(i, str) for i in v) for v in target.values())
+
+
+def _author_problem(account: str, body: dict[str, Any]) -> Response | None:
+    author = body["author"]
+    problem = _owner_problem(account, author)
+    if problem:
+        return problem
+    if author.startswith("urn:li:person:") and body["distribution"].get("targetEntities"):
+        return input_error(
+            "Targeting is available only for organization posts", "INVALID_VALUE", "/distribution/targetEntities"
+        )
+    return None
+
+
+def _content_ids(content: Any) -> list[tuple[str, str]] | str:
+    """(media URN, kind) of each media item, or why the content is refused."""
+    if not isinstance(content, dict) or len(content) != 1:
+        return "content must hold exactly one of media, multiImage"
+    if isinstance(content.get("media"), dict):
+        media_id = content["media"].get("id")
+        if not isinstance(media_id, str) or not media_id.startswith(("urn:li:image:", "urn:li:video:")):
+            return "content.media.id must be an image or video URN"
+        if set(content["media"]) - {"id", "title", "altText"}:
+            return "content.media takes id, title and altText"
+        return [(media_id, media_id.split(":")[2])]
+    images = (content.get("multiImage") or {}).get("images") if isinstance(content.get("multiImage"), dict) else None
+    if not isinstance(images, list) or not 2 <= len(images) <= 20:
+        return "content.multiImage.images must hold 2 to 20 images"
+    if not all(isinstance(i, dict) and isinstance(i.get("id"), str) and not set(i) - {"id", "altText"} for i in images):
+        return "each image takes id and altText"
+    return [(i["id"], "image") if i["id"].startswith("urn:li:image:") else (i["id"], "video") for i in images]
+
+
+def _content_problem(ctx: Context, account: str, body: dict[str, Any]) -> Response | None:
+    commentary = body.get("commentary", "")
+    if "content" not in body:
+        return (
+            None
+            if commentary
+            else input_error("commentary is required for a text post", "MISSING_FIELD", "/commentary")
+        )
+    items = _content_ids(body["content"])
+    if isinstance(items, str):
+        return input_error(items, "INVALID_VALUE", "/content")
+    multi = "multiImage" in body["content"]
+    for urn, kind in items:
+        media = _objects(ctx, "media").get(urn)
+        if media is None or media["account"] != account or media["kind"] != kind or (multi and kind != "image"):
+            return input_error(f"{urn} is not a media of this member", "INVALID_VALUE", "/content")
+        if media["status"] != "AVAILABLE":
+            return input_error(
+                f"{urn} is not AVAILABLE (status {media['status']})", "MEDIA_ASSET_NOT_READY", "/content"
+            )
+    return None
+
+
+def _duplicate(ctx: Context, account: str, body: dict[str, Any]) -> Response | None:
+    for post in ctx.state.posts_of(PLATFORM):
+        sent = post.extra.get("request", {})
+        same = (sent.get("commentary", ""), sent.get("content")) == (body.get("commentary", ""), body.get("content"))
+        if post.account == account and same and sent.get("author") == body["author"]:
+            message = f"Content is a duplicate of {post.id}"
+            return input_error(message, "DUPLICATE_POST", "/commentary")
+    return None
+
+
+def _answer_outcome(ctx: Context, account: str, body: dict[str, Any]) -> Response:
+    outcome = ctx.state.take_outcome(PLATFORM)
+    if outcome == "error":
+        return error(
+            403, "Not enough permissions to access: partnerApiPostsExternal.CREATE.20250701", "ACCESS_DENIED", 100
+        )
+    if outcome == "rate_limited":
+        return error(429, "Resource level throttle MEMBER DAY limit for calls to this resource is reached.")
+    text = render_little_text(body.get("commentary", ""))
+    urn = f"urn:li:share:{ctx.state.next_id()}"
+    count = len(_content_ids(body["content"])) if "content" in body else 0
+    ctx.state.add_post(PLATFORM, account, text, count, post_id=urn, request=body, created_ms=_now_ms())
+    if outcome == "timeout":
+        ctx.hold()
+    return Response(status=201, headers={"x-restli-id": urn})
+
+
+def _post_json(post: SandboxPost) -> dict[str, Any]:
+    sent, created = post.extra["request"], post.extra["created_ms"]
+    return {**sent, "id": post.id, "createdAt": created, "publishedAt": created, "lastModifiedAt": created}
+
+
+def get_post(ctx: Context, request: Request, urn: str) -> Response:
+    account = _rest_account(ctx, request)
+    if isinstance(account, Response):
+        return account
+    post = ctx.state.find_post(PLATFORM, urn)
+    if post is None:
+        return error(404, f"Post {urn} not found", "NOT_FOUND")
+    return json_response(_post_json(post))
+
+
+def find_posts(ctx: Context, request: Request, **values: Any) -> Response:
+    account = _rest_account(ctx, request)
+    if isinstance(account, Response):
+        return account
+    args = request.args
+    if args.get("q") != "author" or not args.get("author"):
+        return error(400, "q=author and author are required", "ILLEGAL_ARGUMENT")
+    if args["author"] != f"urn:li:person:{account}" and not _ORGANIZATION.fullmatch(args["author"]):
+        return error(403, "Not enough permissions to read this author's posts", "ACCESS_DENIED", 100)
+    count, sort = args.get("count", "10"), args.get("sortBy", "LAST_MODIFIED")
+    if not count.isdigit() or not 1 <= int(count) <= 100 or sort not in ("LAST_MODIFIED", "CREATED"):
+        return error(400, "count must be 1 to 100; sortBy LAST_MODIFIED or CREATED", "ILLEGAL_ARGUMENT")
+    mine = [p for p in reversed(ctx.state.posts_of(PLATFORM)) if p.extra["request"]["author"] == args["author"]]
+    elements = [_post_json(p) for p in mine[: int(count)]]
+    return json_response({"elements": elements, "paging": {"start": 0, "count": int(count), "links": []}})
+
+
+# --- analytics and identity ------------------------------------------------------------------
+
+
+def post_analytics(ctx: Context, request: Request, **values: Any) -> Response:
+    account = _rest_account(ctx, request)
+    if isinstance(account, Response):
+        return account
+    args, entity = request.args, _ENTITY.fullmatch(request.args.get("entity", ""))
+    if args.get("q") != "entity" or entity is None or args.get("queryType") not in METRIC_OF:
+        return error(400, "q=entity, entity=(share:urn) or (ugc:urn) and a queryType are required", "ILLEGAL_ARGUMENT")
+    if args.get("aggregation", "TOTAL") != "TOTAL":
+        return error(400, "Only aggregation=TOTAL is supported without a dateRange", "ILLEGAL_ARGUMENT")
+    post = ctx.state.find_post(PLATFORM, entity.group(2))
+    if post is None or post.account != account:
+        return error(403, "Not enough permissions to read this post's analytics", "ACCESS_DENIED", 100)
+    count = ctx.state.metrics_of(PLATFORM, post.id)[METRIC_OF[args["queryType"]]]
+    element = {"count": count, "metricType": args["queryType"], "targetEntity": {entity.group(1): post.id}}
+    return json_response({"elements": [element], "paging": {"start": 0, "count": 10, "links": []}})
+
+
+def userinfo(ctx: Context, request: Request, **values: Any) -> Response:
+    account = _account(ctx, request)
+    if isinstance(account, Response):
+        return account
+    return json_response(
+        {"sub": account, "name": f"Sandbox {account}", "given_name": "Sandbox", "family_name": account,
+         "locale": {"country": "US", "language": "en"}, "email_verified": True}
+    )  # fmt: skip
+
+
+# --- OAuth 2.0 -------------------------------------------------------------------------------
+
+
+def _oauth_error(error_name: str, description: str, status: int = 400) -> Response:
+    return json_response({"error": error_name, "error_description": description}, status=status)
+
+
+def authorize(ctx: Context, request: Request, **values: Any) -> Response:
+    args = request.args
+    missing = [name for name in ("client_id", "redirect_uri", "scope") if not args.get(name)]
+    if args.get("response_type") != "code" or missing:
+        reason = f"response_type must be code; missing: {', '.join(missing) or 'none'}"
+        return Response(
+            f"<h1>Bummer, something went wrong.</h1><p>{html.escape(reason)}</p>", 400, content_type="text/html"
+        )
+    code, account = secrets.token_urlsafe(24), "sbx" + secrets.token_hex(5)
+    _objects(ctx, "codes")[code] = {
+        "redirect_uri": args["redirect_uri"], "client_id": args["client_id"], "account": account,
+        "scope": ",".join(args["scope"].split()), "expires": time.time() + 1800,
+    }  # fmt: skip
+    target = f"{args['redirect_uri']}?{urlencode({'code': code, 'state': args.get('state', '')})}"
+    page = (
+        f"<!doctype html><title>LinkedIn</title><h1>{html.escape(args['client_id'])} would like to access your "
+        f"LinkedIn account</h1><p>{html.escape(args['scope'])}</p>"
+        f'<a id="approve" href="{html.escape(target)}">Approve</a>'
+    )
+    return Response(page, content_type="text/html")
+
+
+def access_token(ctx: Context, request: Request, **values: Any) -> Response:
+    if request.mimetype != "application/x-www-form-urlencoded":
+        return _oauth_error("invalid_request", "The body must be form-encoded")
+    form = request.form
+    if not form.get("client_id") or not form.get("client_secret"):
+        return _oauth_error("invalid_client", "Client authentication failed", 401)
+    if form.get("grant_type") == "authorization_code":
+        return _code_grant(ctx, request)
+    if form.get("grant_type") == "refresh_token":
+        return _refresh_grant(ctx, request)
+    return _oauth_error("unsupported_grant_type", "grant_type must be authorization_code or refresh_token")
+
+
+def _code_grant(ctx: Context, request: Request) -> Response:
+    form = request.form
+    with ctx.state.lock:
+        issued = _objects(ctx, "codes").pop(form.get("code", ""), None)
+    if issued is None or issued["expires"] < time.time():
+        return _oauth_error("invalid_request", "Unable to retrieve access token: authorization code not found")
+    if issued["redirect_uri"] != form.get("redirect_uri") or issued["client_id"] != form.get("client_id"):
+        return _oauth_error(
+            "invalid_request",
+            "Unable to retrieve access token: appid/redirect uri/code verifier does not match authorization code",
+        )
+    refresh = tokens.issue(PLATFORM, issued["account"], kind="sbr", lifetime_seconds=REFRESH_LIFETIME)
+    return _issue(issued["account"], issued["scope"], refresh, REFRESH_LIFETIME)
+
+
+def _refresh_grant(ctx: Context, request: Request) -> Response:
+    old = request.form.get("refresh_token", "")
+    info = tokens.parse(old, kind="sbr")
+    if info is None or info.platform != PLATFORM or old in ctx.state.revoked or info.expired:
+        return _oauth_error(
+            "invalid_request", "The provided authorization grant or refresh token is invalid, expired or revoked"
+        )
+    # LinkedIn does not rotate: the same refresh token comes back with its remaining life.
+    return _issue(info.account, SCOPES, old, int(info.expires_at - time.time()))
+
+
+def _issue(account: str, scope: str, refresh: str, refresh_left: int) -> Response:
+    body = {
+        "access_token": tokens.issue(PLATFORM, account, lifetime_seconds=ACCESS_LIFETIME),
+        "expires_in": ACCESS_LIFETIME,
+        "refresh_token": refresh,
+        "refresh_token_expires_in": refresh_left,
+        "scope": scope,
+    }
+    return json_response(body)
+
+
+RULES: list[Rule] = [
+    Rule("/api.linkedin.com/rest/posts", endpoint=create_post, methods=["POST"]),
+    Rule("/api.linkedin.com/rest/posts", endpoint=find_posts, methods=["GET"]),
+    Rule("/api.linkedin.com/rest/posts/<urn>", endpoint=get_post, methods=["GET"]),
+    Rule("/api.linkedin.com/rest/images", endpoint=images_action, methods=["POST"]),
+    Rule("/api.linkedin.com/rest/images/<urn>", endpoint=get_image, methods=["GET"]),
+    Rule("/api.linkedin.com/rest/videos", endpoint=videos_action, methods=["POST"]),
+    Rule("/api.linkedin.com/rest/videos/<urn>", endpoint=get_video, methods=["GET"]),
+    Rule("/api.linkedin.com/rest/memberCreatorPostAnalytics", endpoint=post_analytics, methods=["GET"]),
+    Rule("/api.linkedin.com/v2/userinfo", endpoint=userinfo, methods=["GET"]),
+    Rule("/www.linkedin.com/dms-uploads/sp/v2/<upload_id>/<kind>/<int:part>", endpoint=upload, methods=["PUT"]),
+    Rule("/www.linkedin.com/oauth/v2/authorization", endpoint=authorize, methods=["GET"]),
+    Rule("/www.linkedin.com/oauth/v2/accessToken", endpoint=access_token, methods=["POST"]),
+]

@@ -1,0 +1,536 @@
+"""The LinkedIn client against the LinkedIn stand-in, over real HTTP: publishing, validation,
+every sandbox outcome, settling unknowns, metrics and the OAuth 2.0 code flow."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import re
+import socket
+from urllib.parse import parse_qs, urlsplit
+
+import pytest
+import requests
+
+from accounts.platforms.base import Connection, Credentials, OutcomeKind, Post
+from accounts.platforms.linkedin import Client, escape_little_text
+from sandbox import tokens
+from sandbox.platforms import linkedin as stand_in
+from sandbox.platforms.linkedin import render_little_text
+from tests.media import files
+from tests.platforms.linkedin_helpers import ACCOUNT, AUTHOR, connection, image, logged, media, post_bodies, video
+
+MB = 1024 * 1024
+
+
+@pytest.fixture
+def client():
+    client = Client()
+    client.poll_interval_seconds = 0
+    return client
+
+
+def _codes(problems):
+    return {(p.field, p.code) for p in problems}
+
+
+def _since():
+    return dt.datetime.now(dt.UTC) - dt.timedelta(seconds=5)
+
+
+# --- publishing ------------------------------------------------------------------------------
+
+
+def test_a_text_post_is_published_with_its_urn_and_url(sandbox, client):
+    outcome = client.publish(connection(), Post(text="Hello from the sandbox"))
+
+    assert outcome.kind is OutcomeKind.PUBLISHED
+    assert outcome.post_id.startswith("urn:li:share:")
+    assert outcome.url == f"https://www.linkedin.com/feed/update/{outcome.post_id}/"
+    [post] = sandbox.posts("linkedin")
+    assert (post["id"], post["text"], post["account"], post["media_count"]) == (
+        outcome.post_id,
+        "Hello from the sandbox",
+        ACCOUNT,
+        0,
+    )
+    [body] = post_bodies(sandbox.state)
+    assert body["author"] == AUTHOR
+    assert (body["visibility"], body["lifecycleState"]) == ("PUBLIC", "PUBLISHED")
+    [request] = logged(sandbox.state, "POST", "/rest/posts")
+    assert request["headers"]["Linkedin-Version"].isdigit()
+    assert request["headers"]["X-Restli-Protocol-Version"] == "2.0.0"
+
+
+def test_reserved_characters_are_escaped_so_nothing_is_cut(sandbox, client):
+    text = "Ship it (v2) [beta] <now> a_b *bold* ~x~ {y} @bob | back\\slash #launch C# done"
+
+    client.publish(connection(), Post(text=text))
+
+    assert sandbox.posts("linkedin")[0]["text"] == text
+    commentary = post_bodies(sandbox.state)[0]["commentary"]
+    assert "\\(v2\\)" in commentary
+    assert " #launch" in commentary  # a hashtag stays a hashtag
+    assert "C\\#" in commentary
+
+
+def test_unescaped_text_is_silently_cut_by_the_stand_in():
+    assert render_little_text("before (after)") == "before "
+    assert render_little_text(escape_little_text("before (after)")) == "before (after)"
+    assert render_little_text("hi @[Ada](urn:li:person:1) #tag") == "hi Ada #tag"
+
+
+def test_the_author_may_be_given_as_a_urn(sandbox, client):
+    outcome = client.publish(connection(external_id=AUTHOR), Post(text="urn author"))
+
+    assert outcome.kind is OutcomeKind.PUBLISHED
+    assert post_bodies(sandbox.state)[0]["author"] == AUTHOR
+
+
+def test_an_image_post_uploads_then_references_the_image_urn(sandbox, client):
+    refs = []
+    outcome = client.publish(connection(refs=refs), Post(text="a picture", media=[image()]))
+
+    assert outcome.kind is OutcomeKind.PUBLISHED
+    [init] = logged(sandbox.state, "POST", "/rest/images")
+    assert init["query"] == "action=initializeUpload"
+    assert json.loads(init["body"]) == {"initializeUploadRequest": {"owner": AUTHOR}}
+    [put] = [r for r in sandbox.state.requests if r["method"] == "PUT"]
+    assert put["body"] == files.image("PNG")
+    content = post_bodies(sandbox.state)[0]["content"]
+    assert content["media"]["id"].startswith("urn:li:image:")
+    assert refs == [{"author": AUTHOR, "media_ids": content["media"]["id"]}]
+    assert sandbox.posts("linkedin")[0]["media_count"] == 1
+
+
+def test_several_images_make_one_multi_image_post(sandbox, client):
+    pictures = [image(media_id=f"i{n}") for n in range(3)] + [
+        image("JPEG", "image/jpeg", "j"),
+        image("GIF", "image/gif"),
+    ]
+
+    outcome = client.publish(connection(), Post(text="", media=pictures))
+
+    assert outcome.kind is OutcomeKind.PUBLISHED
+    images = post_bodies(sandbox.state)[0]["content"]["multiImage"]["images"]
+    assert len(images) == 5
+    assert sandbox.posts("linkedin")[0]["media_count"] == 5
+
+
+def test_a_video_is_sent_in_parts_finalized_and_waited_for(sandbox, client, monkeypatch):
+    monkeypatch.setattr(stand_in, "PART_BYTES", 1024)  # files.video() is about 4.4 kB: five parts
+
+    outcome = client.publish(connection(), Post(text="a video", media=[video()], settings={"title": "My clip"}))
+
+    assert outcome.kind is OutcomeKind.PUBLISHED
+    puts = [r for r in sandbox.state.requests if r["method"] == "PUT"]
+    assert len(puts) == 5
+    [finalize] = [r for r in logged(sandbox.state, "POST", "/rest/videos") if "finalize" in r["query"]]
+    assert len(json.loads(finalize["body"])["finalizeUploadRequest"]["uploadedPartIds"]) == 5
+    assert len([r for r in sandbox.state.requests if r["method"] == "GET" and "/rest/videos/" in r["path"]]) == 2
+    media_part = post_bodies(sandbox.state)[0]["content"]["media"]
+    assert media_part["id"].startswith("urn:li:video:")
+    assert media_part["title"] == "My clip"
+
+
+def test_every_linkedin_setting_reaches_the_request(sandbox, client):
+    audience = {"geoLocations": ["urn:li:geo:103644278"], "seniorities": ["urn:li:seniority:4"]}
+    organization = connection(external_id="urn:li:organization:5515715")
+    posts = [
+        (connection(), Post(text="friends", settings={"visibility": "CONNECTIONS"})),
+        (connection(), Post(text="members", settings={"visibility": "LOGGED_IN_MEMBERS"})),
+        (organization, Post(text="targeted", settings={"target_audience": audience})),
+        (connection(), Post(text="titled", media=[image()], settings={"title": "A title"})),
+    ]
+
+    assert [client.publish(conn, post).kind for conn, post in posts] == [OutcomeKind.PUBLISHED] * 4
+
+    friends, members, targeted, titled = post_bodies(sandbox.state)
+    assert friends["visibility"] == "CONNECTIONS"
+    assert members["visibility"] == "LOGGED_IN"
+    assert targeted["distribution"]["targetEntities"] == [audience]
+    assert targeted["author"] == "urn:li:organization:5515715"
+    assert titled["content"]["media"]["title"] == "A title"
+
+
+def test_unknown_settings_are_ignored(sandbox, client):
+    post = Post(text="plain", settings={"something_else": 1})
+
+    assert client.validate(post) == []
+    assert client.publish(connection(), post).kind is OutcomeKind.PUBLISHED
+    assert set(post_bodies(sandbox.state)[0]) == {
+        "author", "commentary", "visibility", "distribution", "lifecycleState", "isReshareDisabledByAuthor",
+    }  # fmt: skip
+
+
+# --- validation ------------------------------------------------------------------------------
+
+
+def test_3000_characters_pass_and_3001_do_not(client):
+    assert client.validate(Post(text="a" * 3000)) == []
+    assert _codes(client.validate(Post(text="a" * 3001))) == {("text", "TEXT_TOO_LONG")}
+
+
+def test_commentary_or_media_is_required(client):
+    assert _codes(client.validate(Post(text="  "))) == {("text", "EMPTY_POST")}
+    assert client.validate(Post(text="", media=[image()])) == []
+
+
+@pytest.mark.parametrize(
+    ("media_list", "field", "code"),
+    [
+        ([image(media_id=f"i{n}") for n in range(21)], "media", "TOO_MANY_MEDIA"),
+        ([image(), video()], "media", "MIXED_MEDIA"),
+        ([video(), video()], "media", "TOO_MANY_MEDIA"),
+        ([media(b"x", "image/png", size=6 * MB)], "media[0]", "MEDIA_TOO_LARGE"),
+        ([media(b"x", "image/webp")], "media[0]", "UNSUPPORTED_MEDIA_TYPE"),
+        ([media(b"x", "video/quicktime", duration=10)], "media[0]", "UNSUPPORTED_MEDIA_TYPE"),
+        ([media(b"x", "video/mp4", size=501 * MB, duration=10)], "media[0]", "MEDIA_TOO_LARGE"),
+        ([video(seconds=31 * 60)], "media[0]", "VIDEO_TOO_LONG"),
+        ([video(seconds=2)], "media[0]", "VIDEO_TOO_SHORT"),
+    ],
+)
+def test_media_linkedin_refuses_is_a_problem(client, media_list, field, code):
+    assert _codes(client.validate(Post(text="media", media=media_list))) == {(field, code)}
+
+
+@pytest.mark.parametrize(
+    ("values", "field", "code"),
+    [
+        ({"visibility": "public"}, "visibility", "INVALID_SETTING"),
+        ({"visibility": "LOGGED_IN"}, "visibility", "INVALID_SETTING"),
+        ({"target_audience": "everyone"}, "target_audience", "INVALID_SETTING"),
+        ({"target_audience": {}}, "target_audience", "INVALID_SETTING"),
+        ({"target_audience": {"planets": ["urn:li:planet:1"]}}, "target_audience", "INVALID_SETTING"),
+        ({"target_audience": {"geoLocations": "urn:li:geo:1"}}, "target_audience", "INVALID_SETTING"),
+        ({"title": 5}, "title", "INVALID_SETTING"),
+        ({"title": "no media to title"}, "title", "UNSUPPORTED_SETTING"),
+    ],
+)
+def test_settings_of_the_wrong_type_or_value_are_problems_naming_the_key(client, values, field, code):
+    assert _codes(client.validate(Post(text="hi", settings=values))) == {(field, code)}
+
+
+def test_a_title_on_a_multi_image_post_is_unsupported(client):
+    post = Post(text="", media=[image(), image(media_id="b")], settings={"title": "t"})
+
+    assert _codes(client.validate(post)) == {("title", "UNSUPPORTED_SETTING")}
+    assert client.validate(Post(text="", media=[video()], settings={"title": "t"})) == []
+
+
+# --- outcomes --------------------------------------------------------------------------------
+
+
+def test_ok_is_published(sandbox, client):
+    sandbox.outcomes("linkedin", "ok")
+
+    assert client.publish(connection(), Post(text="ok")).kind is OutcomeKind.PUBLISHED
+
+
+def test_error_is_failed_with_linkedin_words_and_nothing_created(sandbox, client):
+    sandbox.outcomes("linkedin", "error")
+
+    outcome = client.publish(connection(), Post(text="refused"))
+
+    assert (outcome.kind, outcome.http_status, outcome.error_code) == (OutcomeKind.FAILED, 403, "ACCESS_DENIED")
+    assert "Not enough permissions" in outcome.error_message
+    assert not outcome.auth_failed
+    assert sandbox.posts("linkedin") == []
+
+
+def test_rate_limited_is_not_sent_until_midnight_utc(sandbox, client):
+    sandbox.outcomes("linkedin", "rate_limited")
+
+    outcome = client.publish(connection(), Post(text="later"))
+
+    assert (outcome.kind, outcome.http_status, outcome.error_code) == (OutcomeKind.NOT_SENT, 429, "RATE_LIMITED")
+    assert 0 < outcome.retry_after <= 86400
+    assert sandbox.posts("linkedin") == []
+
+
+def test_timeout_on_a_text_post_is_unknown_then_found_once(sandbox, client):
+    sandbox.outcomes("linkedin", "timeout")
+    since, post = _since(), Post(text="Did it land? ☕ (really)")
+
+    outcome = client.publish(connection(), post)
+    found = client.find_recent(connection(), post, since)
+
+    assert outcome.kind is OutcomeKind.UNKNOWN
+    assert found.kind is OutcomeKind.PUBLISHED
+    assert [p["id"] for p in sandbox.posts("linkedin")] == [found.post_id]
+
+
+def test_timeout_on_an_image_post_is_settled_by_check_with_the_saved_ref(sandbox, client):
+    sandbox.outcomes("linkedin", "timeout")
+    refs = []
+
+    outcome = client.publish(connection(refs=refs), Post(text="picture", media=[image()]))
+    settled = client.check(connection(), refs[-1])
+
+    assert outcome.kind is OutcomeKind.UNKNOWN
+    assert outcome.ref == refs[-1]
+    assert settled.kind is OutcomeKind.PUBLISHED
+    assert [p["id"] for p in sandbox.posts("linkedin")] == [settled.post_id]
+
+
+def test_find_recent_and_check_say_not_found_when_absent(sandbox, client):
+    client.publish(connection(), Post(text="something else", media=[image()]))
+
+    found = client.find_recent(connection(), Post(text="never sent"), _since())
+    checked = client.check(connection(), {"author": AUTHOR, "media_ids": "urn:li:image:1"})
+    missing = client.check(connection(), {"post_id": "urn:li:share:999"})
+
+    assert (found.kind, found.error_code) == (OutcomeKind.FAILED, "NOT_FOUND")
+    assert (checked.kind, checked.error_code) == (OutcomeKind.FAILED, "NOT_FOUND")
+    assert (missing.kind, missing.error_code) == (OutcomeKind.FAILED, "NOT_FOUND")
+
+
+def test_check_reads_a_post_back(sandbox, client):
+    outcome = client.publish(connection(), Post(text="read me back"))
+
+    assert client.check(connection(), {"post_id": outcome.post_id}).kind is OutcomeKind.PUBLISHED
+
+
+def test_processing_video_is_followed_by_check_to_published(sandbox, client):
+    sandbox.outcomes("linkedin", "processing")
+
+    outcome = client.publish(connection(), Post(text="slow video", media=[video()]))
+    assert outcome.kind is OutcomeKind.PROCESSING
+    assert sandbox.posts("linkedin") == []
+
+    settled = client.check(connection(), outcome.ref)  # the fourth status check: AVAILABLE
+
+    assert settled.kind is OutcomeKind.PUBLISHED
+    assert [p["id"] for p in sandbox.posts("linkedin")] == [settled.post_id]
+    statuses = [r for r in sandbox.state.requests if r["method"] == "GET" and "/rest/videos/" in r["path"]]
+    assert len(statuses) == 4
+
+
+def test_processing_checks_stay_processing_while_linkedin_says_so(sandbox, client):
+    client.status_polls = 1
+    sandbox.outcomes("linkedin", "processing")
+
+    outcome = client.publish(connection(), Post(text="slower", media=[video()]))
+    second = client.check(connection(), outcome.ref)
+    third = client.check(connection(), second.ref)
+    fourth = client.check(connection(), third.ref)
+
+    assert [o.kind for o in (outcome, second, third)] == [OutcomeKind.PROCESSING] * 3
+    assert fourth.kind is OutcomeKind.PUBLISHED
+
+
+def test_processing_on_a_text_post_is_published(sandbox, client):
+    sandbox.outcomes("linkedin", "processing")
+
+    assert client.publish(connection(), Post(text="sync")).kind is OutcomeKind.PUBLISHED
+    assert len(sandbox.posts("linkedin")) == 1
+
+
+def test_a_duplicate_is_failed_with_the_existing_urn_in_the_message(sandbox, client):
+    first = client.publish(connection(), Post(text="same words"))
+
+    again = client.publish(connection(), Post(text="same words"))
+
+    assert (again.kind, again.http_status, again.error_code) == (OutcomeKind.FAILED, 422, "DUPLICATE_POST")
+    assert first.post_id in again.error_message
+
+
+def test_an_expired_token_needs_reauthorization(sandbox, client):
+    outcome = client.publish(connection(tokens.issue("linkedin", ACCOUNT, lifetime_seconds=-1)), Post(text="late"))
+
+    assert (outcome.kind, outcome.http_status, outcome.auth_failed) == (OutcomeKind.FAILED, 401, True)
+    assert outcome.error_code == "EXPIRED_ACCESS_TOKEN"
+    assert sandbox.posts("linkedin") == []
+
+
+def test_a_revoked_token_needs_reauthorization_even_during_upload(sandbox, client):
+    token = tokens.issue("linkedin", ACCOUNT)
+    requests.post(f"{sandbox.url}/_sandbox/tokens/revoke", json={"token": token}, timeout=5)
+
+    text_only = client.publish(connection(token), Post(text="revoked"))
+    with_media = client.publish(connection(token), Post(text="revoked", media=[image()]))
+
+    assert (text_only.auth_failed, text_only.error_code) == (True, "REVOKED_ACCESS_TOKEN")
+    assert (with_media.kind, with_media.auth_failed) == (OutcomeKind.FAILED, True)
+    assert token not in text_only.error_message + with_media.error_message
+
+
+def test_a_token_of_another_platform_is_refused(sandbox, client):
+    assert client.publish(connection(tokens.issue("x", ACCOUNT)), Post(text="wrong")).auth_failed
+
+
+def test_a_sunset_version_is_a_definitive_failure(sandbox, client, settings):
+    settings.LINKEDIN_API_VERSION = "202301"
+
+    outcome = client.publish(connection(), Post(text="old"))
+
+    assert (outcome.kind, outcome.http_status, outcome.error_code) == (OutcomeKind.FAILED, 426, "NONEXISTENT_VERSION")
+
+
+def test_a_closed_port_is_not_sent(sandbox, client, settings):
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    settings.SANDBOX_URL = f"http://127.0.0.1:{port}"
+
+    outcome = client.publish(connection(), Post(text="nowhere"))
+    with_media = client.publish(connection(), Post(text="nowhere", media=[image()]))
+
+    assert (outcome.kind, outcome.error_code) == (OutcomeKind.NOT_SENT, "CONNECTION_FAILED")
+    assert with_media.kind is OutcomeKind.NOT_SENT
+
+
+# --- the stand-in is as strict as LinkedIn ---------------------------------------------------
+
+
+def _headers(token=None, version="202507"):
+    headers = {
+        "Authorization": f"Bearer {token or tokens.issue('linkedin', ACCOUNT)}",
+        "X-Restli-Protocol-Version": "2.0.0",
+    }
+    return {**headers, "LinkedIn-Version": version} if version else headers
+
+
+def _valid_body(**changes):
+    body = {
+        "author": AUTHOR, "commentary": "hi", "visibility": "PUBLIC", "lifecycleState": "PUBLISHED",
+        "distribution": {"feedDistribution": "MAIN_FEED", "targetEntities": [], "thirdPartyDistributionChannels": []},
+    }  # fmt: skip
+    return {**body, **changes}
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        _valid_body(text="not a field"),
+        _valid_body(visibility="EVERYONE"),
+        _valid_body(author="urn:li:person:someoneElse"),
+        _valid_body(commentary=""),
+        _valid_body(content={"media": {"id": "urn:li:image:42"}}),
+        _valid_body(content={"multiImage": {"images": [{"id": "urn:li:image:1"}]}}),
+        {k: v for k, v in _valid_body().items() if k != "distribution"},
+        _valid_body(distribution={"feedDistribution": "MAIN_FEED", "targetEntities": [{"geoLocations": ["g"]}]}),
+    ],
+)
+def test_the_stand_in_refuses_what_linkedin_refuses(sandbox, body):
+    response = requests.post(f"{sandbox.url}/api.linkedin.com/rest/posts", json=body, headers=_headers(), timeout=5)
+
+    assert response.status_code in (403, 422)
+    assert response.json()["status"] == response.status_code
+    assert sandbox.posts("linkedin") == []
+
+
+def test_the_stand_in_needs_a_token_and_a_version(sandbox):
+    url = f"{sandbox.url}/api.linkedin.com/rest/posts"
+
+    anonymous = requests.post(url, json=_valid_body(), timeout=5)
+    unversioned = requests.post(url, json=_valid_body(), headers=_headers(version=""), timeout=5)
+
+    assert (anonymous.status_code, anonymous.json()["code"]) == (401, "EMPTY_ACCESS_TOKEN")
+    assert (unversioned.status_code, unversioned.json()["code"]) == (400, "VERSION_MISSING")
+
+
+def test_the_stand_in_refuses_bytes_that_are_not_an_image(sandbox, client):
+    outcome = client.publish(connection(), Post(text="fake", media=[media(b"not an image", "image/png")]))
+
+    assert (outcome.kind, outcome.http_status, outcome.error_code) == (OutcomeKind.FAILED, 400, "INVALID_IMAGE")
+    assert sandbox.posts("linkedin") == []
+
+
+def test_media_of_another_member_cannot_be_attached(sandbox, client):
+    client.publish(connection(), Post(text="mine", media=[image()]))
+    urn = post_bodies(sandbox.state)[0]["content"]["media"]["id"]
+    other = tokens.issue("linkedin", "thief")
+    body = _valid_body(author="urn:li:person:thief", content={"media": {"id": urn}})
+
+    response = requests.post(
+        f"{sandbox.url}/api.linkedin.com/rest/posts", json=body, headers=_headers(other), timeout=5
+    )
+
+    assert response.status_code == 422
+
+
+# --- metrics ---------------------------------------------------------------------------------
+
+
+def test_metrics_reflect_the_control_api(sandbox, client):
+    first = client.publish(connection(), Post(text="one")).post_id
+    second = client.publish(connection(), Post(text="two")).post_id
+    body = {"platform": "linkedin", "post_id": first, "views": 100, "likes": 7, "comments": 3, "shares": 2}
+    requests.post(f"{sandbox.url}/_sandbox/metrics", json=body, timeout=5)
+
+    found = client.metrics(connection(), [first, second])
+
+    assert (found[first].views, found[first].likes, found[first].comments, found[first].shares) == (100, 7, 3, 2)
+    assert found[first].extra == {"impressions": 100, "members_reached": 100}
+    assert (found[second].views, found[second].likes) == (0, 0)
+    lookups = logged(sandbox.state, "GET", "/rest/memberCreatorPostAnalytics")
+    assert {parse_qs(r["query"])["queryType"][0] for r in lookups} == {
+        "IMPRESSION", "MEMBERS_REACHED", "REACTION", "COMMENT", "RESHARE",
+    }  # fmt: skip
+    assert parse_qs(lookups[0]["query"])["entity"] == [f"(share:{first})"]
+
+
+# --- OAuth 2.0 -------------------------------------------------------------------------------
+
+
+def _approve(url):
+    page = requests.get(url, timeout=5)
+    assert page.status_code == 200
+    target = re.search(r'id="approve" href="([^"]+)"', page.text).group(1).replace("&amp;", "&")
+    return parse_qs(urlsplit(target).query)
+
+
+def test_the_code_flow_end_to_end_gives_credentials_that_publish(sandbox, client):
+    redirect = "https://app.example/callback/linkedin"
+
+    url = client.authorize_url(state="s-1", code_challenge="unused", redirect_uri=redirect, sandbox=True)
+    assert url.startswith(f"{sandbox.url}/www.linkedin.com/oauth/v2/authorization?")
+    query = _approve(url)
+    credentials = client.exchange_code(
+        code=query["code"][0], code_verifier="unused", redirect_uri=redirect, sandbox=True
+    )
+
+    assert query["state"] == ["s-1"]
+    assert credentials.external_id
+    assert credentials.metadata["author_urn"] == f"urn:li:person:{credentials.external_id}"
+    assert credentials.refresh_token
+    assert credentials.expires_at > dt.datetime.now(dt.UTC) + dt.timedelta(days=59)
+    assert client.publish(Connection(credentials, sandbox=True), Post(text="connected")).kind is OutcomeKind.PUBLISHED
+    assert sandbox.posts("linkedin")[0]["account"] == credentials.external_id
+    [token_request] = logged(sandbox.state, "POST", "/oauth/v2/accessToken")
+    assert parse_qs(token_request["body"].decode())["client_secret"] == ["sandbox-linkedin-secret"]
+
+
+def test_a_code_is_single_use_and_bound_to_its_redirect(sandbox, client):
+    redirect = "https://app.example/cb"
+    code = _approve(client.authorize_url(state="s", code_challenge="", redirect_uri=redirect, sandbox=True))["code"][0]
+
+    with pytest.raises(requests.HTTPError):
+        client.exchange_code(code=code, code_verifier="", redirect_uri="https://evil.example/cb", sandbox=True)
+    with pytest.raises(requests.HTTPError):  # the failed attempt used the code up
+        client.exchange_code(code=code, code_verifier="", redirect_uri=redirect, sandbox=True)
+
+
+def test_refresh_gives_a_new_access_token_and_keeps_the_refresh_token(sandbox, client):
+    old = tokens.issue("linkedin", ACCOUNT, kind="sbr")
+    conn = Connection(Credentials(access_token="expired", refresh_token=old, external_id=ACCOUNT), sandbox=True)
+
+    fresh = client.refresh(conn)
+
+    assert fresh.refresh_token == old
+    assert fresh.access_token != "expired"
+    assert fresh.external_id == ACCOUNT
+    assert client.publish(Connection(fresh, sandbox=True), Post(text="refreshed")).kind is OutcomeKind.PUBLISHED
+    requests.post(f"{sandbox.url}/_sandbox/tokens/revoke", json={"token": old}, timeout=5)
+    with pytest.raises(requests.HTTPError):
+        client.refresh(conn)
+
+
+def test_refresh_without_a_member_id_asks_userinfo(sandbox, client):
+    conn = Connection(
+        Credentials(access_token="", refresh_token=tokens.issue("linkedin", ACCOUNT, kind="sbr")), sandbox=True
+    )
+
+    assert client.refresh(conn).external_id == ACCOUNT
+    assert logged(sandbox.state, "GET", "/v2/userinfo")
