@@ -1,0 +1,421 @@
+"""The Instagram client against the sandbox over real HTTP: containers pulled from a loopback
+media server, carousels and reels, the first comment, validation, every control outcome,
+tokens, the OAuth code flow and insights."""
+
+from __future__ import annotations
+
+import datetime as dt
+import socket
+from urllib.parse import parse_qs, urlsplit
+
+import pytest
+import requests
+
+from accounts.platforms import base
+from accounts.platforms.instagram import Client
+from sandbox import tokens
+from tests.media import files
+from tests.platforms.instagram_helpers import (
+    ACCOUNT,
+    connection,
+    container_bodies,
+    jpeg,
+    logged,
+    media,
+    mp4,
+    params_of,
+    serve_media,
+    stored,
+)
+
+Kind = base.OutcomeKind
+
+
+@pytest.fixture
+def client():
+    client = Client()
+    client.poll_seconds = 0
+    return client
+
+
+@pytest.fixture
+def server():
+    yield from serve_media()
+
+
+def _codes(client, post):
+    return {(p.field, p.code) for p in client.validate(post)}
+
+
+# --- publishing ----------------------------------------------------------------------------------
+
+
+def test_a_text_only_post_is_not_possible_on_instagram(client):
+    assert _codes(client, base.Post(text="just words")) == {("media", "MEDIA_REQUIRED")}
+
+
+def test_an_image_post_is_a_container_pulled_from_the_url_then_published(sandbox, client, server):
+    image = jpeg(server)
+    outcome = client.publish(connection(), base.Post(text="Hello #sandbox", media=[image]))
+
+    assert outcome.kind == Kind.PUBLISHED
+    [body] = container_bodies(sandbox)
+    assert body == {"image_url": image.pull_url(), "caption": "Hello #sandbox"}
+    assert server.fetched == [urlsplit(image.pull_url()).path]
+    [post] = sandbox.posts("instagram")
+    assert (post["id"], post["text"], post["account"], post["media_count"]) == (
+        outcome.post_id,
+        "Hello #sandbox",
+        ACCOUNT,
+        1,
+    )
+    assert outcome.url.startswith("https://www.instagram.com/p/")
+    [publish] = logged(sandbox, "POST", "/media_publish")
+    assert params_of(publish) == {"creation_id": outcome.ref["container_id"]}
+
+
+def test_the_container_id_is_saved_before_media_publish(sandbox, client, server):
+    conn = connection()
+    seen = []
+    conn.save_ref = lambda ref: seen.append((dict(ref), len(stored(sandbox))))
+
+    outcome = client.publish(conn, base.Post(text="keyed", media=[jpeg(server)]))
+
+    [(ref, posts_then)] = seen
+    assert posts_then == 0
+    assert ref["container_id"] == outcome.ref["container_id"]
+    assert (ref["ig_user_id"], ref["caption"]) == (ACCOUNT, "keyed")
+    assert stored(sandbox)[0].extra["container_id"] == ref["container_id"]
+
+
+def test_several_items_make_a_carousel_of_child_containers(sandbox, client, server):
+    items = [jpeg(server), jpeg(server), mp4(server)]
+    outcome = client.publish(connection(), base.Post(text="album", media=items))
+
+    assert outcome.kind == Kind.PUBLISHED
+    *children, carousel = container_bodies(sandbox)
+    assert children == [
+        {"image_url": items[0].pull_url(), "is_carousel_item": True},
+        {"image_url": items[1].pull_url(), "is_carousel_item": True},
+        {"media_type": "VIDEO", "video_url": items[2].pull_url(), "is_carousel_item": True},
+    ]
+    assert carousel["media_type"] == "CAROUSEL"
+    assert carousel["caption"] == "album"
+    assert len(carousel["children"]) == 3
+    assert sandbox.posts("instagram")[0]["media_count"] == 3
+    assert stored(sandbox)[0].extra["media_type"] == "CAROUSEL_ALBUM"
+
+
+def test_a_video_is_published_as_a_reel_after_its_container_finishes(sandbox, client, server):
+    video = mp4(server)
+    outcome = client.publish(connection(), base.Post(text="a clip", media=[video]))
+
+    assert outcome.kind == Kind.PUBLISHED
+    [body] = container_bodies(sandbox)
+    assert body == {"media_type": "REELS", "video_url": video.pull_url(), "caption": "a clip"}
+    assert len(logged(sandbox, "GET", f"/{outcome.ref['container_id']}")) == 2  # IN_PROGRESS, then FINISHED
+    assert outcome.url.startswith("https://www.instagram.com/reel/")
+    assert stored(sandbox)[0].extra["product"] == "REELS"
+
+
+def test_first_comment_goes_to_the_comments_edge_after_publishing(sandbox, client, server):
+    outcome = client.publish(
+        connection(), base.Post(text="main", media=[jpeg(server)], settings={"first_comment": "#more tags"})
+    )
+
+    assert outcome.kind == Kind.PUBLISHED
+    assert not outcome.error_code
+    [comment] = logged(sandbox, "POST", f"/{outcome.post_id}/comments")
+    assert params_of(comment) == {"message": "#more tags"}
+    comments = sandbox.state.objects["instagram"]["comments"]
+    assert comments[outcome.ref["comment_id"]]["message"] == "#more tags"
+    assert [p.text for p in stored(sandbox)] == ["main"]
+
+
+def test_a_failed_first_comment_leaves_the_post_published_with_the_failure_noted(sandbox, client, server):
+    sandbox.outcomes("instagram", "ok", "error")
+    outcome = client.publish(
+        connection(), base.Post(text="main", media=[jpeg(server)], settings={"first_comment": "x"})
+    )
+
+    assert outcome.kind == Kind.PUBLISHED
+    assert outcome.error_code == "FIRST_COMMENT_FAILED"
+    assert "100" in outcome.error_message
+    assert len(stored(sandbox)) == 1
+
+
+# --- validation ----------------------------------------------------------------------------------
+
+
+def test_caption_limits(client):
+    image = jpeg(None)
+
+    assert client.validate(base.Post(text="x" * 2200, media=[image])) == []
+    assert _codes(client, base.Post(text="x" * 2201, media=[image])) == {("text", "TEXT_TOO_LONG")}
+    tags = " ".join(f"#t{n}" for n in range(31))
+    assert _codes(client, base.Post(text=tags, media=[image])) == {("text", "TOO_MANY_HASHTAGS")}
+    mentions = " ".join(f"@user{n}" for n in range(21))
+    assert _codes(client, base.Post(text=mentions, media=[image])) == {("text", "TOO_MANY_MENTIONS")}
+
+
+def test_media_limits(client):
+    image = jpeg(None)
+
+    assert client.validate(base.Post(text="", media=[image] * 10)) == []
+    assert _codes(client, base.Post(text="", media=[image] * 11)) == {("media", "TOO_MANY_MEDIA")}
+    png = media(None, files.image("PNG"), "image/png")
+    assert _codes(client, base.Post(text="", media=[png])) == {("media[0]", "UNSUPPORTED_MEDIA_TYPE")}
+    big = media(None, b"x", "image/jpeg", size=8 * 1024 * 1024 + 1)
+    assert _codes(client, base.Post(text="", media=[big])) == {("media[0]", "MEDIA_TOO_LARGE")}
+    assert _codes(client, base.Post(text="", media=[mp4(None, seconds=2)])) == {("media[0]", "VIDEO_TOO_SHORT")}
+    assert _codes(client, base.Post(text="", media=[mp4(None, seconds=901)])) == {("media[0]", "VIDEO_TOO_LONG")}
+    huge = media(None, b"v", "video/mp4", size=300 * 1024 * 1024 + 1, duration=10)
+    assert _codes(client, base.Post(text="", media=[huge])) == {("media[0]", "MEDIA_TOO_LARGE")}
+    assert client.validate(base.Post(text="", media=[image, mp4(None)])) == []  # carousels mix
+
+
+@pytest.mark.parametrize(
+    ("width", "height", "ok"), [(1080, 1350, True), (1910, 1000, True), (100, 200, False), (300, 100, False)]
+)
+def test_feed_images_must_be_between_4_5_and_1_91_1(client, width, height, ok):
+    image = media(None, b"x", "image/jpeg", width=width, height=height)
+    expected = set() if ok else {("media[0]", "UNSUPPORTED_ASPECT_RATIO")}
+
+    assert _codes(client, base.Post(text="", media=[image])) == expected
+
+
+@pytest.mark.parametrize("value", [5, ["a"], "x" * 2201])
+def test_first_comment_with_the_wrong_shape_is_named(client, value):
+    problems = client.validate(base.Post(text="", media=[jpeg(None)], settings={"first_comment": value}))
+
+    assert {p.field for p in problems} == {"first_comment"}
+
+
+def test_unknown_settings_are_ignored(client):
+    assert client.validate(base.Post(text="", media=[jpeg(None)], settings={"boardId": 1})) == []
+
+
+# --- control outcomes ----------------------------------------------------------------------------
+
+
+def test_error_outcome_is_failed_with_instagrams_code_and_no_post(sandbox, client, server):
+    sandbox.outcomes("instagram", "error")
+    outcome = client.publish(connection(), base.Post(text="refused", media=[jpeg(server)]))
+
+    assert outcome.kind == Kind.FAILED
+    assert not outcome.auth_failed
+    assert (outcome.error_code, outcome.http_status) == ("36003/2207009", 400)
+    assert "aspect ratio" in outcome.error_message
+    assert stored(sandbox) == []
+
+
+def test_rate_limited_is_not_sent_with_a_retry_after_and_no_post(sandbox, client, server):
+    sandbox.outcomes("instagram", "rate_limited")
+    outcome = client.publish(connection(), base.Post(text="later", media=[jpeg(server)]))
+
+    assert outcome.kind == Kind.NOT_SENT
+    assert (outcome.error_code, outcome.http_status) == ("80002", 429)
+    assert outcome.retry_after == 60
+    assert stored(sandbox) == []
+
+
+def test_timeout_is_unknown_and_check_settles_it_with_one_post(sandbox, client, server):
+    sandbox.outcomes("instagram", "timeout")
+    conn = connection()
+    outcome = client.publish(conn, base.Post(text="slow", media=[jpeg(server)], settings={"first_comment": "c"}))
+
+    assert outcome.kind == Kind.UNKNOWN
+    assert outcome.ref["container_id"] == conn.saved[-1]["container_id"]
+    checked = client.check(conn, conn.saved[-1])
+    assert checked.kind == Kind.PUBLISHED
+    assert [p.id for p in stored(sandbox)] == [checked.post_id]
+    assert checked.url.startswith("https://www.instagram.com/p/")
+    assert len(logged(sandbox, "POST", "/media_publish")) == 1  # never published twice
+    assert len(logged(sandbox, "POST", f"/{checked.post_id}/comments")) == 1  # the comment publish() missed
+
+
+def test_timeout_is_settled_by_find_recent_too(sandbox, client, server):
+    since = dt.datetime.now(dt.UTC) - dt.timedelta(seconds=5)
+    sandbox.outcomes("instagram", "timeout")
+    conn = connection()
+    assert client.publish(conn, base.Post(text="lost answer", media=[jpeg(server)])).kind == Kind.UNKNOWN
+
+    found = client.find_recent(conn, base.Post(text="lost answer"), since)
+    missing = client.find_recent(conn, base.Post(text="never sent"), since)
+
+    assert (found.kind, found.post_id) == (Kind.PUBLISHED, stored(sandbox)[0].id)
+    assert (missing.kind, missing.error_code) == (Kind.FAILED, "NOT_FOUND")
+    assert len(stored(sandbox)) == 1
+
+
+def test_processing_answers_processing_then_check_publishes_after_the_status_checks(sandbox, client, server):
+    sandbox.outcomes("instagram", "processing")
+    conn = connection()
+    outcome = client.publish(conn, base.Post(text="patience", media=[jpeg(server)]))
+
+    assert outcome.kind == Kind.PROCESSING
+    assert stored(sandbox) == []
+    checked = client.check(conn, outcome.ref)
+    assert checked.kind == Kind.PUBLISHED
+    assert len(logged(sandbox, "GET", f"/{outcome.ref['container_id']}")) == 4  # 3 in progress, then finished
+    assert [p.id for p in stored(sandbox)] == [checked.post_id]
+    assert client.check(conn, checked.ref).post_id == checked.post_id  # a media id reads back
+
+
+def test_a_pending_carousel_item_makes_the_post_processing_until_it_finishes(sandbox, client, server):
+    client.status_polls = 1
+    conn = connection()
+    outcome = client.publish(conn, base.Post(text="album", media=[jpeg(server), mp4(server)]))
+
+    assert outcome.kind == Kind.PROCESSING
+    assert "container_id" not in outcome.ref
+    checked = client.check(conn, outcome.ref)
+    assert checked.kind == Kind.PUBLISHED
+    assert conn.saved[-1]["container_id"] == checked.ref["container_id"]
+    assert len(stored(sandbox)) == 1
+
+
+def test_check_of_media_that_does_not_exist_is_not_found(sandbox, client):
+    outcome = client.check(connection(), {"media_id": "999"})
+
+    assert (outcome.kind, outcome.error_code) == (Kind.FAILED, "NOT_FOUND")
+
+
+# --- what the stand-in refuses -----------------------------------------------------------------
+
+
+def test_media_instagram_cannot_fetch_is_refused(sandbox, client):
+    outcome = client.publish(connection(), base.Post(text="", media=[jpeg(None)]))  # a closed port
+
+    assert (outcome.kind, outcome.error_code) == (Kind.FAILED, "9004/2207052")
+    assert stored(sandbox) == []
+
+
+def test_a_png_that_skipped_validation_is_refused_by_the_stand_in(sandbox, client, server):
+    png = media(server, files.image("PNG"), "image/png")
+    outcome = client.publish(connection(), base.Post(text="", media=[png]))
+
+    assert (outcome.kind, outcome.error_code) == (Kind.FAILED, "36001/2207005")
+
+
+def test_publishing_a_container_before_it_is_finished_is_refused(sandbox, server):
+    conn = connection()
+    headers = {"Authorization": f"Bearer {conn.credentials.access_token}"}
+    graph = f"{sandbox.url}/graph.instagram.com/v25.0/{ACCOUNT}"
+    video = mp4(server)
+    created = requests.post(
+        f"{graph}/media", json={"media_type": "REELS", "video_url": video.pull_url()}, headers=headers, timeout=5
+    )
+    early = requests.post(
+        f"{graph}/media_publish", json={"creation_id": created.json()["id"]}, headers=headers, timeout=5
+    )
+
+    assert early.status_code == 400
+    assert (early.json()["error"]["code"], early.json()["error"]["error_subcode"]) == (9007, 2207027)
+
+
+# --- tokens --------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("kind", "code"), [("expired", "190/463"), ("revoked", "190/458"), ("garbage", "190")])
+def test_a_dead_token_fails_with_auth_failed(sandbox, client, server, kind, code):
+    token = {
+        "expired": tokens.issue("instagram", ACCOUNT, lifetime_seconds=-10),
+        "revoked": tokens.issue("instagram", ACCOUNT),
+        "garbage": "sbx.instagram.garbage",
+    }[kind]
+    if kind == "revoked":
+        requests.post(f"{sandbox.url}/_sandbox/tokens/revoke", json={"token": token}, timeout=5)
+    outcome = client.publish(connection(access_token=token), base.Post(text="nope", media=[jpeg(server)]))
+
+    assert outcome.kind == Kind.FAILED
+    assert outcome.auth_failed
+    assert outcome.error_code == code
+    assert stored(sandbox) == []
+
+
+def test_refresh_gives_a_new_60_day_token_that_publishes(sandbox, client, server):
+    conn = connection()
+    fresh = client.refresh(conn)
+
+    assert fresh.access_token != conn.credentials.access_token
+    assert fresh.external_id == ACCOUNT
+    assert fresh.expires_at > dt.datetime.now(dt.UTC) + dt.timedelta(days=59)
+    refreshed = base.Connection(fresh, sandbox=True)
+    assert client.publish(refreshed, base.Post(text="fresh", media=[jpeg(server)])).kind == Kind.PUBLISHED
+
+
+def test_a_short_lived_or_expired_token_cannot_be_refreshed(sandbox, client):
+    for token in (
+        tokens.issue("instagram", ACCOUNT, lifetime_seconds=3600),
+        tokens.issue("instagram", ACCOUNT, lifetime_seconds=-5),
+    ):
+        with pytest.raises(requests.HTTPError):
+            client.refresh(connection(access_token=token))
+
+
+def test_the_oauth_code_flow_gives_credentials_that_publish(sandbox, client, server):
+    redirect = "https://app.example/callback"
+    url = client.authorize_url(state="st-1", code_challenge="unused", redirect_uri=redirect, sandbox=True)
+    query = parse_qs(urlsplit(url).query)
+    assert urlsplit(url).path == "/www.instagram.com/oauth/authorize"
+    assert query["client_id"] == ["sandbox-instagram-client"]
+    assert "code_challenge" not in query
+
+    page = requests.get(url, timeout=5).text
+    target = page.split('id="approve" href="', 1)[1].split('"', 1)[0].replace("&amp;", "&")
+    returned = parse_qs(urlsplit(target).query)
+    assert target.startswith(redirect)
+    assert returned["state"] == ["st-1"]
+
+    credentials = client.exchange_code(code=returned["code"][0], code_verifier="", redirect_uri=redirect, sandbox=True)
+    assert credentials.external_id.startswith("1784")
+    assert credentials.handle == f"sandbox_{credentials.external_id}"
+    assert credentials.expires_at > dt.datetime.now(dt.UTC) + dt.timedelta(days=59)
+    assert "instagram_business_content_publish" in credentials.metadata["permissions"]
+    conn = base.Connection(credentials, sandbox=True)
+    assert client.publish(conn, base.Post(text="connected", media=[jpeg(server)])).kind == Kind.PUBLISHED
+    with pytest.raises(requests.HTTPError, match="already used"):
+        client.exchange_code(code=returned["code"][0], code_verifier="", redirect_uri=redirect, sandbox=True)
+
+
+# --- metrics and transport -----------------------------------------------------------------------
+
+
+def test_metrics_come_from_the_insights_edge(sandbox, client, server):
+    outcome = client.publish(connection(), base.Post(text="counted", media=[jpeg(server)]))
+    body = {"platform": "instagram", "post_id": outcome.post_id, "views": 90, "likes": 7, "comments": 3, "shares": 2}
+    requests.post(f"{sandbox.url}/_sandbox/metrics", json=body, timeout=5)
+
+    found = client.metrics(connection(), [outcome.post_id, "999"])
+
+    assert found == {
+        outcome.post_id: base.Metrics(
+            views=90, likes=7, comments=3, shares=2, extra={"reach": 90, "saved": 0, "total_interactions": 12}
+        )
+    }
+    [insights] = logged(sandbox, "GET", f"/{outcome.post_id}/insights")
+    assert params_of(insights)["metric"] == "views,reach,likes,comments,shares,saved,total_interactions"
+
+
+def test_a_refused_connection_is_not_sent(settings, client):
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    settings.SANDBOX_URL = f"http://127.0.0.1:{port}"
+
+    outcome = client.publish(connection(), base.Post(text="nowhere", media=[jpeg(None)]))
+
+    assert outcome.kind == Kind.NOT_SENT
+    assert outcome.error_code == "CONNECTION_FAILED"
+
+
+def test_a_lost_answer_before_media_publish_created_nothing_so_it_is_not_sent(sandbox, client, server, monkeypatch):
+    def no_answer(*args, **kwargs):
+        raise requests.ReadTimeout()
+
+    monkeypatch.setattr(client.session, "request", no_answer)
+    outcome = client.publish(connection(), base.Post(text="pic", media=[jpeg(server)]))
+
+    assert outcome.kind == Kind.NOT_SENT
+    assert stored(sandbox) == []
