@@ -1,0 +1,565 @@
+"""The Facebook Pages client against the Graph stand-in, over real HTTP: feed, photos, albums,
+videos, reels, validation, every sandbox outcome, settling unknowns, metrics and Facebook Login."""
+
+from __future__ import annotations
+
+import base64
+import datetime as dt
+import hashlib
+import json
+import re
+import socket
+from urllib.parse import parse_qs, urlsplit
+
+import pytest
+import requests
+
+from accounts.platforms.base import Connection, Credentials, OutcomeKind, Post
+from accounts.platforms.facebook import Client, refusal
+from sandbox import tokens
+from tests.media import files
+from tests.platforms.facebook_helpers import (
+    PAGE,
+    connection,
+    form,
+    image,
+    logged,
+    media,
+    serve_files,
+    video,
+)
+
+MB = 1024 * 1024
+SINCE = dt.timedelta(minutes=1)
+UNSUPPORTED = "UNSUPPORTED_MEDIA_TYPE"
+REELS = {"postType": "reels"}
+
+
+@pytest.fixture
+def files_server():
+    yield from serve_files()
+
+
+@pytest.fixture
+def client():
+    made = Client()
+    made.poll_seconds = 0.0
+    return made
+
+
+def _codes(problems):
+    return {(p.field, p.code) for p in problems}
+
+
+def _since():
+    return dt.datetime.now(dt.UTC) - SINCE
+
+
+# --- publishing ------------------------------------------------------------------------------
+
+
+def test_a_text_post_goes_to_the_feed_with_its_link(sandbox, client):
+    outcome = client.publish(connection(), Post(text="Hello Page https://example.com/a."))
+
+    assert outcome.kind is OutcomeKind.PUBLISHED
+    assert outcome.post_id.startswith(f"{PAGE}_")
+    assert outcome.url == f"https://www.facebook.com/{outcome.post_id}"
+    [request] = logged(sandbox.state, "POST", f"/{PAGE}/feed")
+    assert form(request) == {"message": "Hello Page https://example.com/a.", "link": "https://example.com/a"}
+    assert request["headers"]["Authorization"].startswith("Bearer ")
+    [post] = sandbox.posts("facebook")
+    assert (post["id"], post["text"], post["account"], post["media_count"]) == (
+        outcome.post_id,
+        "Hello Page https://example.com/a.",
+        PAGE,
+        0,
+    )
+
+
+def test_one_photo_is_pulled_by_the_platform_from_its_url(sandbox, client, files_server):
+    outcome = client.publish(connection(), Post(text="a picture", media=[image(files_server)]))
+
+    assert outcome.kind is OutcomeKind.PUBLISHED
+    [request] = logged(sandbox.state, "POST", f"/{PAGE}/photos")
+    sent = form(request)
+    assert sent["url"].startswith("http://127.0.0.1:")
+    assert sent["published"] == "true"
+    assert sent["message"] == "a picture"
+    [post] = sandbox.posts("facebook")
+    assert (post["id"], post["text"], post["media_count"]) == (outcome.post_id, "a picture", 1)
+
+
+def test_several_photos_become_one_feed_post_with_attached_media(sandbox, client, files_server):
+    refs = []
+    pictures = [image(files_server, f"p{n}.png") for n in range(3)]
+
+    outcome = client.publish(connection(refs=refs), Post(text="album", media=pictures))
+
+    assert outcome.kind is OutcomeKind.PUBLISHED
+    uploads = [form(r) for r in logged(sandbox.state, "POST", f"/{PAGE}/photos")]
+    assert [u["published"] for u in uploads] == ["false"] * 3
+    [feed] = [form(r) for r in logged(sandbox.state, "POST", f"/{PAGE}/feed")]
+    assert sorted(k for k in feed if k.startswith("attached_media")) == [f"attached_media[{n}]" for n in range(3)]
+    assert "media_fbid" in json.loads(feed["attached_media[0]"])
+    assert "link" not in feed
+    assert refs
+    assert len(refs[0]["photo_ids"].split(",")) == 3
+    [post] = sandbox.posts("facebook")
+    assert (post["text"], post["media_count"]) == ("album", 3)
+
+
+def test_a_video_is_pulled_from_file_url_on_graph_video(sandbox, client, files_server):
+    outcome = client.publish(connection(), Post(text="a video", media=[video(files_server)]))
+
+    assert outcome.kind is OutcomeKind.PUBLISHED
+    assert outcome.url == f"https://www.facebook.com/{PAGE}/videos/{outcome.post_id}"
+    [request] = logged(sandbox.state, "POST", f"/{PAGE}/videos")
+    assert request["path"].startswith("/graph-video.facebook.com/v25.0/")
+    assert form(request)["description"] == "a video"
+    [post] = sandbox.posts("facebook")
+    assert (post["id"], post["text"]) == (outcome.post_id, "a video")
+
+
+def test_post_type_reels_goes_through_start_upload_finish(sandbox, client):
+    refs = []
+    reel = video(None, reel=True)
+
+    outcome = client.publish(connection(refs=refs), Post(text="my reel", media=[reel], settings={"postType": "reels"}))
+
+    assert outcome.kind is OutcomeKind.PUBLISHED
+    assert outcome.url == f"https://www.facebook.com/reel/{outcome.post_id}"
+    start, finish = [form(r) for r in logged(sandbox.state, "POST", f"/{PAGE}/video_reels")]
+    assert start == {"upload_phase": "start"}
+    assert finish == {
+        "upload_phase": "finish",
+        "video_id": outcome.post_id,
+        "video_state": "PUBLISHED",
+        "description": "my reel",
+    }
+    [upload] = logged(sandbox.state, "POST", f"/video-upload/v25.0/{outcome.post_id}")
+    assert upload["headers"]["Authorization"].startswith("OAuth ")
+    assert (upload["headers"]["Offset"], upload["headers"]["Content-Length"]) == ("0", str(reel.size_bytes))
+    assert refs == [{"video_id": outcome.post_id, "kind": "reel"}]
+    [post] = sandbox.posts("facebook")
+    assert (post["id"], post["text"]) == (outcome.post_id, "my reel")
+
+
+def test_post_type_post_with_a_video_is_a_page_video(sandbox, client, files_server):
+    outcome = client.publish(connection(), Post(text="v", media=[video(files_server)], settings={"postType": "post"}))
+
+    assert outcome.kind is OutcomeKind.PUBLISHED
+    assert logged(sandbox.state, "POST", "/videos")
+    assert not logged(sandbox.state, "POST", "/video_reels")
+
+
+def test_unknown_settings_are_ignored(sandbox, client):
+    post = Post(text="plain", settings={"something_else": 1})
+
+    assert client.validate(post) == []
+    assert client.publish(connection(), post).kind is OutcomeKind.PUBLISHED
+    assert form(logged(sandbox.state, "POST", "/feed")[0]) == {"message": "plain"}
+
+
+# --- validation ------------------------------------------------------------------------------
+
+
+def test_text_limits(client):
+    assert client.validate(Post(text="a" * 63206)) == []
+    assert _codes(client.validate(Post(text="a" * 63207))) == {("text", "TEXT_TOO_LONG")}
+    assert _codes(client.validate(Post(text="  "))) == {("text", "EMPTY_POST")}
+    assert client.validate(Post(text="", media=[image(None)])) == []
+
+
+@pytest.mark.parametrize(
+    ("media_list", "field", "code"),
+    [
+        ([image(None, f"i{n}") for n in range(11)], "media", "TOO_MANY_MEDIA"),
+        ([image(None), video(None)], "media", "MIXED_MEDIA"),
+        ([video(None), video(None)], "media", "TOO_MANY_MEDIA"),
+        ([media(None, b"x", "image/png", size=5 * MB)], "media[0]", "MEDIA_TOO_LARGE"),
+        ([media(None, b"x", "image/bmp")], "media[0]", "UNSUPPORTED_MEDIA_TYPE"),
+        ([media(None, b"x", "video/webm", duration=3)], "media[0]", "UNSUPPORTED_MEDIA_TYPE"),
+    ],
+)
+def test_media_facebook_refuses_is_a_problem(client, media_list, field, code):
+    assert _codes(client.validate(Post(text="media", media=media_list))) == {(field, code)}
+
+
+@pytest.mark.parametrize(
+    ("media_list", "field", "code"),
+    [
+        ([], "media", "MEDIA_REQUIRED"),
+        ([image(None)], "postType", "INVALID_COMBINATION"),
+        ([video(None, reel=True), video(None, reel=True)], "postType", "INVALID_COMBINATION"),
+        ([video(None, 91, reel=True)], "media[0]", "VIDEO_TOO_LONG"),
+        ([video(None, 2, reel=True)], "media[0]", "VIDEO_TOO_SHORT"),
+        ([video(None, 10)], "media[0]", "VIDEO_TOO_SMALL"),
+        (
+            [media(None, b"x", "video/quicktime", duration=10, width=1080, height=1920)],
+            "media[0]",
+            "UNSUPPORTED_MEDIA_TYPE",
+        ),
+    ],
+)
+def test_reels_rules(client, media_list, field, code):
+    post = Post(text="reel", media=media_list, settings={"postType": "reels"})
+
+    assert _codes(client.validate(post)) == {(field, code)}
+
+
+@pytest.mark.parametrize("value", ["story", "REELS", 1, None, True])
+def test_a_wrong_post_type_is_a_problem_naming_the_key(client, value):
+    assert _codes(client.validate(Post(text="hi", settings={"postType": value}))) == {("postType", "INVALID_SETTING")}
+
+
+def test_a_valid_reel_passes(client):
+    assert client.validate(Post(text="", media=[video(None, 30, reel=True)], settings={"postType": "reels"})) == []
+
+
+# --- outcomes --------------------------------------------------------------------------------
+
+
+def test_ok_is_published(sandbox, client):
+    sandbox.outcomes("facebook", "ok")
+
+    assert client.publish(connection(), Post(text="ok")).kind is OutcomeKind.PUBLISHED
+
+
+def test_error_is_failed_with_graph_words_and_nothing_created(sandbox, client):
+    sandbox.outcomes("facebook", "error")
+
+    outcome = client.publish(connection(), Post(text="refused"))
+
+    assert (outcome.kind, outcome.http_status, outcome.error_code) == (OutcomeKind.FAILED, 400, "368")
+    assert "abusive" in outcome.error_message
+    assert not outcome.auth_failed
+    assert sandbox.posts("facebook") == []
+
+
+def test_rate_limited_is_not_sent_with_the_buc_wait(sandbox, client, files_server):
+    sandbox.outcomes("facebook", "rate_limited", "rate_limited")
+
+    text = client.publish(connection(), Post(text="later"))
+    photo = client.publish(connection(), Post(text="later", media=[image(files_server)]))
+
+    for outcome in (text, photo):
+        assert (outcome.kind, outcome.http_status, outcome.error_code) == (OutcomeKind.NOT_SENT, 429, "32")
+        assert outcome.retry_after == 900
+    assert sandbox.posts("facebook") == []
+
+
+def test_timeout_is_unknown_then_found_once(sandbox, client):
+    sandbox.outcomes("facebook", "timeout")
+    post = Post(text="Did it land? ☕")
+
+    outcome = client.publish(connection(), post)
+    found = client.find_recent(connection(), post, _since())
+
+    assert (outcome.kind, outcome.error_code) == (OutcomeKind.UNKNOWN, "NO_ANSWER")
+    assert found.kind is OutcomeKind.PUBLISHED
+    assert [p["id"] for p in sandbox.posts("facebook")] == [found.post_id]
+    assert client.check(connection(), found.ref).kind is OutcomeKind.PUBLISHED
+
+
+def test_a_reel_timeout_is_settled_by_check_with_the_saved_video_id(sandbox, client):
+    sandbox.outcomes("facebook", "timeout")
+    refs = []
+
+    outcome = client.publish(
+        connection(refs=refs), Post(text="reel?", media=[video(None, reel=True)], settings={"postType": "reels"})
+    )
+    settled = client.check(connection(), refs[-1])
+
+    assert outcome.kind is OutcomeKind.UNKNOWN
+    assert outcome.ref == refs[-1]
+    assert settled.kind is OutcomeKind.PUBLISHED
+    assert [p["id"] for p in sandbox.posts("facebook")] == [settled.post_id] == [refs[-1]["video_id"]]
+
+
+def test_a_video_timeout_is_found_among_the_page_videos(sandbox, client, files_server):
+    sandbox.outcomes("facebook", "timeout")
+    post = Post(text="video?", media=[video(files_server)])
+
+    assert client.publish(connection(), post).kind is OutcomeKind.UNKNOWN
+    found = client.find_recent(connection(), post, _since())
+
+    assert found.kind is OutcomeKind.PUBLISHED
+    assert [p["id"] for p in sandbox.posts("facebook")] == [found.post_id]
+
+
+def test_processing_video_is_followed_by_check_until_published(sandbox, client, files_server):
+    sandbox.outcomes("facebook", "processing")
+
+    outcome = client.publish(connection(), Post(text="slow", media=[video(files_server)]))
+    assert outcome.kind is OutcomeKind.PROCESSING
+    assert sandbox.posts("facebook") == []
+
+    checks = [client.check(connection(), outcome.ref) for _ in range(3)]
+
+    assert [c.kind for c in checks] == [OutcomeKind.PROCESSING, OutcomeKind.PROCESSING, OutcomeKind.PUBLISHED]
+    assert [p["id"] for p in sandbox.posts("facebook")] == [checks[-1].post_id] == [outcome.ref["video_id"]]
+
+
+def test_processing_reel_is_followed_by_check_until_published(sandbox, client):
+    sandbox.outcomes("facebook", "processing")
+
+    outcome = client.publish(
+        connection(), Post(text="r", media=[video(None, reel=True)], settings={"postType": "reels"})
+    )
+    first = client.check(connection(), outcome.ref)
+    second = client.check(connection(), first.ref)
+    third = client.check(connection(), second.ref)
+
+    assert [o.kind for o in (outcome, first, second)] == [OutcomeKind.PROCESSING] * 3
+    assert third.kind is OutcomeKind.PUBLISHED
+    assert len(sandbox.posts("facebook")) == 1
+
+
+def test_processing_on_a_text_post_is_published(sandbox, client):
+    sandbox.outcomes("facebook", "processing")
+
+    assert client.publish(connection(), Post(text="sync")).kind is OutcomeKind.PUBLISHED
+    assert len(sandbox.posts("facebook")) == 1
+
+
+def test_find_recent_says_not_found_when_absent(sandbox, client):
+    client.publish(connection(), Post(text="something else"))
+
+    found = client.find_recent(connection(), Post(text="never sent"), _since())
+
+    assert (found.kind, found.error_code) == (OutcomeKind.FAILED, "NOT_FOUND")
+
+
+def test_check_of_a_missing_post_is_not_found(sandbox, client):
+    missing = client.check(connection(), {"post_id": f"{PAGE}_999"})
+
+    assert (missing.kind, missing.error_code) == (OutcomeKind.FAILED, "NOT_FOUND")
+
+
+def test_an_expired_token_needs_reauthorization(sandbox, client):
+    outcome = client.publish(connection(tokens.issue("facebook", PAGE, lifetime_seconds=-1)), Post(text="late"))
+
+    assert (outcome.kind, outcome.error_code, outcome.auth_failed) == (OutcomeKind.FAILED, "190.463", True)
+    assert sandbox.posts("facebook") == []
+
+
+def test_a_revoked_token_needs_reauthorization_even_during_upload(sandbox, client, files_server):
+    token = tokens.issue("facebook", PAGE)
+    requests.post(f"{sandbox.url}/_sandbox/tokens/revoke", json={"token": token}, timeout=5)
+
+    text_only = client.publish(connection(token), Post(text="revoked"))
+    album = client.publish(connection(token), Post(text="r", media=[image(files_server), image(files_server, "b.png")]))
+    reel = client.publish(
+        connection(token), Post(text="r", media=[video(None, reel=True)], settings={"postType": "reels"})
+    )
+
+    assert [o.error_code for o in (text_only, album, reel)] == ["190.460"] * 3
+    assert all(o.auth_failed and o.kind is OutcomeKind.FAILED for o in (text_only, album, reel))
+    assert token not in text_only.error_message
+
+
+def test_a_token_of_another_page_or_platform_is_refused(sandbox, client):
+    other_page = client.publish(connection(tokens.issue("facebook", "999")), Post(text="wrong"))
+    other_platform = client.publish(connection(tokens.issue("x", PAGE)), Post(text="wrong"))
+
+    assert (other_page.kind, other_page.error_code, other_page.auth_failed) == (OutcomeKind.FAILED, "200", False)
+    assert other_platform.auth_failed
+
+
+def test_a_closed_port_is_not_sent(sandbox, client, settings):
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    settings.SANDBOX_URL = f"http://127.0.0.1:{port}"
+
+    outcome = client.publish(connection(), Post(text="nowhere"))
+    reel = client.publish(connection(), Post(text="n", media=[video(None, reel=True)], settings={"postType": "reels"}))
+
+    assert (outcome.kind, outcome.error_code) == (OutcomeKind.NOT_SENT, "CONNECTION_FAILED")
+    assert reel.kind is OutcomeKind.NOT_SENT
+
+
+# --- the stand-in is as strict as Graph ------------------------------------------------------
+
+
+def _graph(sandbox, method, path, data=None, token=None):
+    headers = {"Authorization": f"Bearer {token or tokens.issue('facebook', PAGE)}"}
+    url = f"{sandbox.url}/graph.facebook.com/v25.0/{path}"
+    return requests.request(method, url, data=data, headers=headers, timeout=5)
+
+
+@pytest.mark.parametrize(
+    ("path", "data", "code"),
+    [
+        (f"{PAGE}/feed", {}, 100),
+        (f"{PAGE}/feed", {"message": "hi", "published": "maybe"}, 100),
+        (f"{PAGE}/feed", {"message": "hi", "attached_media[0]": '{"media_fbid": "1"}'}, 100),
+        (f"{PAGE}/feed", {"link": "ftp://example.com"}, 100),
+        (f"{PAGE}/photos", {"url": "http://127.0.0.1:9/nothing.png"}, 324),
+        (f"{PAGE}/video_reels", {"upload_phase": "middle"}, 100),
+        (f"{PAGE}/video_reels", {"upload_phase": "finish", "video_id": "1"}, 100),
+    ],
+)
+def test_the_stand_in_refuses_what_graph_refuses(sandbox, path, data, code):
+    response = _graph(sandbox, "POST", path, data)
+
+    assert response.status_code == 400
+    assert response.json()["error"]["code"] == code
+    assert "fbtrace_id" in response.json()["error"]
+    assert sandbox.posts("facebook") == []
+
+
+def test_the_stand_in_needs_a_token_and_refuses_unknown_fields(sandbox, client):
+    missing = requests.post(f"{sandbox.url}/graph.facebook.com/v25.0/{PAGE}/feed", data={"message": "x"}, timeout=5)
+    post_id = client.publish(connection(), Post(text="x")).post_id
+    unknown = _graph(sandbox, "GET", f"{post_id}?fields=id,impressions")
+
+    assert (missing.status_code, missing.json()["error"]["code"]) == (400, 104)
+    assert (
+        unknown.json()["error"]["message"]
+        == "(#100) Tried accessing nonexisting field (impressions) on node type (PagePost)"
+    )
+
+
+def test_a_photo_that_is_not_an_image_is_refused(sandbox, client, files_server):
+    fake = media(files_server, b"not an image", "image/png", name="fake.png")
+
+    outcome = client.publish(connection(), Post(text="fake", media=[fake]))
+
+    assert (outcome.kind, outcome.error_code) == (OutcomeKind.FAILED, "324")
+
+
+def test_the_upload_needs_offset_zero(sandbox, client):
+    start = _graph(sandbox, "POST", f"{PAGE}/video_reels", {"upload_phase": "start"}).json()
+    headers = {"Authorization": f"OAuth {tokens.issue('facebook', PAGE)}", "offset": "10"}
+
+    response = requests.post(
+        f"{sandbox.url}/rupload.facebook.com/video-upload/v25.0/{start['video_id']}",
+        data=files.video(),
+        headers=headers,
+        timeout=5,
+    )
+
+    assert response.status_code == 400
+    assert "offset" in response.json()["debug_info"]["message"]
+
+
+# --- metrics ---------------------------------------------------------------------------------
+
+
+def test_metrics_reflect_the_control_api(sandbox, client, files_server):
+    first = client.publish(connection(), Post(text="one")).post_id
+    second = client.publish(connection(), Post(text="two")).post_id
+    clip = client.publish(connection(), Post(text="clip", media=[video(files_server)])).post_id
+    for post_id, numbers in ((first, (100, 7, 3, 2)), (clip, (50, 4, 1, 0))):
+        body = dict(zip(("views", "likes", "comments", "shares"), numbers, strict=True))
+        requests.post(
+            f"{sandbox.url}/_sandbox/metrics", json={"platform": "facebook", "post_id": post_id, **body}, timeout=5
+        )
+
+    found = client.metrics(connection(), [first, second, clip])
+
+    assert (found[first].views, found[first].likes, found[first].comments, found[first].shares) == (100, 7, 3, 2)
+    assert (found[second].views, found[second].likes) == (0, 0)
+    assert (found[clip].views, found[clip].likes, found[clip].comments) == (50, 4, 1)
+    [insight] = logged(sandbox.state, "GET", f"{first}/insights")
+    assert parse_qs(insight["query"])["metric"] == ["post_total_media_view_unique"]
+
+
+# --- Facebook Login --------------------------------------------------------------------------
+
+
+def _pkce():
+    verifier = base64.urlsafe_b64encode(b"v" * 40).decode().rstrip("=")
+    challenge = base64.urlsafe_b64encode(hashlib.sha256(verifier.encode()).digest()).decode().rstrip("=")
+    return verifier, challenge
+
+
+def _approve(url):
+    page = requests.get(url, timeout=5)
+    assert page.status_code == 200
+    target = re.search(r'id="approve" href="([^"]+)"', page.text).group(1).replace("&amp;", "&")
+    return parse_qs(urlsplit(target).query)
+
+
+def test_the_login_flow_end_to_end_gives_a_page_that_publishes(sandbox, client):
+    verifier, challenge = _pkce()
+    redirect = "https://app.example/callback/facebook"
+
+    url = client.authorize_url(state="s-1", code_challenge=challenge, redirect_uri=redirect, sandbox=True)
+    assert url.startswith(f"{sandbox.url}/www.facebook.com/v25.0/dialog/oauth?")
+    assert parse_qs(urlsplit(url).query)["client_id"] == ["sandbox-facebook-client"]
+    query = _approve(url)
+    credentials = client.exchange_code(
+        code=query["code"][0], code_verifier=verifier, redirect_uri=redirect, sandbox=True
+    )
+
+    assert query["state"] == ["s-1"]
+    assert credentials.external_id.isdigit()
+    assert credentials.display_name
+    assert credentials.refresh_token
+    assert credentials.expires_at is None
+    assert "CREATE_CONTENT" in credentials.metadata["tasks"]
+    outcome = client.publish(Connection(credentials, sandbox=True), Post(text="connected"))
+    assert outcome.kind is OutcomeKind.PUBLISHED
+    assert sandbox.posts("facebook")[0]["account"] == credentials.external_id
+
+
+def test_a_code_is_single_use_and_bound_to_its_verifier(sandbox, client):
+    verifier, challenge = _pkce()
+    redirect = "https://app.example/cb"
+    url = client.authorize_url(state="s", code_challenge=challenge, redirect_uri=redirect, sandbox=True)
+    code = _approve(url)["code"][0]
+
+    with pytest.raises(requests.HTTPError):
+        client.exchange_code(code=code, code_verifier="wrong" * 10, redirect_uri=redirect, sandbox=True)
+    with pytest.raises(requests.HTTPError):  # the failed attempt used the code up
+        client.exchange_code(code=code, code_verifier=verifier, redirect_uri=redirect, sandbox=True)
+
+
+def test_refresh_reads_the_page_token_again(sandbox, client):
+    user_token = tokens.issue("facebook", PAGE, kind="sbr")
+    conn = Connection(Credentials(access_token="old", refresh_token=user_token, external_id=PAGE), sandbox=True)
+
+    fresh = client.refresh(conn)
+
+    assert fresh.external_id == PAGE
+    assert fresh.refresh_token
+    assert fresh.refresh_token != user_token
+    assert client.publish(Connection(fresh, sandbox=True), Post(text="refreshed")).kind is OutcomeKind.PUBLISHED
+    exchange = logged(sandbox.state, "GET", "/oauth/access_token")[0]
+    assert parse_qs(exchange["query"])["grant_type"] == ["fb_exchange_token"]
+
+
+def test_refresh_with_an_expired_user_token_fails(sandbox, client):
+    expired = tokens.issue("facebook", PAGE, kind="sbr", lifetime_seconds=-1)
+    conn = Connection(Credentials(access_token="old", refresh_token=expired, external_id=PAGE), sandbox=True)
+
+    with pytest.raises(requests.HTTPError, match="190"):
+        client.refresh(conn)
+
+
+def _answer(status, body, headers=None):
+    response = requests.Response()
+    response.status_code, response._content = status, json.dumps(body).encode()
+    response.headers.update(headers or {})
+    return response
+
+
+@pytest.mark.parametrize(
+    ("status", "error", "kind", "code", "auth"),
+    [
+        (400, {"code": 190, "error_subcode": 463, "message": "expired"}, OutcomeKind.FAILED, "190.463", True),
+        (400, {"code": 100, "message": "(#100) bad"}, OutcomeKind.FAILED, "100", False),
+        (400, {"code": 506, "message": "Duplicate status message"}, OutcomeKind.FAILED, "506", False),
+        (400, {"code": 17, "message": "User request limit reached"}, OutcomeKind.NOT_SENT, "17", False),
+        (403, {"code": 80001, "message": "Pages BUC"}, OutcomeKind.NOT_SENT, "80001", False),
+        (500, {"code": 2, "message": "Service temporarily unavailable"}, OutcomeKind.UNKNOWN, "2", False),
+        (400, {"code": 1, "message": "An unknown error occurred"}, OutcomeKind.UNKNOWN, "1", False),
+    ],
+)
+def test_graph_errors_are_classified_with_their_words(status, error, kind, code, auth):
+    outcome = refusal(_answer(status, {"error": error}))
+
+    assert (outcome.kind, outcome.error_code, outcome.auth_failed) == (kind, code, auth)
+    assert outcome.error_message == error["message"]
