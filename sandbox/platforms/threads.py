@@ -1,7 +1,524 @@
-"""The threads stand-in."""
+"""The Threads (graph.threads.net) stand-in: containers, threads_publish, reads, insights, OAuth.
+
+It answers in Meta's Graph API shapes (`{"error": {message, type, code, error_subcode,
+fbtrace_id}}`, `{"data": [...], "paging": ...}`) and is as strict as Threads: a valid Threads
+token (Authorization: Bearer, or an `access_token` parameter), parameters read from the query
+or a form body as the Graph API does, media fetched from `image_url`/`video_url` for real
+(JPEG/PNG up to 8 MB, MP4/MOV up to 1 GB, checked by their bytes), text of at most 500
+characters with emoji counted by their UTF-8 bytes, at most 5 unique links, link_attachment
+on TEXT only, topic_tag 1-50 characters without '.' or '&', carousels of 2-20 finished items.
+Parameters Threads does not document are refused (Meta ignores some; refusing catches typos).
+
+Outcomes: one is taken when a post's top container is created. `error` and `rate_limited`
+refuse that call; `processing` leaves the container IN_PROGRESS for 3 status checks; `timeout`
+lets threads_publish create the post and then holds the answer. A video container is
+IN_PROGRESS for its first status check; a carousel is IN_PROGRESS while a child is.
+
+OAuth: the authorize page, the code exchange (client id and secret required; no PKCE, as
+Threads documents none), th_exchange_token (1-hour token -> 60-day token) and
+th_refresh_token (only a long-lived token at least 24 h old; a new token, the old stays valid).
+Not modelled: the 250-posts-a-day quota, reply/quote/poll/GIF parameters beyond validation,
+container expiry after 24 h.
+"""
 
 from __future__ import annotations
 
-from werkzeug.routing import Rule
+import base64
+import datetime as dt
+import html
+import re
+import secrets
+import time
+import urllib.error
+import urllib.request
+from typing import Any
+from urllib.parse import urlencode
 
-RULES: list[Rule] = []
+import regex
+from werkzeug.datastructures import MultiDict
+from werkzeug.routing import Rule
+from werkzeug.wrappers import Request, Response
+
+from sandbox import tokens
+from sandbox.http import Context, bearer_token, json_response, token_problem
+
+MB = 1024 * 1024
+MAX_TEXT = 500
+MAX_LINKS = 5
+SHORT_LIFETIME, LONG_LIFETIME = 3600, 60 * 86400
+IMAGE_TYPES = {"image/jpeg": 8 * MB, "image/png": 8 * MB}
+VIDEO_TYPES = {"video/mp4": 1024 * MB, "video/quicktime": 1024 * MB}
+CONTAINER_PARAMS = frozenset(
+    {
+        "media_type", "text", "image_url", "video_url", "is_carousel_item", "children", "alt_text",
+        "reply_to_id", "reply_control", "link_attachment", "topic_tag", "quote_post_id", "location_id",
+        "allowlisted_country_codes", "text_entities", "is_spoiler_media", "gif_attachment", "poll_attachment",
+        "text_attachment", "auto_publish_text", "is_ghost_post", "access_token",
+    }
+)  # fmt: skip
+MEDIA_FIELDS = frozenset(
+    {
+        "id", "media_product_type", "media_type", "media_url", "permalink", "owner", "username", "text",
+        "timestamp", "shortcode", "thumbnail_url", "children", "is_quote_post", "has_replies", "alt_text",
+        "link_attachment_url", "topic_tag",
+    }
+)  # fmt: skip
+CONTAINER_FIELDS = frozenset({"id", "status", "error_message"})
+PROFILE_FIELDS = frozenset({"id", "username", "name", "threads_profile_picture_url", "threads_biography"})
+METRICS = ("views", "likes", "replies", "reposts", "quotes", "shares")
+_GRAPHEME = regex.compile(r"\X")
+_EMOJI = regex.compile(r"\p{Emoji_Presentation}|\ufe0f|\u20e3|\p{Regional_Indicator}")
+_URL = re.compile(r"https?://[^\s<>\"]+", re.IGNORECASE)
+
+
+def text_length(text: str) -> int:
+    """As Threads counts: an emoji grapheme weighs its UTF-8 bytes, anything else its code points."""
+    return sum(len(g.encode()) if _EMOJI.search(g) else len(g) for g in _GRAPHEME.findall(text))
+
+
+# --- answers -------------------------------------------------------------------------------------
+
+
+def graph_error(status: int, code: int, message: str, *, kind: str = "THApiException", **extra: Any) -> Response:
+    error = {"message": message, "type": kind, "code": code, **extra, "fbtrace_id": secrets.token_urlsafe(8)}
+    return json_response({"error": error}, status=status)
+
+
+def invalid(message: str, subcode: int | None = None) -> Response:
+    extra: dict[str, Any] = {"error_subcode": subcode} if subcode else {}
+    return graph_error(400, 100, f"(#100) {message}", **extra)
+
+
+def _auth_error(reason: str) -> Response:
+    if reason == "missing":
+        return graph_error(400, 104, "An access token is required to request this resource.", kind="OAuthException")
+    subcode = {"expired": 463, "revoked": 458}.get(reason, 467)
+    message = {
+        "expired": "Error validating access token: Session has expired.",
+        "revoked": "Error validating access token: The user has not authorized application.",
+    }.get(reason, "Invalid OAuth access token - Cannot parse access token")
+    return graph_error(401, 190, message, kind="OAuthException", error_subcode=subcode)
+
+
+def rate_limited() -> Response:
+    usage = '{"call_count":100,"total_cputime":25,"total_time":25}'
+    business = '{"threads":[{"type":"threads","call_count":100,"total_cputime":25,"total_time":25,'
+    business += '"estimated_time_to_regain_access":15}]}'
+    response = graph_error(
+        429,
+        4,
+        "(#4) Application request limit reached",
+        kind="OAuthException",
+        is_transient=True,
+        error_subcode=2446079,
+    )
+    response.headers.update({"X-App-Usage": usage, "X-Business-Use-Case-Usage": business})
+    return response
+
+
+def _params(request: Request) -> MultiDict[str, str]:
+    """The Graph API reads parameters from the query string and a form body alike."""
+    merged: MultiDict[str, str] = MultiDict(request.args)
+    merged.update(request.form)
+    return merged
+
+
+def _token(request: Request) -> str:
+    return bearer_token(request) or _params(request).get("access_token", "")
+
+
+def _account(ctx: Context, request: Request) -> str | Response:
+    info = token_problem(ctx, _token(request), "threads")
+    return info.account if isinstance(info, tokens.TokenInfo) else _auth_error(info)
+
+
+def _owner(ctx: Context, request: Request, user_id: str) -> str | Response:
+    account = _account(ctx, request)
+    if isinstance(account, str) and user_id not in ("me", account):
+        return graph_error(403, 10, "(#10) Application does not have permission for this action")
+    return account
+
+
+def _fields(request: Request, allowed: frozenset[str], default: str) -> list[str] | Response:
+    fields = [f for f in (request.args.get("fields") or default).split(",") if f]
+    unknown = [f for f in fields if f not in allowed]
+    return invalid(f"Tried accessing nonexisting field ({unknown[0]})") if unknown else fields
+
+
+def _stamp(iso: str) -> str:
+    return dt.datetime.fromisoformat(iso.replace("Z", "+00:00")).strftime("%Y-%m-%dT%H:%M:%S+0000")
+
+
+def _store(ctx: Context, name: str) -> dict[str, Any]:
+    store: dict[str, Any] = ctx.state.objects["threads"].setdefault(name, {})
+    return store
+
+
+# --- fetching media ------------------------------------------------------------------------------
+
+
+def _sniff(head: bytes) -> str:
+    if head.startswith(b"\xff\xd8\xff"):
+        return "image/jpeg"
+    if head.startswith(b"\x89PNG\r\n\x1a\n"):
+        return "image/png"
+    if head[4:8] == b"ftyp":
+        return "video/quicktime" if head[8:10] == b"qt" else "video/mp4"
+    return ""
+
+
+def fetch(url: str, allowed: dict[str, int]) -> tuple[str, int] | str:
+    """(content type, size) of the file at `url`, or why Meta would refuse it."""
+    if not url.startswith(("http://", "https://")):
+        return "The media URL must be an http(s) URL."
+    try:
+        with urllib.request.urlopen(url, timeout=5) as answer:  # noqa: S310 - checked scheme above
+            data = answer.read(max(allowed.values()) + 1)
+    except (urllib.error.URLError, OSError, ValueError) as exc:
+        return f"The media could not be downloaded: {exc}"
+    kind = _sniff(data[:16])
+    if kind not in allowed:
+        return f"The media type is not supported ({kind or 'unknown'})."
+    if len(data) > allowed[kind]:
+        return f"The media is larger than {allowed[kind]} bytes."
+    return kind, len(data)
+
+
+# --- containers ----------------------------------------------------------------------------------
+
+
+def create_container(ctx: Context, request: Request, user_id: str) -> Response:
+    account = _owner(ctx, request, user_id)
+    if isinstance(account, Response):
+        return account
+    params = _params(request)
+    refused = _param_problem(params) or _text_problem(params) or _setting_problem(params)
+    if refused:
+        return invalid(refused)
+    carousel_item = params.get("is_carousel_item") == "true"
+    outcome = "ok" if carousel_item else ctx.state.take_outcome("threads")
+    if outcome == "error":
+        return graph_error(
+            400, 10, "(#10) The user is not allowed to publish.", error_user_title="Can't post",
+            error_user_msg="This account can't publish posts right now.",
+        )  # fmt: skip
+    if outcome == "rate_limited":
+        return rate_limited()
+    return _build(ctx, account, params, outcome)
+
+
+def _param_problem(params: MultiDict[str, str]) -> str:
+    unknown = sorted(set(params) - CONTAINER_PARAMS)
+    if unknown:
+        return f"Param {unknown[0]} is not a valid parameter."
+    kind = params.get("media_type", "")
+    if kind not in ("TEXT", "IMAGE", "VIDEO", "CAROUSEL"):
+        return "Param media_type must be one of {TEXT, IMAGE, VIDEO, CAROUSEL}."
+    if params.get("is_carousel_item", "false") not in ("true", "false"):
+        return "Param is_carousel_item must be a boolean."
+    if params.get("is_carousel_item") == "true" and kind not in ("IMAGE", "VIDEO"):
+        return "Only IMAGE and VIDEO containers can be carousel items."
+    needed = {"IMAGE": "image_url", "VIDEO": "video_url", "CAROUSEL": "children"}.get(kind)
+    return f"Param {needed} is required for media_type {kind}." if needed and not params.get(needed) else ""
+
+
+def _text_problem(params: MultiDict[str, str]) -> str:
+    text = params.get("text", "")
+    if params["media_type"] == "TEXT" and not text.strip():
+        return "Param text is required for media_type TEXT."
+    if text_length(text) > MAX_TEXT:
+        return f"Param text must be at most {MAX_TEXT} characters long."
+    links = {m.group().rstrip(".,;:!?'\")]}").lower() for m in _URL.finditer(text)}
+    links |= {params["link_attachment"].lower()} if params.get("link_attachment") else set()
+    return "THREADS_API__LINK_LIMIT_EXCEEDED: at most 5 unique links." if len(links) > MAX_LINKS else ""
+
+
+def _setting_problem(params: MultiDict[str, str]) -> str:
+    link, tag = params.get("link_attachment"), params.get("topic_tag")
+    if link is not None and (params["media_type"] != "TEXT" or not _URL.fullmatch(link)):
+        return "Param link_attachment must be a URL and is only allowed with media_type TEXT."
+    if tag is not None and (not 1 <= len(tag) <= 50 or set(tag) & {".", "&"}):
+        return "Param topic_tag must be 1-50 characters and cannot contain '.' or '&'."
+    return ""
+
+
+def _build(ctx: Context, account: str, params: MultiDict[str, str], outcome: str) -> Response:
+    kind = params["media_type"]
+    container: dict[str, Any] = {
+        "account": account, "media_type": kind, "text": params.get("text", ""), "outcome": outcome,
+        "carousel_item": params.get("is_carousel_item") == "true", "checks": 3 if outcome == "processing" else 0,
+        "status": "IN_PROGRESS", "error_message": "", "children": [], "params": params.to_dict(),
+    }  # fmt: skip
+    refused = _attach(ctx, account, container, params)
+    if refused:
+        return refused
+    container_id = ctx.state.next_id()
+    _store(ctx, "containers")[container_id] = container
+    return json_response({"id": container_id})
+
+
+def _attach(ctx: Context, account: str, container: dict[str, Any], params: MultiDict[str, str]) -> Response | None:
+    kind = container["media_type"]
+    if kind == "IMAGE":
+        fetched = fetch(params["image_url"], IMAGE_TYPES)
+        if isinstance(fetched, str):
+            return invalid(f"Media download has failed. {fetched}", subcode=2207052)
+    if kind == "VIDEO":
+        fetched = fetch(params["video_url"], VIDEO_TYPES)
+        container["checks"] = max(container["checks"], 1)
+        if isinstance(fetched, str):
+            container["error_message"] = "FAILED_DOWNLOADING_VIDEO"
+    if kind == "CAROUSEL":
+        return _attach_children(ctx, account, container, params["children"])
+    return None
+
+
+def _attach_children(ctx: Context, account: str, container: dict[str, Any], raw: str) -> Response | None:
+    ids = [i for i in raw.split(",") if i]
+    children = [_store(ctx, "containers").get(i) for i in ids]
+    if not 2 <= len(ids) <= 20:
+        return invalid("A carousel takes 2 to 20 children.")
+    if any(c is None or c["account"] != account or not c["carousel_item"] for c in children):
+        return invalid("Param children must list carousel item containers of this user.")
+    container["children"] = ids
+    return None
+
+
+def _status(ctx: Context, container: dict[str, Any], *, advance: bool) -> str:
+    """FINISHED, PUBLISHED, ERROR or IN_PROGRESS; a status check (`advance`) moves it on."""
+    if container["status"] == "PUBLISHED" or container["error_message"]:
+        return "PUBLISHED" if container["status"] == "PUBLISHED" else "ERROR"
+    if container["checks"] > 0:
+        container["checks"] -= advance
+        return "IN_PROGRESS"
+    children = [_store(ctx, "containers")[i] for i in container["children"]]
+    states = [_status(ctx, child, advance=advance) for child in children]
+    if "ERROR" in states:
+        container["error_message"] = "Carousel item failed"
+        return "ERROR"
+    container["status"] = "IN_PROGRESS" if "IN_PROGRESS" in states else "FINISHED"
+    return str(container["status"])
+
+
+def publish(ctx: Context, request: Request, user_id: str) -> Response:
+    account = _owner(ctx, request, user_id)
+    if isinstance(account, Response):
+        return account
+    creation_id = _params(request).get("creation_id", "")
+    container = _store(ctx, "containers").get(creation_id)
+    if container is None or container["account"] != account or container["carousel_item"]:
+        return invalid("Param creation_id must be a container of this user.", subcode=33)
+    state = _status(ctx, container, advance=False)
+    if state == "IN_PROGRESS":
+        return graph_error(
+            400, 9007, "Media ID is not available", error_subcode=2207027,
+            error_user_msg="The media is not ready for publishing, please wait for a moment.",
+        )  # fmt: skip
+    if state != "FINISHED":
+        return invalid(f"The container cannot be published (status {state}).")
+    return _create_post(ctx, account, creation_id, container)
+
+
+def _create_post(ctx: Context, account: str, creation_id: str, container: dict[str, Any]) -> Response:
+    media_count = {"TEXT": 0, "CAROUSEL": len(container["children"])}.get(container["media_type"], 1)
+    post = ctx.state.add_post(
+        "threads", account, container["text"], media_count, container_id=creation_id, params=container["params"]
+    )
+    container.update(status="PUBLISHED", post_id=post.id)
+    if container["outcome"] == "timeout":
+        ctx.hold()
+    return json_response({"id": post.id})
+
+
+# --- reading -------------------------------------------------------------------------------------
+
+
+def _shortcode(post_id: str) -> str:
+    return base64.urlsafe_b64encode(int(post_id).to_bytes(8, "big")).decode().rstrip("=")
+
+
+def _username(account: str) -> str:
+    return "sandbox_" + re.sub(r"\W", "_", account)
+
+
+def _media(ctx: Context, post: Any, fields: list[str]) -> dict[str, Any]:
+    params = post.extra.get("params", {})
+    kinds = {0: "TEXT_POST", 1: "VIDEO" if "video_url" in params else "IMAGE"}
+    values: dict[str, Any] = {
+        "id": post.id, "media_product_type": "THREADS", "media_type": kinds.get(post.media_count, "CAROUSEL_ALBUM"),
+        "permalink": f"https://www.threads.net/@{_username(post.account)}/post/{_shortcode(post.id)}",
+        "owner": {"id": post.account}, "username": _username(post.account), "text": post.text,
+        "timestamp": _stamp(post.created_at), "shortcode": _shortcode(post.id), "is_quote_post": False,
+        "has_replies": False, "topic_tag": params.get("topic_tag"),
+        "link_attachment_url": params.get("link_attachment"),
+    }  # fmt: skip
+    return {name: values[name] for name in fields if values.get(name) is not None}
+
+
+def get_object(ctx: Context, request: Request, object_id: str) -> Response:
+    account = _account(ctx, request)
+    if isinstance(account, Response):
+        return account
+    if object_id == "me":
+        return _profile(request, account)
+    container = _store(ctx, "containers").get(object_id)
+    if container is not None and container["account"] == account:
+        return _container_answer(ctx, request, object_id, container)
+    post = ctx.state.find_post("threads", object_id)
+    if post is None:
+        return _no_object(object_id)
+    fields = _fields(request, MEDIA_FIELDS, "id")
+    return fields if isinstance(fields, Response) else json_response(_media(ctx, post, fields))
+
+
+def _no_object(object_id: str) -> Response:
+    message = (
+        f"Unsupported get request. Object with ID '{object_id}' does not exist, cannot be loaded due to "
+        "missing permissions, or does not support this operation."
+    )
+    return graph_error(400, 100, message, error_subcode=33)
+
+
+def _container_answer(ctx: Context, request: Request, object_id: str, container: dict[str, Any]) -> Response:
+    fields = _fields(request, CONTAINER_FIELDS, "id")
+    if isinstance(fields, Response):
+        return fields
+    values = {"id": object_id, "status": _status(ctx, container, advance=True)}
+    if values["status"] == "ERROR":
+        values["error_message"] = container["error_message"]
+    return json_response({name: values[name] for name in fields if name in values})
+
+
+def _profile(request: Request, account: str) -> Response:
+    fields = _fields(request, PROFILE_FIELDS, "id")
+    if isinstance(fields, Response):
+        return fields
+    values = {"id": account, "username": _username(account), "name": f"Sandbox {account}"}
+    return json_response({name: values[name] for name in fields if name in values})
+
+
+def list_threads(ctx: Context, request: Request, user_id: str) -> Response:
+    account = _owner(ctx, request, user_id)
+    if isinstance(account, Response):
+        return account
+    fields = _fields(request, MEDIA_FIELDS, "id")
+    if isinstance(fields, Response):
+        return fields
+    limit, since = request.args.get("limit", "25"), request.args.get("since", "0")
+    if not limit.isdigit() or not 1 <= int(limit) <= 100 or not since.isdigit():
+        return invalid("limit must be 1-100 and since a unix timestamp.")
+    start = dt.datetime.fromtimestamp(int(since), dt.UTC).isoformat().replace("+00:00", "Z")
+    posts = [p for p in reversed(ctx.state.posts_of("threads")) if p.account == account and p.created_at >= start]
+    data = [_media(ctx, p, fields) for p in posts[: int(limit)]]
+    cursors = {"before": _shortcode(data[0]["id"]), "after": _shortcode(data[-1]["id"])} if data else {}
+    return json_response({"data": data, "paging": {"cursors": cursors}})
+
+
+def insights(ctx: Context, request: Request, media_id: str) -> Response:
+    account = _account(ctx, request)
+    if isinstance(account, Response):
+        return account
+    post = ctx.state.find_post("threads", media_id)
+    if post is None or post.account != account:
+        return _no_object(media_id)
+    wanted = [m for m in request.args.get("metric", "").split(",") if m]
+    if not wanted or any(m not in METRICS for m in wanted):
+        return invalid(f"Param metric must be one of {', '.join(METRICS)}.")
+    counts = ctx.state.metrics_of("threads", media_id)
+    values = {"views": counts["views"], "likes": counts["likes"], "replies": counts["comments"]}
+    values |= {"reposts": counts["shares"], "quotes": 0, "shares": 0}
+    data = [_insight(media_id, name, values[name]) for name in wanted]
+    return json_response({"data": data})
+
+
+def _insight(media_id: str, name: str, value: int) -> dict[str, Any]:
+    return {
+        "name": name, "period": "lifetime", "values": [{"value": value}], "title": name.capitalize(),
+        "description": f"The number of {name} of your post.", "id": f"{media_id}/insights/{name}/lifetime",
+    }  # fmt: skip
+
+
+# --- OAuth ---------------------------------------------------------------------------------------
+
+
+def authorize(ctx: Context, request: Request) -> Response:
+    args = request.args
+    missing = [n for n in ("client_id", "redirect_uri", "scope", "state") if not args.get(n)]
+    if args.get("response_type") != "code" or missing:
+        reason = f"Missing {', '.join(missing)}." if missing else "response_type must be code."
+        return Response(f"<h1>Error</h1><p>{html.escape(reason)}</p>", status=400, content_type="text/html")
+    code = secrets.token_urlsafe(24)
+    account = str(10**16 + secrets.randbelow(9 * 10**16))
+    _store(ctx, "codes")[code] = {
+        "redirect_uri": args["redirect_uri"], "client_id": args["client_id"], "account": account,
+        "expires": time.time() + 600,
+    }  # fmt: skip
+    target = f"{args['redirect_uri']}?{urlencode({'code': code, 'state': args['state']})}"
+    page = (
+        f"<!doctype html><title>Threads</title><h1>{html.escape(args['client_id'])} would like to access your "
+        f"Threads profile</h1><p>{html.escape(args['scope'])}</p>"
+        f'<a id="approve" href="{html.escape(target)}">Approve</a>'
+    )
+    return Response(page, content_type="text/html")
+
+
+def _oauth_error(message: str, code: int = 100) -> Response:
+    return graph_error(400, code, message, kind="OAuthException")
+
+
+def exchange_code(ctx: Context, request: Request) -> Response:
+    params = _params(request)
+    missing = [n for n in ("client_id", "client_secret", "code", "grant_type", "redirect_uri") if not params.get(n)]
+    if missing or params["grant_type"] != "authorization_code":
+        return _oauth_error(f"Missing or invalid parameter: {', '.join(missing) or 'grant_type'}.")
+    with ctx.state.lock:
+        issued = _store(ctx, "codes").pop(params["code"], None)
+    if issued is None or issued["expires"] < time.time() or issued["client_id"] != params["client_id"]:
+        return _oauth_error("Error validating verification code. Please make sure your redirect_uri is identical.")
+    if issued["redirect_uri"] != params["redirect_uri"]:
+        return _oauth_error("Error validating verification code. Please make sure your redirect_uri is identical.")
+    access = tokens.issue("threads", issued["account"], lifetime_seconds=SHORT_LIFETIME)
+    _store(ctx, "short")[access] = True
+    return json_response({"access_token": access, "user_id": issued["account"]})
+
+
+def exchange_token(ctx: Context, request: Request) -> Response:
+    params = _params(request)
+    if params.get("grant_type") != "th_exchange_token" or not params.get("client_secret"):
+        return _oauth_error("grant_type must be th_exchange_token and client_secret is required.")
+    account = _account(ctx, request)
+    if isinstance(account, Response):
+        return account
+    return _long_lived(account)
+
+
+def refresh_token(ctx: Context, request: Request) -> Response:
+    if _params(request).get("grant_type") != "th_refresh_token":
+        return _oauth_error("grant_type must be th_refresh_token.")
+    account = _account(ctx, request)
+    if isinstance(account, Response):
+        return account
+    token = _token(request)
+    info = tokens.parse(token)
+    age = LONG_LIFETIME - (info.expires_at - time.time()) if info else 0
+    if token in _store(ctx, "short") or age < 86400:
+        return _oauth_error("Only long-lived access tokens at least 24 hours old can be refreshed.", 190)
+    return _long_lived(account)
+
+
+def _long_lived(account: str) -> Response:
+    access = tokens.issue("threads", account, lifetime_seconds=LONG_LIFETIME)
+    return json_response({"access_token": access, "token_type": "bearer", "expires_in": LONG_LIFETIME})
+
+
+RULES: list[Rule] = [
+    Rule("/graph.threads.net/v1.0/<user_id>/threads", endpoint=create_container, methods=["POST"]),
+    Rule("/graph.threads.net/v1.0/<user_id>/threads", endpoint=list_threads, methods=["GET"]),
+    Rule("/graph.threads.net/v1.0/<user_id>/threads_publish", endpoint=publish, methods=["POST"]),
+    Rule("/graph.threads.net/v1.0/<media_id>/insights", endpoint=insights, methods=["GET"]),
+    Rule("/graph.threads.net/v1.0/<object_id>", endpoint=get_object, methods=["GET"]),
+    Rule("/graph.threads.net/oauth/access_token", endpoint=exchange_code, methods=["POST"]),
+    Rule("/graph.threads.net/access_token", endpoint=exchange_token, methods=["GET"]),
+    Rule("/graph.threads.net/refresh_access_token", endpoint=refresh_token, methods=["GET"]),
+    Rule("/www.threads.net/oauth/authorize", endpoint=authorize, methods=["GET"]),
+]

@@ -1,0 +1,521 @@
+"""Threads (Meta Threads API on graph.threads.net): containers, then threads_publish.
+
+Why it looks the way it does:
+
+- Every post is a container first (`POST /v1.0/{user-id}/threads`, media_type TEXT, IMAGE,
+  VIDEO or CAROUSEL with `children`), then `POST /v1.0/{user-id}/threads_publish?creation_id=`.
+  The container id is saved with `conn.save_ref` before anything else happens to it, so an
+  UNKNOWN threads_publish is settled exactly: the container's status PUBLISHED means it went
+  out (the post id is then read from the account's recent threads), FINISHED means it is safe
+  to publish again. `auto_publish_text` (Meta's one-step text shortcut) is deliberately not
+  used: it would leave nothing to save before the call that creates the post.
+- Meta pulls media from URLs; there is no byte upload. `image_url`/`video_url` are the
+  short-lived URLs `media.pull_url()` gives. A carousel (2-20 items, mixed) is one child
+  container per item with `is_carousel_item=true`, then the CAROUSEL container.
+- Containers are polled (`GET /{container-id}?fields=id,status,error_message`) at most
+  `status_polls` times inside publish(); still IN_PROGRESS afterwards (Meta says video takes
+  about 30 s) answers PROCESSING with the container in `ref`, and `check()` finishes it.
+- Parameters go in a form body rather than the query string the Postman collection shows (the
+  Graph API reads both) and the token goes in the `Authorization: Bearer` header rather than
+  an `access_token` parameter, so neither post text nor tokens end up in URLs. Deviation: the
+  collection's paths have no version; the developer docs' `/v1.0/` prefix is used here.
+- Errors are Graph-API shaped `{"error": {message, type, code, error_subcode, ...}}`;
+  `error_code` keeps Meta's numeric code (`"190"`, or `"100/33"` with a subcode). 190, 102 and
+  104 are token problems (auth_failed); 4, 17, 32, 613 and HTTP 429 are rate limits (NOT_SENT,
+  retry_after from `X-Business-Use-Case-Usage` estimated_time_to_regain_access or Retry-After).
+- OAuth: Threads documents no PKCE, so the challenge and verifier are not sent; `state` is.
+  The code gives a 1-hour token that is exchanged at once for a 60-day one
+  (th_exchange_token); `refresh()` extends that token (th_refresh_token). There is no refresh
+  token: `Credentials.refresh_token` stays empty and the access token itself is refreshed.
+- Text counts emoji by their UTF-8 bytes (limits notes); other graphemes count their code
+  points. At most 5 unique links (text plus link_attachment), one topic tag of 1-50
+  characters without '.' or '&', and link_attachment only on text posts.
+- Metrics: `GET /{media-id}/insights?metric=views,likes,replies,reposts,quotes,shares`;
+  `comments` = replies and `shares` = reposts + quotes + shares; the raw counts stay in `extra`.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import re
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+from typing import Any
+from urllib.parse import urlencode
+
+import regex
+import requests
+from django.conf import settings
+
+from accounts.platforms.base import (
+    UNKNOWN_STATUSES,
+    Connection,
+    Credentials,
+    Media,
+    Metrics,
+    Outcome,
+    OutcomeKind,
+    PlatformClient,
+    Post,
+    Problem,
+    outcome_of_exception,
+    retry_after_seconds,
+)
+
+GRAPH = "https://graph.threads.net"
+API = f"{GRAPH}/v1.0"
+AUTHORIZE_URL = "https://www.threads.net/oauth/authorize"
+SCOPES = "threads_basic,threads_content_publish,threads_manage_insights"
+SANDBOX_CLIENT_ID = "sandbox-threads-client"
+SANDBOX_CLIENT_SECRET = "sandbox-threads-secret"  # noqa: S105 - a fixed value only the sandbox accepts
+MAX_LINKS = 5
+MAX_TOPIC_TAG = 50
+MAX_ASPECT_RATIO = 10.0
+POST_METRICS = ("views", "likes", "replies", "reposts", "quotes", "shares")
+POST_FIELDS = "id,permalink,shortcode,text,timestamp,username"
+AUTH_CODES = frozenset({102, 104, 190})
+RATE_CODES = frozenset({4, 17, 32, 613})
+NOT_READY_CODE = 9007
+NOT_FOUND_SUBCODE = 33
+
+_GRAPHEME = regex.compile(r"\X")
+_EMOJI = regex.compile(r"\p{Emoji_Presentation}|\ufe0f|\u20e3|\p{Regional_Indicator}")
+_URL = re.compile(r"https?://[^\s<>\"]+", re.IGNORECASE)
+_URL_TRAILING = ".,;:!?'\")]}"
+
+
+# --- counting ------------------------------------------------------------------------------------
+
+
+def text_length(text: str) -> int:
+    """Threads' count: an emoji grapheme weighs its UTF-8 bytes, anything else its code points."""
+    return sum(len(g.encode()) if _EMOJI.search(g) else len(g) for g in _GRAPHEME.findall(text))
+
+
+def unique_links(text: str, extra: str = "") -> set[str]:
+    """The distinct links of a post: URLs in its text plus the link attachment."""
+    found = [m.group() for m in _URL.finditer(text)] + ([extra] if extra else [])
+    return {link.rstrip(_URL_TRAILING).lower() for link in found}
+
+
+# --- errors --------------------------------------------------------------------------------------
+
+
+class ThreadsError(Exception):
+    """A Graph call that did not succeed; `outcome` says how."""
+
+    def __init__(self, outcome: Outcome) -> None:
+        super().__init__(f"{outcome.error_code}: {outcome.error_message}")
+        self.outcome = outcome
+
+
+def _json(response: requests.Response) -> dict[str, Any]:
+    try:
+        body = response.json()
+    except ValueError:
+        return {}
+    return body if isinstance(body, dict) else {}
+
+
+def _graph_error(response: requests.Response) -> dict[str, Any]:
+    error = _json(response).get("error")
+    return error if isinstance(error, dict) else {}
+
+
+def _error_words(error: Mapping[str, Any], status: int) -> tuple[str, str]:
+    code, subcode = error.get("code"), error.get("error_subcode")
+    name = f"{code}/{subcode}" if code is not None and subcode else str(code or f"HTTP_{status}")
+    return name, str(error.get("error_user_msg") or error.get("message") or "")
+
+
+def _regain_seconds(response: requests.Response) -> float | None:
+    """Meta's `estimated_time_to_regain_access` (minutes) from X-Business-Use-Case-Usage."""
+    try:
+        usage = json.loads(response.headers.get("X-Business-Use-Case-Usage", "") or "{}")
+    except ValueError:
+        return None
+    minutes = [
+        entry.get("estimated_time_to_regain_access")
+        for entries in (usage.values() if isinstance(usage, dict) else [])
+        for entry in (entries if isinstance(entries, list) else [])
+        if isinstance(entry, dict)
+    ]
+    found = [float(m) for m in minutes if isinstance(m, int | float)]
+    return max(found) * 60 if found else None
+
+
+def outcome_of_response(response: requests.Response) -> Outcome:
+    """A Graph error answer as an Outcome (the post may exist only after a 5xx)."""
+    status, error = response.status_code, _graph_error(response)
+    code, message = _error_words(error, status)
+    if status == 429 or error.get("code") in RATE_CODES:
+        wait = _regain_seconds(response) or retry_after_seconds(response)
+        return Outcome(
+            OutcomeKind.NOT_SENT, error_code=code, error_message=message, http_status=status, retry_after=wait
+        )
+    if status in UNKNOWN_STATUSES or status >= 500:
+        return Outcome(OutcomeKind.UNKNOWN, error_code=code, error_message=message, http_status=status)
+    auth = status == 401 or error.get("code") in AUTH_CODES
+    return Outcome(OutcomeKind.FAILED, error_code=code, error_message=message, http_status=status, auth_failed=auth)
+
+
+def _before_publish(outcome: Outcome) -> Outcome:
+    """A failure while building containers: a container is not a post, so nothing is out."""
+    return replace(outcome, kind=OutcomeKind.NOT_SENT) if outcome.kind is OutcomeKind.UNKNOWN else outcome
+
+
+def _not_found(response: requests.Response) -> bool:
+    error = _graph_error(response)
+    return response.status_code in (400, 404) and (
+        error.get("error_subcode") == NOT_FOUND_SUBCODE or response.status_code == 404
+    )
+
+
+# --- validation ----------------------------------------------------------------------------------
+
+
+def _is_url(value: Any) -> bool:
+    return isinstance(value, str) and bool(re.fullmatch(r"https?://[^\s/$.?#][^\s]*", value, re.IGNORECASE))
+
+
+def _link_problems(post: Post) -> list[Problem]:
+    value = post.settings.get("link_attachment")
+    if value is None:
+        return []
+    if not _is_url(value):
+        return [Problem("link_attachment", "INVALID_SETTING", "link_attachment must be an http(s) URL.")]
+    if post.media:
+        message = "Threads attaches a link preview to text posts only."
+        return [Problem("link_attachment", "INVALID_COMBINATION", message)]
+    return []
+
+
+def _topic_problems(value: Any) -> list[Problem]:
+    if isinstance(value, str) and 1 <= len(value) <= MAX_TOPIC_TAG and not set(value) & {".", "&"}:
+        return []
+    message = f"topic_tag must be 1-{MAX_TOPIC_TAG} characters without '.' or '&'."
+    return [Problem("topic_tag", "INVALID_SETTING", message)]
+
+
+def _aspect_problems(media: Sequence[Media]) -> list[Problem]:
+    problems = []
+    for index, item in enumerate(media):
+        if item.width and item.height and item.width > 0 and item.height > 0:
+            ratio = max(item.width / item.height, item.height / item.width)
+            if ratio > MAX_ASPECT_RATIO:
+                message = f"Threads takes media up to a {MAX_ASPECT_RATIO:g}:1 aspect ratio."
+                problems.append(Problem(f"media[{index}]", "INVALID_ASPECT_RATIO", message))
+    return problems
+
+
+# --- the client ----------------------------------------------------------------------------------
+
+
+class Client(PlatformClient):
+    platform = "threads"
+    status_polls = 3  # status checks inside publish() before answering PROCESSING
+    poll_seconds = 2.0  # between those checks
+
+    # --- validation --------------------------------------------------------------------------
+
+    def validate(self, post: Post) -> list[Problem]:
+        problems = self._text_problems(post) + self.media_problems(post.media)
+        problems += [] if problems else _aspect_problems(post.media)
+        problems += _link_problems(post)
+        if "topic_tag" in post.settings:
+            problems += _topic_problems(post.settings["topic_tag"])
+        return problems
+
+    def _text_problems(self, post: Post) -> list[Problem]:
+        if not post.text.strip() and not post.media:
+            return [Problem("text", "EMPTY_POST", "A Threads text post needs text.")]
+        length, limit = text_length(post.text), self.limits.text.max_length or 500
+        if length > limit:
+            message = f"Text counts {length} of Threads' {limit} characters (emoji count their UTF-8 bytes)."
+            return [Problem("text", "TEXT_TOO_LONG", message)]
+        link = post.settings.get("link_attachment")
+        if len(unique_links(post.text, link if isinstance(link, str) else "")) > MAX_LINKS:
+            return [Problem("text", "TOO_MANY_LINKS", f"Threads takes at most {MAX_LINKS} unique links a post.")]
+        return []
+
+    # --- publishing --------------------------------------------------------------------------
+
+    def publish(self, conn: Connection, post: Post) -> Outcome:
+        try:
+            container = self._container(conn, post)
+        except ThreadsError as exc:
+            return _before_publish(exc.outcome)
+        ref = {"container_id": container, "text": post.text, "since": _now().isoformat()}
+        conn.save_ref(ref)
+        return self._finish(conn, ref, self.status_polls)
+
+    def _container(self, conn: Connection, post: Post) -> str:
+        params: dict[str, str] = {"text": post.text} if post.text else {}
+        params.update(_setting_params(post))
+        if len(post.media) > 1:
+            children = [self._create(conn, _media_params(m, carousel=True)) for m in post.media]
+            return self._create(conn, {**params, "media_type": "CAROUSEL", "children": ",".join(children)})
+        if post.media:
+            return self._create(conn, {**params, **_media_params(post.media[0], carousel=False)})
+        return self._create(conn, {**params, "media_type": "TEXT"})
+
+    def _create(self, conn: Connection, params: Mapping[str, str]) -> str:
+        container = str(self._graph(conn, "POST", f"/{_user(conn)}/threads", data=params).get("id") or "")
+        if not container:
+            raise ThreadsError(Outcome(OutcomeKind.FAILED, error_code="NO_ID", error_message="no container id"))
+        return container
+
+    def _finish(self, conn: Connection, ref: Mapping[str, str], polls: int) -> Outcome:
+        """Wait (bounded) for the container, then publish it."""
+        try:
+            status = self._wait(conn, ref["container_id"], polls)
+        except ThreadsError as exc:
+            return _before_publish(replace(exc.outcome, ref=ref))
+        if status.get("status") == "PUBLISHED":
+            return self._published_since(conn, ref)
+        if status.get("status") != "FINISHED":
+            return _container_outcome(status, ref)
+        return self._publish_container(conn, ref)
+
+    def _wait(self, conn: Connection, container: str, polls: int) -> dict[str, Any]:
+        status: dict[str, Any] = {}
+        for attempt in range(max(polls, 1)):
+            if attempt:
+                time.sleep(self.poll_seconds)
+            status = self._graph(conn, "GET", f"/{container}?{urlencode({'fields': 'id,status,error_message'})}")
+            if status.get("status") != "IN_PROGRESS":
+                break
+        return status
+
+    def _publish_container(self, conn: Connection, ref: Mapping[str, str]) -> Outcome:
+        path = f"/{_user(conn)}/threads_publish"
+        try:
+            response = self._send(conn, "POST", path, data={"creation_id": ref["container_id"]})
+        except requests.RequestException as exc:
+            return replace(outcome_of_exception(exc), ref=ref)
+        post_id = str(_json(response).get("id") or "") if response.ok else ""
+        if post_id:
+            return self._published(conn, post_id, ref)
+        if _graph_error(response).get("code") == NOT_READY_CODE:
+            return Outcome(OutcomeKind.PROCESSING, ref=ref, error_code=str(NOT_READY_CODE))
+        outcome = outcome_of_response(response) if not response.ok else Outcome(OutcomeKind.UNKNOWN, error_code="NO_ID")
+        return replace(outcome, ref=ref)
+
+    def _published(self, conn: Connection, post_id: str, ref: Mapping[str, str]) -> Outcome:
+        """PUBLISHED with the permalink Meta gives (the URL is left empty if that read fails)."""
+        try:
+            found = self._graph(conn, "GET", f"/{post_id}?{urlencode({'fields': 'id,permalink'})}")
+        except (ThreadsError, requests.RequestException):
+            found = {}
+        url = str(found.get("permalink") or "")
+        return Outcome(OutcomeKind.PUBLISHED, post_id=post_id, url=url, ref={**ref, "post_id": post_id})
+
+    # --- settling ----------------------------------------------------------------------------
+
+    def check(self, conn: Connection, ref: Mapping[str, str]) -> Outcome:
+        if ref.get("post_id"):
+            return self._read_back(conn, ref)
+        if ref.get("container_id"):
+            return self._finish(conn, ref, polls=1)
+        return Outcome(OutcomeKind.FAILED, error_code="NO_REF", error_message="nothing to check")
+
+    def _read_back(self, conn: Connection, ref: Mapping[str, str]) -> Outcome:
+        try:
+            response = self._send(conn, "GET", f"/{ref['post_id']}?{urlencode({'fields': 'id,permalink'})}")
+        except requests.RequestException as exc:
+            return Outcome(OutcomeKind.UNKNOWN, ref=ref, error_code="NO_ANSWER", error_message=type(exc).__name__)
+        if response.ok and str(_json(response).get("id")) == ref["post_id"]:
+            url = str(_json(response).get("permalink") or "")
+            return Outcome(OutcomeKind.PUBLISHED, post_id=ref["post_id"], url=url, ref=ref)
+        if _not_found(response):
+            return Outcome(OutcomeKind.FAILED, ref=ref, error_code="NOT_FOUND", http_status=response.status_code)
+        return replace(outcome_of_response(response), ref=ref)
+
+    def _published_since(self, conn: Connection, ref: Mapping[str, str]) -> Outcome:
+        """The container says PUBLISHED: the post is the newest one with its text."""
+        since = dt.datetime.fromisoformat(ref.get("since") or _now().isoformat()) - dt.timedelta(minutes=1)
+        found = self.find_recent(conn, Post(text=ref.get("text", "")), since)
+        if found.kind is OutcomeKind.PUBLISHED:
+            return replace(found, ref={**ref, "post_id": found.post_id})
+        return Outcome(OutcomeKind.UNKNOWN, ref=ref, error_code="PUBLISHED_NOT_LISTED")
+
+    def find_recent(self, conn: Connection, post: Post, since: dt.datetime) -> Outcome:
+        """The account's threads since `since` (newest first): one with the same text is the post."""
+        query = urlencode({"fields": POST_FIELDS, "since": int(since.timestamp()), "limit": 50})
+        try:
+            threads = self._graph(conn, "GET", f"/{_user(conn)}/threads?{query}").get("data") or []
+        except ThreadsError as exc:
+            return exc.outcome
+        except requests.RequestException as exc:
+            return Outcome(OutcomeKind.UNKNOWN, error_code="NO_ANSWER", error_message=type(exc).__name__)
+        for item in threads:
+            if str(item.get("text") or "").strip() == post.text.strip() and _at_or_after(item, since):
+                url = str(item.get("permalink") or "")
+                return Outcome(
+                    OutcomeKind.PUBLISHED, post_id=str(item["id"]), url=url, ref={"post_id": str(item["id"])}
+                )
+        return Outcome(OutcomeKind.FAILED, error_code="NOT_FOUND", error_message="No recent thread with this text.")
+
+    # --- metrics -----------------------------------------------------------------------------
+
+    def metrics(self, conn: Connection, post_ids: Sequence[str]) -> dict[str, Metrics]:
+        """One insights call per post (Threads has no batch lookup); unknown posts are left out."""
+        found: dict[str, Metrics] = {}
+        for post_id in post_ids:
+            counts = self._insights(conn, post_id)
+            if counts is not None:
+                found[post_id] = _metrics_of(counts)
+        return found
+
+    def _insights(self, conn: Connection, post_id: str) -> dict[str, int] | None:
+        response = self._send(conn, "GET", f"/{post_id}/insights?{urlencode({'metric': ','.join(POST_METRICS)})}")
+        if _not_found(response):
+            return None
+        if not response.ok:
+            raise ThreadsError(outcome_of_response(response))
+        return {str(entry.get("name")): _value(entry) for entry in _json(response).get("data") or []}
+
+    # --- HTTP --------------------------------------------------------------------------------
+
+    def _send(self, conn: Connection, method: str, path: str, **kwargs: Any) -> requests.Response:
+        headers = {"Authorization": f"Bearer {conn.credentials.access_token}"}
+        return self.session.request(method, conn.url(API + path), headers=headers, timeout=self.timeout, **kwargs)
+
+    def _graph(self, conn: Connection, method: str, path: str, **kwargs: Any) -> dict[str, Any]:
+        """The JSON of a 2xx answer; anything else raises ThreadsError with its outcome."""
+        try:
+            response = self._send(conn, method, path, **kwargs)
+        except requests.RequestException as exc:
+            raise ThreadsError(outcome_of_exception(exc)) from exc
+        if not response.ok:
+            raise ThreadsError(outcome_of_response(response))
+        return _json(response)
+
+    # --- OAuth -------------------------------------------------------------------------------
+
+    @staticmethod
+    def _client_id(sandbox: bool) -> str:
+        configured = str(getattr(settings, "THREADS_CLIENT_ID", "") or "")
+        return configured or (SANDBOX_CLIENT_ID if sandbox else "")
+
+    @staticmethod
+    def _client_secret(sandbox: bool) -> str:
+        configured = str(getattr(settings, "THREADS_CLIENT_SECRET", "") or "")
+        return configured or (SANDBOX_CLIENT_SECRET if sandbox else "")
+
+    def authorize_url(self, *, state: str, code_challenge: str, redirect_uri: str, sandbox: bool) -> str:
+        """Threads documents no PKCE: `code_challenge` is not sent."""
+        query = {
+            "client_id": self._client_id(sandbox),
+            "redirect_uri": redirect_uri,
+            "scope": SCOPES,
+            "response_type": "code",
+            "state": state,
+        }
+        return _connection(sandbox).url(f"{AUTHORIZE_URL}?{urlencode(query)}")
+
+    def exchange_code(self, *, code: str, code_verifier: str, redirect_uri: str, sandbox: bool) -> Credentials:
+        """Code -> 1-hour token -> 60-day token, then who it belongs to."""
+        form = {
+            "client_id": self._client_id(sandbox),
+            "client_secret": self._client_secret(sandbox),
+            "code": code,
+            "grant_type": "authorization_code",
+            "redirect_uri": redirect_uri,
+        }
+        short = self._token_call(_connection(sandbox), "POST", f"{GRAPH}/oauth/access_token", data=form)
+        query = urlencode({"grant_type": "th_exchange_token", "client_secret": self._client_secret(sandbox)})
+        conn = _connection(sandbox, str(short.get("access_token") or ""))
+        long_lived = self._token_call(conn, "GET", f"{GRAPH}/access_token?{query}")
+        return self._credentials(long_lived, sandbox)
+
+    def refresh(self, conn: Connection) -> Credentials:
+        """th_refresh_token: the long-lived token, at least a day old, gets 60 more days."""
+        query = urlencode({"grant_type": "th_refresh_token"})
+        token = self._token_call(conn, "GET", f"{GRAPH}/refresh_access_token?{query}")
+        return self._credentials(token, conn.sandbox, conn.credentials)
+
+    def _token_call(self, conn: Connection, method: str, url: str, **kwargs: Any) -> dict[str, Any]:
+        headers = {"Authorization": f"Bearer {conn.credentials.access_token}"} if conn.credentials.access_token else {}
+        response = self.session.request(method, conn.url(url), headers=headers, timeout=self.timeout, **kwargs)
+        if response.status_code != 200 or not _json(response).get("access_token"):
+            code, message = _error_words(_graph_error(response), response.status_code)
+            raise requests.HTTPError(f"Threads refused the token request: {code} {message}", response=response)
+        return _json(response)
+
+    def _credentials(self, token: Mapping[str, Any], sandbox: bool, known: Credentials | None = None) -> Credentials:
+        access = str(token["access_token"])
+        me = self._graph(_connection(sandbox, access), "GET", f"/me?{urlencode({'fields': 'id,username,name'})}")
+        lifetime = int(token.get("expires_in") or 3600)
+        return Credentials(
+            access_token=access,
+            expires_at=_now() + dt.timedelta(seconds=lifetime),
+            external_id=str(me.get("id") or (known.external_id if known else "")),
+            handle=str(me.get("username") or ""),
+            display_name=str(me.get("name") or ""),
+            metadata={"scope": SCOPES, "token_type": str(token.get("token_type") or "bearer")},
+        )
+
+
+# --- small helpers -------------------------------------------------------------------------------
+
+
+def _now() -> dt.datetime:
+    return dt.datetime.now(dt.UTC)
+
+
+def _user(conn: Connection) -> str:
+    return conn.credentials.external_id or "me"
+
+
+def _connection(sandbox: bool, access_token: str = "") -> Connection:
+    return Connection(credentials=Credentials(access_token=access_token), sandbox=sandbox)
+
+
+def _media_params(media: Media, *, carousel: bool) -> dict[str, str]:
+    kind, key = ("VIDEO", "video_url") if media.is_video else ("IMAGE", "image_url")
+    params = {"media_type": kind, key: media.pull_url()}
+    alt = str(getattr(media, "alt", "") or "")
+    if alt:
+        params["alt_text"] = alt
+    return {**params, "is_carousel_item": "true"} if carousel else params
+
+
+def _setting_params(post: Post) -> dict[str, str]:
+    return {key: str(post.settings[key]) for key in ("link_attachment", "topic_tag") if key in post.settings}
+
+
+def _container_outcome(status: Mapping[str, Any], ref: Mapping[str, str]) -> Outcome:
+    state = str(status.get("status") or "")
+    if state == "IN_PROGRESS":
+        return Outcome(OutcomeKind.PROCESSING, ref=ref)
+    message = str(status.get("error_message") or state)
+    return Outcome(OutcomeKind.FAILED, ref=ref, error_code=state or "NO_STATUS", error_message=message)
+
+
+def _at_or_after(item: Mapping[str, Any], since: dt.datetime) -> bool:
+    try:
+        stamp = dt.datetime.strptime(str(item.get("timestamp") or ""), "%Y-%m-%dT%H:%M:%S%z")
+    except ValueError:
+        return False
+    return stamp >= since.replace(microsecond=0)
+
+
+def _value(entry: Mapping[str, Any]) -> int:
+    values = entry.get("values") or []
+    total = entry.get("total_value") or {}
+    raw = values[0].get("value") if values and isinstance(values[0], dict) else total.get("value", 0)
+    return int(raw or 0)
+
+
+def _metrics_of(counts: Mapping[str, int]) -> Metrics:
+    extra = {name: counts.get(name, 0) for name in ("reposts", "quotes", "shares")}
+    return Metrics(
+        views=counts.get("views"),
+        likes=counts.get("likes", 0),
+        comments=counts.get("replies", 0),
+        shares=sum(extra.values()),
+        extra=extra,
+    )
