@@ -172,6 +172,12 @@ CELERY_TASK_ALWAYS_EAGER = False
 SANDBOX_PORT = env.int("SANDBOX_PORT", default=8100)
 SANDBOX_URL = env.str("SANDBOX_URL", default=f"http://127.0.0.1:{SANDBOX_PORT}").rstrip("/")
 PLATFORM_TIMEOUT_SECONDS = env.float("PLATFORM_TIMEOUT_SECONDS", default=30.0)
+# Each platform's app credentials (X_CLIENT_ID, X_CLIENT_SECRET, ...). Without them, accounts
+# connect to the sandbox; with them, the dashboard connects real accounts.
+for _platform in ("X", "INSTAGRAM", "TIKTOK", "YOUTUBE", "FACEBOOK", "LINKEDIN", "PINTEREST", "THREADS"):
+    globals()[f"{_platform}_CLIENT_ID"] = env.str(f"{_platform}_CLIENT_ID", default="")
+    globals()[f"{_platform}_CLIENT_SECRET"] = env.str(f"{_platform}_CLIENT_SECRET", default="")
+LINKEDIN_API_VERSION = env.str("LINKEDIN_API_VERSION", default="202507")
 SSRF_ALLOW_PRIVATE = env.bool("SSRF_ALLOW_PRIVATE", default=False)
 # CIDRs that user-supplied URLs may reach although they are not public (an operator allow-list).
 SSRF_ALLOWED_NETWORKS = env.list("SSRF_ALLOWED_NETWORKS", default=[])
