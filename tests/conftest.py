@@ -158,15 +158,14 @@ def sandbox(settings: Any) -> Iterator[Sandbox]:
     timeout (set short here) plus 5 s, as in production."""
     import threading
 
-    from werkzeug.serving import make_server
-
     from sandbox.app import create_app
     from sandbox.http import Context
+    from sandbox.server import make_sandbox_server
     from sandbox.state import State
 
     settings.PLATFORM_TIMEOUT_SECONDS = 1.0
     state = State()
-    server = make_server("127.0.0.1", 0, create_app(Context(state=state, hold_seconds=6.0)), threaded=True)
+    server = make_sandbox_server("127.0.0.1", 0, create_app(Context(state=state, hold_seconds=6.0)))
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     settings.SANDBOX_URL = f"http://127.0.0.1:{server.server_port}"

@@ -12,9 +12,9 @@ A Page token is `tokens.issue("facebook", page_id)`; a user token (what Facebook
 and what `/me/accounts` needs) is the same with kind "sbr": a user manages exactly the Page
 named in their token, so seeded demo accounts work without shared state.
 
-The sandbox's HTTP server (werkzeug) drops request headers containing "_", so rupload's
-`file_size` and `file_url` headers never reach it: the binary upload is checked against
-`Content-Length` and `offset`, and header `file_url` uploads cannot be modelled.
+rupload's `file_size` and `file_url` headers reach the stand-in (sandbox/server.py keeps
+headers whose names contain "_"); a binary upload is checked against `Content-Length` and
+`offset`, and a `file_url` header upload is fetched like the platform fetches it.
 
 Not modelled: scheduled and unpublished feed posts (refused with #100), the Resumable Upload
 API (`/{app-id}/uploads`), multipart `source` uploads, Reels `DRAFT`/`SCHEDULED` publishing
