@@ -190,3 +190,18 @@ def test_a_refresh_that_cannot_reach_the_platform_leaves_the_account_active(brow
 
     account.refresh_from_db()
     assert account.status == AccountStatus.ACTIVE
+
+
+@pytest.mark.parametrize(
+    "platform", ["x", "instagram", "tiktok", "youtube", "facebook", "linkedin", "pinterest", "threads"]
+)
+def test_every_oauth_platform_connects_through_the_dashboard(browser, owner, sandbox, platform):
+    response = _authorize(browser, owner, platform)
+
+    assert response.status_code == 302
+    messages = browser.get(response["Location"]).content.decode()
+    account = SocialAccount.objects.get(team=owner.team, platform=platform)
+    assert "Connected" in messages, messages
+    assert (account.status, account.sandbox) == (AccountStatus.ACTIVE, True)
+    assert account.access_token
+    assert account.external_id
