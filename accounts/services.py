@@ -71,6 +71,14 @@ def account_mark_expired(*, account: SocialAccount, reason: str) -> None:
     )
 
 
+def account_note_outcome(*, account: SocialAccount, outcome: Outcome) -> None:
+    """Act on what a platform said during a call: a refused token expires the account, which
+    must then be re-authorized before anything else is sent."""
+    if outcome.auth_failed:
+        reason = outcome.error_message or "The platform refused the account's token"
+        account_mark_expired(account=account, reason=f"{reason}. Re-authorize it in the dashboard.")
+
+
 def connection_for(account: SocialAccount) -> Connection:
     credentials = Credentials(
         access_token=account.access_token,

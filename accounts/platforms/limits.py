@@ -258,12 +258,14 @@ LIMITS: dict[str, PlatformLimits] = {
         ),
     ),
     # Bluesky: platform docs §2 "Limits" (lexicons @d6296a1c); sizes are exact byte
-    # counts from the lexicons. The 3 min video length is [unverified] (third-party).
+    # counts from the lexicons. The 3 min video length is [unverified] (third-party). Video
+    # goes up as a blob, so the PDS blob cap (50 MiB) applies; the lexicon's 300 MB needs
+    # Bluesky's video service, which the client does not use yet.
     "bluesky": PlatformLimits(
         platform="bluesky",
         text=TextLimits(300, "graphemes", required=False, text_only_allowed=True),
         images=_media(4, 2_000_000, (JPEG, PNG, WEBP, GIF)),
-        videos=_media(1, 300_000_000, (MP4,), max_s=3 * 60),
+        videos=_media(1, 52_428_800, (MP4,), max_s=3 * 60),
         title=NO_TITLE,
         mixed_media=False,
         max_media_per_post=4,
@@ -271,6 +273,7 @@ LIMITS: dict[str, PlatformLimits] = {
         notes=(
             "Text is also capped at 3000 UTF-8 bytes.",
             "Up to 4 images or 1 video per post.",
+            "Videos up to 50 MiB (the blob upload limit of Bluesky's servers).",
         ),
     ),
 }

@@ -12,6 +12,7 @@ import pytest
 from accounts.models import SocialAccount
 from accounts.platforms.base import Media, OutcomeKind, Post
 from accounts.platforms.registry import client_for
+from accounts.services import account_note_outcome as note_outcome
 from accounts.services import connection_for
 from teams import demo
 from tests.media import files
@@ -99,3 +100,24 @@ def test_the_expired_demo_account_is_refused_by_the_sandbox(sandbox):
     assert outcome.kind == OutcomeKind.FAILED
     assert outcome.auth_failed
     assert sandbox.posts("x") == []
+
+
+def test_a_refused_token_during_publish_expires_the_account(sandbox):
+    data = demo.seed(fresh=True)
+    account = SocialAccount.objects.get(pk=data.accounts["acme"]["bluesky"].pk)
+    sandbox.state.revoked.add(account.access_token)
+
+    outcome = client_for("bluesky").publish(connection_for(account), Post(text="Refused"))
+    note_outcome(account=account, outcome=outcome)
+
+    account.refresh_from_db()
+    assert account.status == "expired"
+    assert "Re-authorize" in account.status_reason
+
+
+def test_bluesky_videos_are_held_to_the_blob_upload_limit():
+    big = Media("v", "video/mp4", 60 * 1024 * 1024, 1080, 1920, 10.0, open=io.BytesIO, pull_url=str)
+
+    problems = client_for("bluesky").validate(Post(text="", media=[big]))
+
+    assert [(p.field, p.code) for p in problems] == [("media[0]", "MEDIA_TOO_LARGE")]
