@@ -27,8 +27,11 @@ from werkzeug.wrappers import Request
 
 from accounts.platforms.base import Connection, OutcomeKind, Post
 from accounts.platforms.pinterest import Client
-from tests.platforms import pinterest_openapi as openapi
+from tests.platforms.openapi_spec import SPECS, OpenApiSpec
 from tests.platforms.pinterest_helpers import BOARD, connection, image, serve, video
+
+openapi = OpenApiSpec(SPECS / "pinterest" / "openapi.json", one_of_as_any_of=True)
+
 
 API = "/api.pinterest.com/v5"
 S3 = "/pinterest-media-upload.s3-accelerate.amazonaws.com/"

@@ -24,8 +24,11 @@ from werkzeug.wrappers import Request
 
 from accounts.platforms.base import Connection, OutcomeKind, Post
 from accounts.platforms.x import Client
-from tests.platforms import x_openapi as openapi
+from tests.platforms.openapi_spec import SPECS, OpenApiSpec
 from tests.platforms.x_helpers import connection, image, video
+
+openapi = OpenApiSpec(SPECS / "x" / "openapi.json")
+
 
 OAUTH_FORMS = {
     "authorization_code": {"grant_type", "code", "redirect_uri", "code_verifier", "client_id"},
