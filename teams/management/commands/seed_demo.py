@@ -33,7 +33,8 @@ class Command(BaseCommand):
         owner = data.users["owner"].get_username()
         self.stdout.write(
             f"Demo data ready (tag {data.tag}).\n"
-            f"  Admin:        {settings.PUBLIC_BASE_URL}/admin/  user {owner!r}, password {demo.DEMO_PASSWORD!r}\n"
+            f"  Dashboard:    {settings.PUBLIC_BASE_URL}/  user {owner!r}, password {demo.DEMO_PASSWORD!r}\n"
+            f"  Admin:        {settings.PUBLIC_BASE_URL}/admin/  (the same login; {owner!r} is staff)\n"
             f"  API docs:     {settings.PUBLIC_BASE_URL}/api/v1/docs\n"
             f"  Demo API key: {data.keys['acme_owner']}  (team {data.teams['acme'].name!r}, all scopes)\n"
             f"  Try:          curl -H 'Authorization: Bearer {data.keys['acme_owner']}' "
