@@ -10,7 +10,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from accounts.models import AccountStatus, SocialAccount
-from accounts.platforms.base import Connection, Credentials, Outcome, OutcomeKind
+from accounts.platforms.base import Connection, Credentials, Outcome, OutcomeKind, PlatformError
 from accounts.platforms.registry import NoClient, client_for
 from config.errors import Conflict, InvalidRequest
 from teams.models import Team
@@ -95,9 +95,8 @@ def connection_for(account: SocialAccount) -> Connection:
 def _refused(exc: Exception) -> bool:
     """A definitive no from the platform (a 4xx, or an outcome that failed), as opposed to
     a transport error or a 5xx, after which the token may well still be renewable."""
-    outcome = getattr(exc, "outcome", None)
-    if isinstance(outcome, Outcome):
-        return outcome.auth_failed or outcome.kind == OutcomeKind.FAILED
+    if isinstance(exc, PlatformError):
+        return exc.outcome.auth_failed or exc.outcome.kind == OutcomeKind.FAILED
     response = getattr(exc, "response", None)
     return isinstance(exc, requests.HTTPError) and response is not None and 400 <= response.status_code < 500
 

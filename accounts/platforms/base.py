@@ -220,6 +220,23 @@ class PlatformClient(abc.ABC):
         raise NotImplementedError(f"{self.platform} connects through OAuth, not with a password")
 
 
+class PlatformError(Exception):
+    """A call that did not succeed; `outcome` says how (kind, the platform's code and words)."""
+
+    def __init__(self, outcome: Outcome) -> None:
+        super().__init__(f"{outcome.error_code}: {outcome.error_message}")
+        self.outcome = outcome
+
+
+def json_object(response: requests.Response) -> dict[str, Any]:
+    """The JSON object a platform answered, or {} for anything else (HTML error pages, lists)."""
+    try:
+        body = response.json()
+    except ValueError:
+        return {}
+    return body if isinstance(body, dict) else {}
+
+
 # --- classifying answers ---------------------------------------------------------------------
 
 # After the request went out, these statuses say nothing about whether the post was created.

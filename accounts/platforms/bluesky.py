@@ -48,8 +48,10 @@ from accounts.platforms.base import (
     Outcome,
     OutcomeKind,
     PlatformClient,
+    PlatformError,
     Post,
     Problem,
+    json_object,
     outcome_of_exception,
     retry_after_seconds,
 )
@@ -101,20 +103,11 @@ def _now_iso() -> str:
 # --- errors ------------------------------------------------------------------------------------
 
 
-class BlueskyError(Exception):
+class BlueskyError(PlatformError):
     """An XRPC call that did not succeed; `outcome` says how (raised by login/refresh/metrics)."""
 
-    def __init__(self, outcome: Outcome) -> None:
-        super().__init__(f"{outcome.error_code}: {outcome.error_message}")
-        self.outcome = outcome
 
-
-def _json(response: requests.Response) -> dict[str, Any]:
-    try:
-        body = response.json()
-    except ValueError:
-        return {}
-    return body if isinstance(body, dict) else {}
+_json = json_object
 
 
 def _error_name(response: requests.Response) -> str:

@@ -54,8 +54,10 @@ from accounts.platforms.base import (
     Outcome,
     OutcomeKind,
     PlatformClient,
+    PlatformError,
     Post,
     Problem,
+    json_object,
     outcome_of_exception,
     retry_after_seconds,
 )
@@ -79,23 +81,14 @@ VIDEO_FIELDS = "views,likes.summary(total_count).limit(0),comments.summary(total
 _URL = re.compile(r"https?://[^\s<>\"]+")
 
 
-class _Stop(Exception):
+class _Stop(PlatformError):
     """Ends a publish early with the outcome that says why."""
-
-    def __init__(self, outcome: Outcome) -> None:
-        super().__init__(outcome.error_code)
-        self.outcome = outcome
 
 
 # --- reading Graph answers ---------------------------------------------------------------------
 
 
-def _json(response: requests.Response) -> dict[str, Any]:
-    try:
-        body = response.json()
-    except ValueError:
-        return {}
-    return body if isinstance(body, dict) else {}
+_json = json_object
 
 
 def _error(response: requests.Response) -> dict[str, Any]:

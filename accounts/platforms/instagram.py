@@ -58,8 +58,10 @@ from accounts.platforms.base import (
     Outcome,
     OutcomeKind,
     PlatformClient,
+    PlatformError,
     Post,
     Problem,
+    json_object,
     outcome_of_exception,
     retry_after_seconds,
 )
@@ -87,23 +89,14 @@ _HASHTAG = re.compile(r"(?:^|(?<=\s))#\w+")
 _MENTION = re.compile(r"(?:^|(?<=\s))@[\w.]+")
 
 
-class InstagramError(Exception):
+class InstagramError(PlatformError):
     """A Graph call that did not succeed; `outcome` says how."""
-
-    def __init__(self, outcome: Outcome) -> None:
-        super().__init__(f"{outcome.error_code}: {outcome.error_message}")
-        self.outcome = outcome
 
 
 # --- classifying answers -------------------------------------------------------------------------
 
 
-def _json(response: requests.Response) -> dict[str, Any]:
-    try:
-        body = response.json()
-    except ValueError:
-        return {}
-    return body if isinstance(body, dict) else {}
+_json = json_object
 
 
 def _graph_error(response: requests.Response) -> tuple[int | None, int | None, str]:

@@ -55,8 +55,10 @@ from accounts.platforms.base import (
     Outcome,
     OutcomeKind,
     PlatformClient,
+    PlatformError,
     Post,
     Problem,
+    json_object,
     outcome_of_exception,
     retry_after_seconds,
 )
@@ -100,23 +102,14 @@ def _quoted(urn: str) -> str:
     return quote(urn, safe="")
 
 
-class _Stop(Exception):
+class _Stop(PlatformError):
     """Ends a publish early with the outcome that says why."""
-
-    def __init__(self, outcome: Outcome) -> None:
-        super().__init__(outcome.error_code)
-        self.outcome = outcome
 
 
 # --- classifying answers -------------------------------------------------------------------------
 
 
-def _body(response: requests.Response) -> dict[str, Any]:
-    try:
-        body = response.json() if response.content else {}
-    except ValueError:
-        return {}
-    return body if isinstance(body, dict) else {}
+_body = json_object
 
 
 def _error_words(response: requests.Response) -> tuple[str, str]:

@@ -48,8 +48,10 @@ from accounts.platforms.base import (
     Outcome,
     OutcomeKind,
     PlatformClient,
+    PlatformError,
     Post,
     Problem,
+    json_object,
     outcome_of_exception,
     retry_after_seconds,
 )
@@ -79,12 +81,8 @@ def resolve_settings(settings: Mapping[str, Any], account_id: str) -> dict[str, 
     return {**flat, **override} if isinstance(override, Mapping) else flat
 
 
-class _Stop(Exception):
+class _Stop(PlatformError):
     """Ends a publish early with the outcome that says why."""
-
-    def __init__(self, outcome: Outcome) -> None:
-        super().__init__(outcome.error_code)
-        self.outcome = outcome
 
 
 # --- classifying answers ---------------------------------------------------------------------
@@ -359,13 +357,7 @@ class Client(PlatformClient):
             raise _Stop(_refusal(response))
         return self._json(response)
 
-    @staticmethod
-    def _json(response: requests.Response) -> dict[str, Any]:
-        try:
-            body = response.json() if response.content else {}
-        except ValueError:
-            return {}
-        return body if isinstance(body, dict) else {}
+    _json = staticmethod(json_object)
 
     # --- settling --------------------------------------------------------------------------
 

@@ -58,8 +58,10 @@ from accounts.platforms.base import (
     Outcome,
     OutcomeKind,
     PlatformClient,
+    PlatformError,
     Post,
     Problem,
+    json_object,
     outcome_of_exception,
     retry_after_seconds,
 )
@@ -103,20 +105,11 @@ def unique_links(text: str, extra: str = "") -> set[str]:
 # --- errors --------------------------------------------------------------------------------------
 
 
-class ThreadsError(Exception):
+class ThreadsError(PlatformError):
     """A Graph call that did not succeed; `outcome` says how."""
 
-    def __init__(self, outcome: Outcome) -> None:
-        super().__init__(f"{outcome.error_code}: {outcome.error_message}")
-        self.outcome = outcome
 
-
-def _json(response: requests.Response) -> dict[str, Any]:
-    try:
-        body = response.json()
-    except ValueError:
-        return {}
-    return body if isinstance(body, dict) else {}
+_json = json_object
 
 
 def _graph_error(response: requests.Response) -> dict[str, Any]:

@@ -66,8 +66,10 @@ from accounts.platforms.base import (
     Outcome,
     OutcomeKind,
     PlatformClient,
+    PlatformError,
     Post,
     Problem,
+    json_object,
     outcome_of_exception,
     retry_after_seconds,
 )
@@ -114,23 +116,14 @@ def utf16_length(text: str) -> int:
     return len(text.encode("utf-16-le")) // 2
 
 
-class _Stop(Exception):
+class _Stop(PlatformError):
     """Ends a publish early with the outcome that says why."""
-
-    def __init__(self, outcome: Outcome) -> None:
-        super().__init__(outcome.error_code)
-        self.outcome = outcome
 
 
 # --- answers ---------------------------------------------------------------------------------
 
 
-def _body(response: requests.Response) -> dict[str, Any]:
-    try:
-        body = response.json()
-    except ValueError:
-        return {}
-    return body if isinstance(body, dict) else {}
+_body = json_object
 
 
 def _error(response: requests.Response) -> dict[str, Any]:

@@ -44,6 +44,7 @@ from accounts.platforms.base import (
     Outcome,
     OutcomeKind,
     PlatformClient,
+    PlatformError,
     Post,
     Problem,
     outcome_of_exception,
@@ -96,12 +97,8 @@ def weighted_length(text: str) -> int:
     return total + _plain_weight(text[start:])
 
 
-class _Stop(Exception):
+class _Stop(PlatformError):
     """Ends a publish early with the outcome that says why."""
-
-    def __init__(self, outcome: Outcome) -> None:
-        super().__init__(outcome.error_code)
-        self.outcome = outcome
 
 
 def _problem_words(response: requests.Response) -> tuple[str, str]:

@@ -53,8 +53,10 @@ from accounts.platforms.base import (
     Outcome,
     OutcomeKind,
     PlatformClient,
+    PlatformError,
     Post,
     Problem,
+    json_object,
     outcome_of_exception,
     retry_after_seconds,
 )
@@ -78,23 +80,14 @@ AUTH_REASONS = frozenset({"authError", "insufficientPermissions", "unauthorized"
 _LANGUAGE = re.compile(r"[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8})*")
 
 
-class _Stop(Exception):
+class _Stop(PlatformError):
     """Ends a publish early with the outcome that says why."""
-
-    def __init__(self, outcome: Outcome) -> None:
-        super().__init__(outcome.error_code)
-        self.outcome = outcome
 
 
 # --- Google's answers ------------------------------------------------------------------------
 
 
-def _json(response: requests.Response) -> dict[str, Any]:
-    try:
-        body = response.json() if response.content else {}
-    except ValueError:
-        return {}
-    return body if isinstance(body, dict) else {}
+_json = json_object
 
 
 def _error_words(response: requests.Response) -> tuple[str, str]:
