@@ -79,6 +79,19 @@ def account_note_outcome(*, account: SocialAccount, outcome: Outcome) -> None:
         account_mark_expired(account=account, reason=f"{reason}. Re-authorize it in the dashboard.")
 
 
+def account_store_renewed(*, account: SocialAccount, conn: Connection) -> None:
+    """Keep tokens a client renewed during a call (Bluesky refreshes its session mid-publish)."""
+    renewed = conn.credentials
+    if renewed.access_token == account.access_token and renewed.refresh_token == account.refresh_token:
+        return
+    SocialAccount.objects.filter(pk=account.pk).update(
+        access_token=renewed.access_token,
+        refresh_token=renewed.refresh_token or account.refresh_token,
+        token_expires_at=renewed.expires_at,
+        updated_at=timezone.now(),
+    )
+
+
 def connection_for(account: SocialAccount) -> Connection:
     credentials = Credentials(
         access_token=account.access_token,

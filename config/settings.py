@@ -125,6 +125,14 @@ if REDIS_URL:
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 
+# --- Jobs -------------------------------------------------------------------------------
+SCHEDULER_TICK_SECONDS = env.float("SCHEDULER_TICK_SECONDS", default=5.0)
+# Sending one target (a 500 MB video upload included) must end within these limits; an
+# attempt still `sending` after DISPATCH_STALE_SECONDS had its worker die mid-call.
+DISPATCH_SOFT_TIME_LIMIT = env.int("DISPATCH_SOFT_TIME_LIMIT", default=900)
+DISPATCH_TIME_LIMIT = env.int("DISPATCH_TIME_LIMIT", default=960)
+DISPATCH_STALE_SECONDS = env.int("DISPATCH_STALE_SECONDS", default=DISPATCH_TIME_LIMIT + 60)
+
 # --- Celery -----------------------------------------------------------------------------
 # https://docs.celeryq.dev/en/stable/userguide/configuration.html
 # Without Redis, kombu's filesystem transport is a broker that needs no server and works
@@ -158,13 +166,21 @@ CELERY_TASK_TIME_LIMIT = 360
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_BEAT_SCHEDULER = "django_celery_beat.schedulers:DatabaseScheduler"
 CELERY_TIMEZONE = "UTC"
-CELERY_TASK_ROUTES = {"media.*": {"queue": "media"}, "webhooks.*": {"queue": "webhooks"}}
+CELERY_TASK_ROUTES = {
+    "publishing.deliver": {"queue": "dispatch"},
+    "media.*": {"queue": "media"},
+    "webhooks.*": {"queue": "webhooks"},
+}
 # Installed into django-celery-beat's database schedule when beat starts.
 CELERY_BEAT_SCHEDULE = {
     "media-sweep-fetches": {"task": "media.sweep_fetches", "schedule": 60.0},
     "media-delete-unconfirmed": {"task": "media.delete_unconfirmed", "schedule": 15 * 60.0},
     "accounts-refresh-tokens": {"task": "accounts.refresh_tokens", "schedule": 10 * 60.0},
     "webhooks-sweep": {"task": "webhooks.sweep", "schedule": env.float("WEBHOOK_SWEEP_SECONDS", default=5.0)},
+    "publishing-release-due": {"task": "publishing.release_due", "schedule": SCHEDULER_TICK_SECONDS},
+    "publishing-relay": {"task": "publishing.relay", "schedule": 15.0},
+    "publishing-purge-idempotency-keys": {"task": "publishing.purge_idempotency_keys", "schedule": 3600.0},
+    "publishing-reconcile": {"task": "publishing.reconcile", "schedule": env.float("RECONCILE_SECONDS", default=5.0)},
 }
 CELERY_TASK_ALWAYS_EAGER = False
 
@@ -184,8 +200,6 @@ SSRF_ALLOWED_NETWORKS = env.list("SSRF_ALLOWED_NETWORKS", default=[])
 # CA bundle for https to user-supplied URLs (certifi's when unset), e.g. behind a corporate CA.
 OUTBOUND_CA_BUNDLE = env.str("OUTBOUND_CA_BUNDLE", default="") or None
 
-# --- Jobs -------------------------------------------------------------------------------
-SCHEDULER_TICK_SECONDS = env.float("SCHEDULER_TICK_SECONDS", default=5.0)
 WEBHOOK_RETRY_DELAYS = env.list("WEBHOOK_RETRY_DELAYS", cast=int, default=[60, 300, 1800, 7200, 43200])
 ANALYTICS_SYNC_SECONDS = env.float("ANALYTICS_SYNC_SECONDS", default=900.0)
 
@@ -234,6 +248,10 @@ SPECTACULAR_SETTINGS = {
     "ENUM_NAME_OVERRIDES": {
         "PlatformEnum": "accounts.models.Platform",
         "AccountStatusEnum": "accounts.models.AccountStatus",
+        "PublishStatusEnum": "publishing.models.PublishStatus",
+        "TargetStatusEnum": "publishing.models.TARGET_STATUSES",
+        "AttemptStateEnum": "publishing.models.AttemptState",
+        "MediaStateEnum": "media.models.MediaState",
     },
 }
 

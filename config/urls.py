@@ -21,6 +21,7 @@ api_v1: list[URLPattern | URLResolver] = [
     path("", include("teams.urls")),
     path("", include("media.urls")),
     path("", include("webhooks.urls")),
+    path("", include("publishing.urls")),
 ]
 
 urlpatterns = [

@@ -1,1 +1,257 @@
-"""Models arrive with the issue that builds this app."""
+"""Publishes, their targets, delivery attempts, the dispatch outbox, schedule releases and
+idempotency keys.
+
+Targets carry the truth; a publish's `status` is derived from them by
+`publishing.lifecycle.derive_status` after every change, never written directly.
+"""
+
+from __future__ import annotations
+
+import uuid
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+
+from accounts.models import SocialAccount
+from config.db import BaseModel
+from teams.models import ApiKey, Team
+
+# How callers name a row: the UUID itself or its string form.
+Id = uuid.UUID | str
+
+
+class PublishStatus(models.TextChoices):
+    DRAFT = "draft"
+    SCHEDULED = "scheduled"
+    PUBLISHING = "publishing"
+    PROCESSING = "processing"
+    PUBLISHED = "published"
+    FAILED = "failed"
+    PARTIAL = "partial"
+
+
+# A target has every publish status but the aggregate `partial`.
+TARGET_STATUSES = [s for s in PublishStatus.values if s != PublishStatus.PARTIAL]
+
+
+class ApprovalStatus(models.TextChoices):
+    PENDING = "pending_approval"
+    APPROVED = "approved"
+    REJECTED = "rejected"
+
+
+class PublishMode(models.TextChoices):
+    IMMEDIATE = "immediate"
+    SCHEDULED = "scheduled"
+    DRAFT = "draft"
+
+
+class Publish(BaseModel):
+    team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="publishes")
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="publishes"
+    )
+    created_by_key = models.ForeignKey(
+        ApiKey,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="publishes",
+        help_text="Empty when made in the dashboard.",
+    )
+    content = models.TextField(blank=True)
+    media_ids = models.JSONField(default=list, blank=True)
+    publish_mode = models.CharField(max_length=10, choices=PublishMode.choices)
+    scheduled_at = models.DateTimeField(null=True, blank=True)
+    status = models.CharField(max_length=12, choices=PublishStatus.choices, db_index=True)
+    # A confirmed publish has been submitted for sending (immediate and scheduled ones from
+    # the start, drafts once confirmed): it is no longer an editable draft.
+    confirmed = models.BooleanField(default=False)
+    approval_status = models.CharField(  # noqa: DJ001 - the spec has null for "no approval asked"
+        max_length=20, choices=ApprovalStatus.choices, null=True, blank=True
+    )
+    approved_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    approved_at = models.DateTimeField(null=True, blank=True)
+    rejected_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    rejected_at = models.DateTimeField(null=True, blank=True)
+    rejection_reason = models.TextField(blank=True)
+    released_at = models.DateTimeField(null=True, blank=True, help_text="When sending first started.")
+    completed_at = models.DateTimeField(null=True, blank=True, help_text="When every target last settled.")
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        indexes = [
+            models.Index(fields=["team", "-created_at"]),
+            models.Index(fields=["team", "approval_status"]),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.status} publish {self.pk}"
+
+
+class TargetState(models.TextChoices):
+    """Where one target's delivery stands. The spec's target `status` is derived from it:
+    queued and sending show as `publishing`, unknown as `processing`."""
+
+    DRAFT = "draft"
+    SCHEDULED = "scheduled"
+    QUEUED = "queued"
+    SENDING = "sending"
+    PROCESSING = "processing"
+    UNKNOWN = "unknown"
+    PUBLISHED = "published"
+    FAILED = "failed"
+
+
+TARGET_STATUS = {
+    TargetState.DRAFT: PublishStatus.DRAFT,
+    TargetState.SCHEDULED: PublishStatus.SCHEDULED,
+    TargetState.QUEUED: PublishStatus.PUBLISHING,
+    TargetState.SENDING: PublishStatus.PUBLISHING,
+    TargetState.PROCESSING: PublishStatus.PROCESSING,
+    TargetState.UNKNOWN: PublishStatus.PROCESSING,
+    TargetState.PUBLISHED: PublishStatus.PUBLISHED,
+    TargetState.FAILED: PublishStatus.FAILED,
+}
+
+
+class Target(BaseModel):
+    publish = models.ForeignKey(Publish, on_delete=models.CASCADE, related_name="targets")
+    account = models.ForeignKey(SocialAccount, on_delete=models.PROTECT, related_name="targets")
+    platform = models.CharField(max_length=20, editable=False, help_text="The account's platform, kept for filters.")
+    # Overrides of the publish's defaults; null means "use the publish's".
+    content = models.TextField(null=True, blank=True)  # noqa: DJ001 - null inherits, "" is an empty text
+    media_ids = models.JSONField(null=True, blank=True)
+    platform_settings = models.JSONField(default=dict, blank=True)
+    state = models.CharField(max_length=12, choices=TargetState.choices)
+    attempt_count = models.PositiveIntegerField(default=0)
+    platform_post_id = models.CharField(max_length=255, blank=True)
+    platform_post_url = models.URLField(max_length=1000, blank=True)
+    error_code = models.CharField(max_length=100, blank=True)
+    error_message = models.TextField(blank=True)
+    published_at = models.DateTimeField(null=True, blank=True)
+    # Reconciliation of processing and unknown targets: when to ask the platform next.
+    next_check_at = models.DateTimeField(null=True, blank=True)
+    checks = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        ordering = ["created_at", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["publish", "account"], name="target_one_per_account"),
+            models.CheckConstraint(
+                condition=~Q(state="published") | ~Q(platform_post_id=""), name="target_published_has_post_id"
+            ),
+            models.CheckConstraint(condition=~Q(state="failed") | ~Q(error_code=""), name="target_failed_has_evidence"),
+        ]
+        indexes = [
+            models.Index(fields=["state", "next_check_at"]),
+            models.Index(fields=["account", "state"]),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.platform} target {self.pk}"
+
+    @property
+    def status(self) -> str:
+        return str(TARGET_STATUS[TargetState(self.state)])
+
+
+class AttemptState(models.TextChoices):
+    SENDING = "sending"
+    PUBLISHED = "published"
+    PROCESSING = "processing"
+    FAILED = "failed"
+    UNKNOWN = "unknown"
+    NOT_SENT = "not_sent"  # nothing reached the platform; the same attempt tries again
+
+
+class DeliveryAttempt(BaseModel):
+    """One send of one target. Recorded as `sending` and committed before the platform is
+    called, so a crash mid-call leaves evidence that the post may exist."""
+
+    target = models.ForeignKey(Target, on_delete=models.CASCADE, related_name="attempts")
+    number = models.PositiveIntegerField()
+    state = models.CharField(max_length=12, choices=AttemptState.choices)
+    tries = models.PositiveIntegerField(default=0, help_text="Calls made; more than one only after not-sent errors.")
+    # What was sent (effective text, media ids, settings) and what came back.
+    request = models.JSONField(default=dict, blank=True)
+    response = models.JSONField(default=dict, blank=True)
+    ref = models.JSONField(default=dict, blank=True, help_text="Ids to read the post back: container, upload, rkey.")
+    error_code = models.CharField(max_length=100, blank=True)
+    error_message = models.TextField(blank=True)
+    http_status = models.PositiveIntegerField(null=True, blank=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["target", "number"]
+        constraints = [models.UniqueConstraint(fields=["target", "number"], name="attempt_one_per_number")]
+        indexes = [models.Index(fields=["state", "started_at"])]
+
+    def __str__(self) -> str:
+        return f"attempt {self.number} of {self.target_id}: {self.state}"
+
+
+class JobState(models.TextChoices):
+    PENDING = "pending"  # waiting for a worker to claim it (sent to the broker or not yet)
+    RUNNING = "running"
+    DONE = "done"
+
+
+class DeliveryJob(BaseModel):
+    """The outbox: one row per target and attempt, written in the transaction that releases
+    the target. Workers claim it by compare-and-set, so duplicate messages are harmless."""
+
+    target = models.ForeignKey(Target, on_delete=models.CASCADE, related_name="jobs")
+    number = models.PositiveIntegerField()
+    dispatch_id = models.CharField(max_length=100, unique=True, help_text="deliver:<target id>:<attempt number>")
+    state = models.CharField(max_length=10, choices=JobState.choices, default=JobState.PENDING)
+    not_before = models.DateTimeField(help_text="Not claimed before this (backoff after a not-sent error).")
+    enqueued_at = models.DateTimeField(null=True, blank=True, help_text="Last time the broker took the message.")
+    runs = models.PositiveIntegerField(default=0)
+    claimed_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["created_at", "id"]
+        indexes = [models.Index(fields=["state", "not_before"])]
+
+    def __str__(self) -> str:
+        return self.dispatch_id
+
+
+class ScheduledRelease(BaseModel):
+    """A scheduled publish waiting for its time; the scheduler tick releases due rows."""
+
+    publish = models.OneToOneField(Publish, on_delete=models.CASCADE, related_name="release")
+    due_at = models.DateTimeField(db_index=True)
+
+    def __str__(self) -> str:
+        return f"release of {self.publish_id} at {self.due_at:%Y-%m-%d %H:%M}"
+
+
+class IdempotencyState(models.TextChoices):
+    IN_FLIGHT = "in_flight"
+    CREATED = "created"  # the publish exists; its dispatch is not confirmed yet
+    DONE = "done"
+
+
+class IdempotencyKey(BaseModel):
+    team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="idempotency_keys")
+    key = models.CharField(max_length=255)
+    body_hash = models.CharField(max_length=64)
+    state = models.CharField(max_length=10, choices=IdempotencyState.choices, default=IdempotencyState.IN_FLIGHT)
+    publish = models.ForeignKey(Publish, on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
+    response_status = models.PositiveSmallIntegerField(null=True, blank=True)
+    response_body = models.JSONField(null=True, blank=True)
+    expires_at = models.DateTimeField(db_index=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["team", "key"], name="idempotency_key_unique_per_team")]
+
+    def __str__(self) -> str:
+        return f"{self.key} ({self.state})"

@@ -98,7 +98,10 @@ def _team(slug: str, data: DemoData, plans: dict[str, Plan]) -> Team:
     return services.team_create(name=name, owner=owner, plan=plans[slug], approval_required=approval_required)
 
 
-def _account(team: Team, platform: str, *, suffix: str = "", status: str = AccountStatus.ACTIVE) -> SocialAccount:
+def sandbox_account(
+    team: Team, platform: str, *, suffix: str = "", status: str = AccountStatus.ACTIVE
+) -> SocialAccount:
+    """An account connected to the sandbox, with tokens the sandbox accepts (refuses when expired)."""
     external_id = f"{platform}-{team.pk.hex[:12]}{suffix}"
     handle = f"{team.name.lower().replace(' ', '_')}_{platform}{suffix}"
     if platform == Platform.BLUESKY:
@@ -148,8 +151,8 @@ def seed(*, fresh: bool) -> DemoData:
         if not Membership.objects.filter(user=data.users[user_name], is_default=True).exists():
             services.team_set_default(user=data.users[user_name], team=data.teams[slug])
     for slug, team in data.teams.items():
-        data.accounts[slug] = {platform: _account(team, platform) for platform in Platform.values}
-    data.accounts["acme"]["x_expired"] = _account(
+        data.accounts[slug] = {platform: sandbox_account(team, platform) for platform in Platform.values}
+    data.accounts["acme"]["x_expired"] = sandbox_account(
         data.teams["acme"], Platform.X, suffix="_expired", status=AccountStatus.EXPIRED
     )
     for key_name, (user_name, slug, scopes) in _KEYS.items():

@@ -18,6 +18,18 @@ OPERATIONS = {
     ("/api/v1/webhooks", "get"): "webhooks:read",
     ("/api/v1/webhooks", "post"): "webhooks:write",
     ("/api/v1/webhooks/{id}", "delete"): "webhooks:write",
+    ("/api/v1/publishes", "post"): "posts:write",
+    ("/api/v1/publishes", "get"): "posts:read",
+    ("/api/v1/publishes/{id}", "get"): "posts:read",
+    ("/api/v1/publishes/{id}", "patch"): "posts:write",
+    ("/api/v1/publishes/{id}", "delete"): "posts:write",
+    ("/api/v1/publishes/{id}/retry", "post"): "posts:write",
+    ("/api/v1/publishes/{id}/confirm", "post"): "posts:write",
+    ("/api/v1/publishes/{id}/reschedule", "post"): "posts:write",
+    ("/api/v1/publishes/{id}/unschedule", "post"): "posts:write",
+    ("/api/v1/publishes/{id}/approve", "post"): "posts:write",
+    ("/api/v1/publishes/{id}/reject", "post"): "posts:write",
+    ("/api/v1/approvals", "get"): "posts:read",
 }
 # Reached through signed URLs the API hands out, not with an API key.
 SIGNED_URL_OPERATIONS = {("/api/v1/media/uploads/{id}/content", "put"), ("/api/v1/media/files/{id}", "get")}

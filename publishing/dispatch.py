@@ -1,0 +1,284 @@
+"""The worker side of publishing: handing outbox jobs to the broker, sending a target to its
+platform, releasing due scheduled publishes, relaying jobs the broker never took, and
+reconciling targets whose outcome is still open (DESIGN §4.3, §4.4, §4.6).
+
+Uniqueness lives in PostgreSQL, not in the broker: a job is claimed with a compare-and-set
+(`UPDATE ... WHERE state = 'pending'`), so a duplicate message, a redelivery after a lost
+worker or a double relay does nothing. The broker is never called inside a transaction.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import logging
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from django.conf import settings
+from django.db import transaction
+from django.db.models import F, Q
+from django.utils import timezone
+
+from accounts.models import AccountStatus
+from accounts.platforms.base import Connection, Outcome, OutcomeKind, Post
+from accounts.platforms.registry import NoClient, client_for
+from accounts.services import account_note_outcome, account_store_renewed, connection_for
+from config.celery import app
+from config.errors import InvalidRequest
+from publishing import lifecycle, validation
+from publishing.models import (
+    AttemptState,
+    DeliveryAttempt,
+    DeliveryJob,
+    Id,
+    JobState,
+    Publish,
+    ScheduledRelease,
+    Target,
+    TargetState,
+)
+
+logger = logging.getLogger(__name__)
+
+# A job the broker took but no worker claimed within this time is sent again (harmless:
+# the claim is a compare-and-set).
+RELAY_AFTER = dt.timedelta(minutes=2)
+BATCH = 200
+
+
+class DispatchUncertain(Exception):
+    """The broker did not take the jobs; they stay pending and the relay will send them."""
+
+
+# --- to the broker ----------------------------------------------------------------------------
+
+
+def send_jobs(job_ids: Iterable[Id]) -> None:
+    """Hand jobs to the broker on a fresh connection; raise DispatchUncertain when it fails.
+    A job is marked enqueued only after the broker took its message."""
+    from publishing.tasks import deliver
+
+    ids = [str(i) for i in job_ids]
+    if not ids:
+        return
+    jobs = DeliveryJob.objects.filter(pk__in=ids).values_list("pk", "dispatch_id")
+    try:
+        with app.connection_for_write() as connection:
+            connection.ensure_connection(max_retries=1, timeout=settings.CELERY_BROKER_CONNECTION_TIMEOUT)
+            for job_id, dispatch_id in jobs:
+                deliver.apply_async(  # type: ignore[call-arg]
+                    args=(str(job_id),), task_id=dispatch_id, connection=connection, retry=False
+                )
+                DeliveryJob.objects.filter(pk=job_id, state=JobState.PENDING).update(enqueued_at=timezone.now())
+    except Exception as exc:  # any broker failure: connection refused, timeout, full disk
+        logger.warning("The broker did not take %d delivery jobs: %s", len(ids), type(exc).__name__)
+        raise DispatchUncertain(str(exc)) from exc
+
+
+def send_pending(publish: Publish) -> None:
+    """Send the publish's jobs that never reached the broker (after create, confirm, approve,
+    retry, or a repeated request after a 503). Raises DispatchUncertain."""
+    ids = DeliveryJob.objects.filter(target__publish=publish, state=JobState.PENDING, enqueued_at__isnull=True)
+    send_jobs(ids.values_list("pk", flat=True))
+
+
+def send_pending_quietly(publish: Publish) -> bool:
+    """send_pending for callers with no one to tell (tasks, admin, dashboard): the relay
+    sends whatever the broker refused now."""
+    try:
+        send_pending(publish)
+    except DispatchUncertain:
+        return False
+    return True
+
+
+def relay(*, now: dt.datetime | None = None) -> int:
+    """Send due pending jobs the broker never took, or took long ago without a worker
+    claiming them. Rows are claimed with SKIP LOCKED so concurrent relays share the work."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        due = (
+            DeliveryJob.objects.select_for_update(skip_locked=True)
+            .filter(state=JobState.PENDING, not_before__lte=now)
+            .filter(Q(enqueued_at__isnull=True) | Q(enqueued_at__lt=now - RELAY_AFTER))
+            .order_by("not_before")
+            .values_list("pk", flat=True)[:BATCH]
+        )
+        ids = list(due)
+        # Mark them taken for now so a parallel relay skips them; send_jobs sets the real time.
+        DeliveryJob.objects.filter(pk__in=ids).update(enqueued_at=now)
+    try:
+        send_jobs(ids)
+    except DispatchUncertain:
+        DeliveryJob.objects.filter(pk__in=ids, state=JobState.PENDING, enqueued_at=now).update(enqueued_at=None)
+        return 0
+    return len(ids)
+
+
+# --- sending a target ------------------------------------------------------------------------
+
+
+def _claim(job_id: str) -> DeliveryJob | None:
+    now = timezone.now()
+    claimed = DeliveryJob.objects.filter(pk=job_id, state=JobState.PENDING, not_before__lte=now).update(
+        state=JobState.RUNNING, claimed_at=now, runs=F("runs") + 1
+    )
+    if not claimed:
+        return None
+    return DeliveryJob.objects.select_related("target__account", "target__publish__team").get(pk=job_id)
+
+
+def _post_of(target: Target) -> tuple[Post, dict[str, Any]]:
+    """The target's effective post, and the record of what is sent (the attempt's request)."""
+    publish = target.publish
+    text = publish.content if target.content is None else target.content
+    media_ids = list(publish.media_ids if target.media_ids is None else target.media_ids)
+    uploads = validation.uploads_by_id(team=publish.team, media_ids=media_ids)
+    post = validation.effective_post(
+        account=target.account, text=text, media_ids=media_ids, settings=target.platform_settings, uploads=uploads
+    )
+    return post, {"text": text, "media_ids": media_ids, "platform_settings": dict(post.settings)}
+
+
+def _save_ref(attempt: DeliveryAttempt) -> Any:
+    saved: dict[str, str] = dict(attempt.ref)
+
+    def save(ref: Mapping[str, str]) -> None:
+        # Autocommit: stored before the call that could create the post.
+        saved.update(ref)
+        DeliveryAttempt.objects.filter(pk=attempt.pk).update(ref=dict(saved))
+
+    return save
+
+
+def _refusal(target: Target) -> Outcome | None:
+    """A reason not to call the platform at all: a definitive failure, nothing sent."""
+    account = target.account
+    if account.status != AccountStatus.ACTIVE:
+        return Outcome(
+            OutcomeKind.FAILED,
+            error_code=f"ACCOUNT_{account.status.upper()}",
+            error_message=f"The account is {account.status}; re-authorize it in the dashboard, then retry.",
+        )
+    return None
+
+
+def job_run(*, job_id: str) -> None:
+    """Send one target: claim the job, record `sending` (committed), call the platform once,
+    record the answer. A second message for the same job finds it claimed and stops."""
+    job = _claim(job_id)
+    if job is None:
+        return
+    attempt = lifecycle.attempt_begin(job=job)
+    if attempt is None:
+        DeliveryJob.objects.filter(pk=job.pk).update(state=JobState.DONE)
+        return
+    target = job.target
+    request: dict[str, Any] = {}
+    try:
+        outcome = _refusal(target)
+        if outcome is None:
+            post, request = _post_of(target)
+            outcome = _call(target, attempt, post)
+    except Exception as exc:
+        if isinstance(exc, InvalidRequest):  # the media is gone: nothing was sent
+            outcome = Outcome(OutcomeKind.FAILED, error_code=exc.code, error_message=exc.message)
+        else:
+            logger.exception("Sending target %s raised; its outcome is unknown", target.pk)
+            outcome = Outcome(OutcomeKind.UNKNOWN, error_code="CLIENT_ERROR", error_message=type(exc).__name__)
+    lifecycle.attempt_record(attempt_id=attempt.pk, outcome=outcome, request=request)
+
+
+def _call(target: Target, attempt: DeliveryAttempt, post: Post) -> Outcome:
+    try:
+        client = client_for(target.platform)
+    except NoClient:
+        return Outcome(OutcomeKind.FAILED, error_code="PLATFORM_UNSUPPORTED", error_message=target.platform)
+    conn = connection_for(target.account)
+    conn.save_ref = _save_ref(attempt)
+    try:
+        outcome = client.publish(conn, post)
+    finally:
+        account_store_renewed(account=target.account, conn=conn)
+    account_note_outcome(account=target.account, outcome=outcome)
+    return outcome
+
+
+# --- scheduling -------------------------------------------------------------------------------
+
+
+def release_due(*, now: dt.datetime | None = None) -> int:
+    """Release every due scheduled publish. Rows are claimed with SKIP LOCKED, so two ticks
+    never release one publish; each release is its own transaction."""
+    now = now or timezone.now()
+    released = 0
+    while True:
+        with transaction.atomic():
+            batch = list(
+                ScheduledRelease.objects.select_for_update(skip_locked=True)
+                .filter(due_at__lte=now)
+                .exclude(publish__approval_status__in=("pending_approval", "rejected"))
+                .order_by("due_at")
+                .values_list("publish_id", flat=True)[:BATCH]
+            )
+            publishes = [p for p in (lifecycle.publish_release(publish_id=i) for i in batch) if p is not None]
+        for publish in publishes:
+            send_pending_quietly(publish)
+        released += len(publishes)
+        if len(batch) < BATCH:
+            return released
+
+
+# --- reconciliation ---------------------------------------------------------------------------
+
+
+def _stale_after() -> dt.timedelta:
+    # No live worker can still be inside a call past the deliver task's hard time limit.
+    return dt.timedelta(seconds=settings.DISPATCH_STALE_SECONDS)
+
+
+def reconcile(*, now: dt.datetime | None = None) -> int:
+    """Settle what is open: attempts left in `sending` become unknown, then processing and
+    unknown targets that are due are read back from their platform. Returns checks made."""
+    now = now or timezone.now()
+    stale = DeliveryAttempt.objects.filter(state=AttemptState.SENDING, started_at__lt=now - _stale_after())
+    for attempt_id in list(stale.values_list("pk", flat=True)[:BATCH]):
+        lifecycle.attempt_lost(attempt_id=attempt_id)
+    with transaction.atomic():
+        due = list(
+            Target.objects.select_for_update(skip_locked=True)
+            .filter(state__in=(TargetState.PROCESSING, TargetState.UNKNOWN), next_check_at__lte=now)
+            .order_by("next_check_at")
+            .values_list("pk", flat=True)[:BATCH]
+        )
+        # A lease: a parallel run skips these while this one asks the platforms.
+        Target.objects.filter(pk__in=due).update(next_check_at=now + dt.timedelta(minutes=5))
+    for target_id in due:
+        check(target_id=target_id)
+    return len(due)
+
+
+def check(*, target_id: Id) -> None:
+    """Ask the platform about one open target: by its saved ref (container, upload, record
+    key) when there is one, otherwise among the account's recent posts."""
+    target = Target.objects.select_related("account", "publish__team").get(pk=target_id)
+    attempt = DeliveryAttempt.objects.filter(target=target, number=target.attempt_count).first()
+    if attempt is None:
+        return
+    try:
+        client = client_for(target.platform)
+        conn: Connection = connection_for(target.account)
+        try:
+            if attempt.ref:
+                outcome = client.check(conn, attempt.ref)
+            else:
+                post, _ = _post_of(target)
+                since = (attempt.started_at or target.created_at) - dt.timedelta(minutes=1)
+                outcome = client.find_recent(conn, post, since)
+        finally:
+            account_store_renewed(account=target.account, conn=conn)
+        account_note_outcome(account=target.account, outcome=outcome)
+    except Exception:
+        logger.exception("Checking target %s failed; it is asked again later", target.pk)
+        outcome = Outcome(OutcomeKind.UNKNOWN, error_code="CHECK_FAILED")
+    lifecycle.check_record(target_id=target.pk, outcome=outcome)

@@ -1,0 +1,706 @@
+"""Every transition of a publish (spec §3), one function each.
+
+Each function locks the publish row, checks its precondition, writes, records the webhook
+event in the same transaction and returns the publish. Views, tasks, admin actions and the
+dashboard call only these. Releasing work writes delivery jobs (the outbox) in the same
+transaction; `publishing.dispatch.send_pending()` hands them to the broker after commit.
+
+A publish's status is never set by hand: `derive_status()` computes it from the targets'
+states after every change (DESIGN §4.1), and `_settle()` emits `post.published` or
+`post.failed` when, and only when, it moves into one of those outcomes.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Collection, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.contrib.auth.models import User
+from django.db import transaction
+from django.utils import timezone
+
+from accounts.models import SocialAccount
+from accounts.platforms.base import Outcome, OutcomeKind
+from config.errors import InvalidRequest, NotFound, Unprocessable
+from publishing import validation
+from publishing.models import (
+    ApprovalStatus,
+    AttemptState,
+    DeliveryAttempt,
+    DeliveryJob,
+    Id,
+    JobState,
+    Publish,
+    PublishMode,
+    PublishStatus,
+    ScheduledRelease,
+    Target,
+    TargetState,
+)
+from teams.models import ApiKey, Team
+from teams.services import quota_consume
+from webhooks.services import emit
+
+UNRELEASED = frozenset({TargetState.DRAFT, TargetState.SCHEDULED})
+IN_FLIGHT = frozenset({TargetState.QUEUED, TargetState.SENDING})
+OUTCOME_EVENTS = {
+    PublishStatus.PUBLISHED: "post.published",
+    PublishStatus.PARTIAL: "post.published",
+    PublishStatus.FAILED: "post.failed",
+}
+# A not-sent error (refused connection, 429 before any write) is retried within the same
+# attempt this many times in all, with growing pauses, before the target fails with it.
+MAX_TRIES = 5
+# Reconciliation of processing and unknown targets: pause before the first check, the cap
+# of the growing pause, and when to stop asking (the target then stays visibly unknown).
+FIRST_CHECK = dt.timedelta(seconds=5)
+MAX_CHECK_PAUSE = dt.timedelta(minutes=10)
+MAX_CHECKS = 200
+
+
+@dataclass
+class Caller:
+    """Who asks for a transition: the user, the key (None in the dashboard and admin) and
+    whether they may approve in the publish's team (owner or admin)."""
+
+    user: User | None
+    key: ApiKey | None = None
+    can_approve: bool = False
+
+
+@dataclass(frozen=True)
+class TargetInput:
+    """One target of a request. Fields left None are inherited (create) or kept (PATCH)."""
+
+    account_id: str
+    content: str | None = None
+    media_ids: list[str] | None = None
+    platform_settings: dict[str, Any] | None = None
+    fields: frozenset[str] = field(default_factory=frozenset)  # which of the three were supplied
+
+
+# --- status ------------------------------------------------------------------------------------
+
+
+def derive_status(states: Collection[str]) -> PublishStatus:
+    """The publish status from its targets' states, in the order of DESIGN §4.1."""
+    states = set(states)
+    if states <= UNRELEASED:
+        return PublishStatus.SCHEDULED if TargetState.SCHEDULED in states else PublishStatus.DRAFT
+    if states & (IN_FLIGHT | UNRELEASED):
+        return PublishStatus.PUBLISHING
+    if TargetState.FAILED in states:
+        return PublishStatus.PARTIAL if TargetState.PUBLISHED in states else PublishStatus.FAILED
+    if states & {TargetState.PROCESSING, TargetState.UNKNOWN}:
+        return PublishStatus.PROCESSING
+    return PublishStatus.PUBLISHED
+
+
+def event_data(publish: Publish, **extra: Any) -> dict[str, Any]:
+    targets = [
+        {
+            "id": str(t.pk),
+            "account_id": str(t.account_id),
+            "platform": t.platform,
+            "status": t.status,
+            "platform_post_id": t.platform_post_id or None,
+            "platform_post_url": t.platform_post_url or None,
+            "error_code": t.error_code or None,
+            "error_message": t.error_message or None,
+        }
+        for t in publish.targets.all()
+    ]
+    return {
+        "publish_id": str(publish.pk),
+        "status": publish.status,
+        "approval_status": publish.approval_status,
+        "targets": targets,
+        **extra,
+    }
+
+
+def _settle(publish: Publish, *, now: dt.datetime | None = None) -> None:
+    """Recompute the status; on a move into published, partial or failed, emit its event."""
+    new = derive_status(publish.targets.values_list("state", flat=True))
+    if new == publish.status:
+        publish.save()
+        return
+    publish.status = new
+    if new in OUTCOME_EVENTS:
+        publish.completed_at = now or timezone.now()
+    publish.save()
+    if new in OUTCOME_EVENTS:
+        emit(team=publish.team, event_type=OUTCOME_EVENTS[new], data=event_data(publish))
+
+
+# --- helpers -----------------------------------------------------------------------------------
+
+
+def _locked(team: Team | None, publish_id: Id) -> Publish:
+    query = Publish.objects.select_for_update().select_related("team", "team__plan")
+    if team is not None:
+        query = query.filter(team=team)
+    publish = query.filter(pk=publish_id).first()
+    if publish is None:
+        raise NotFound("No such publish.", code="PUBLISH_NOT_FOUND")
+    return publish
+
+
+def _has_release(publish: Publish) -> bool:
+    return ScheduledRelease.objects.filter(publish=publish).exists()
+
+
+def _is_editable(publish: Publish) -> bool:
+    if publish.status == PublishStatus.DRAFT:
+        return not publish.confirmed
+    return publish.status == PublishStatus.SCHEDULED and _has_release(publish)
+
+
+def _check_future(scheduled_at: dt.datetime | None, *, now: dt.datetime) -> dt.datetime:
+    if scheduled_at is None:
+        raise InvalidRequest(
+            "scheduled_at is required.", code="SCHEDULED_AT_REQUIRED", details={"field": "scheduled_at"}
+        )
+    if scheduled_at <= now:
+        raise InvalidRequest(
+            "scheduled_at must be in the future.", code="SCHEDULED_AT_NOT_FUTURE", details={"field": "scheduled_at"}
+        )
+    return scheduled_at
+
+
+def _gated(team: Team, caller: Caller) -> bool:
+    return team.approval_required and not caller.can_approve
+
+
+def _check_targets(
+    publish: Publish,
+    targets: Sequence[Target],
+    *,
+    accounts: Mapping[str, SocialAccount],
+    unsupported_media_is_422: bool,
+) -> None:
+    """Validate each target's effective post with its platform client."""
+    wanted = list(publish.media_ids) + [i for t in targets for i in (t.media_ids or [])]
+    uploads = validation.uploads_by_id(team=publish.team, media_ids=wanted)
+    found = []
+    for index, target in enumerate(targets):
+        account = accounts[str(target.account_id)]
+        post = validation.effective_post(
+            account=account,
+            text=publish.content if target.content is None else target.content,
+            media_ids=publish.media_ids if target.media_ids is None else target.media_ids,
+            settings=target.platform_settings,
+            uploads=uploads,
+        )
+        found.append((index, account, validation.problems_of(account, post)))
+    validation.raise_for_problems(found, unsupported_media_is_422=unsupported_media_is_422)
+
+
+def _release(publish: Publish, targets: Sequence[Target], *, now: dt.datetime) -> None:
+    """Queue `targets` for sending: a new attempt number each and one outbox job per target."""
+    ScheduledRelease.objects.filter(publish=publish).delete()
+    jobs = []
+    for target in targets:
+        target.attempt_count += 1
+        target.state = TargetState.QUEUED
+        target.error_code = target.error_message = ""
+        target.next_check_at = None
+        target.save()
+        jobs.append(
+            DeliveryJob(
+                target=target,
+                number=target.attempt_count,
+                dispatch_id=f"deliver:{target.pk}:{target.attempt_count}",
+                not_before=now,
+            )
+        )
+    DeliveryJob.objects.bulk_create(jobs)
+    publish.released_at = publish.released_at or now
+    publish.completed_at = None
+
+
+def _schedule(publish: Publish, due_at: dt.datetime) -> None:
+    """Replace the publish's release row: the old job is removed before the new one exists."""
+    ScheduledRelease.objects.filter(publish=publish).delete()
+    ScheduledRelease.objects.create(publish=publish, due_at=due_at)
+    publish.targets.update(state=TargetState.SCHEDULED, updated_at=timezone.now())
+
+
+def _ask_approval(publish: Publish) -> None:
+    publish.approval_status = ApprovalStatus.PENDING
+    publish.status = derive_status(publish.targets.values_list("state", flat=True))
+    emit(team=publish.team, event_type="post.pending_approval", data=event_data(publish))
+
+
+# --- create, update, discard ----------------------------------------------------------------
+
+
+@transaction.atomic
+def publish_create(
+    *,
+    team: Team,
+    caller: Caller,
+    content: str,
+    media_ids: list[str],
+    targets: Sequence[TargetInput],
+    publish_mode: str,
+    scheduled_at: dt.datetime | None,
+) -> Publish:
+    """A new publish: immediate ones are queued, scheduled ones wait for their time, drafts
+    wait for confirm. A gated request (approval required, caller not owner/admin) is not
+    released until approved. The publishing quota is consumed here unless it is a draft."""
+    now = timezone.now()
+    if not targets:
+        raise InvalidRequest("At least one target is required.", code="TARGETS_REQUIRED", details={"field": "targets"})
+    if publish_mode == PublishMode.SCHEDULED or (scheduled_at is not None and publish_mode == PublishMode.DRAFT):
+        _check_future(scheduled_at, now=now)
+    elif scheduled_at is not None:
+        raise InvalidRequest("scheduled_at goes with publish_mode scheduled or draft.", code="SCHEDULED_AT_NOT_ALLOWED")
+    accounts = validation.accounts_by_id(team=team, account_ids=[t.account_id for t in targets])
+    publish = Publish(
+        team=team,
+        created_by=caller.user,
+        created_by_key=caller.key,
+        content=content,
+        media_ids=media_ids,
+        publish_mode=publish_mode,
+        scheduled_at=scheduled_at,
+        status=PublishStatus.DRAFT,
+        confirmed=publish_mode != PublishMode.DRAFT,
+    )
+    rows = [
+        Target(
+            publish=publish,
+            account=accounts[t.account_id],
+            platform=accounts[t.account_id].platform,
+            content=t.content,
+            media_ids=t.media_ids,
+            platform_settings=t.platform_settings or {},
+            state=TargetState.DRAFT,
+        )
+        for t in targets
+    ]
+    _check_targets(publish, rows, accounts=accounts, unsupported_media_is_422=False)
+    if publish.confirmed:
+        quota_consume(team=team)
+    publish.save()
+    Target.objects.bulk_create(rows)
+    if publish_mode == PublishMode.SCHEDULED:
+        assert scheduled_at is not None  # noqa: S101 - checked above
+        _schedule(publish, scheduled_at)
+    if publish.confirmed and _gated(team, caller):
+        _ask_approval(publish)
+    elif publish_mode == PublishMode.IMMEDIATE:
+        _release(publish, rows, now=now)
+    _settle(publish, now=now)
+    return publish
+
+
+_UPDATABLE = frozenset({"content", "media_ids", "targets", "scheduled_at"})
+
+
+@transaction.atomic
+def publish_update(*, team: Team, publish_id: Id, changes: Mapping[str, Any]) -> Publish:
+    """Edit an unconfirmed draft or a scheduled publish not yet sent, in place. `changes` holds
+    only the fields supplied: content, media_ids, targets (the complete new set, a list of
+    TargetInput), scheduled_at (drafts only; a scheduled publish keeps its schedule)."""
+    publish = _locked(team, publish_id)
+    if not _is_editable(publish):
+        raise Unprocessable(f"A {publish.status} publish cannot be edited.", code="NOT_EDITABLE")
+    if not set(changes) & _UPDATABLE:
+        raise InvalidRequest("Give at least one of: " + ", ".join(sorted(_UPDATABLE)) + ".", code="NO_CHANGES")
+    if "scheduled_at" in changes:
+        if publish.status == PublishStatus.SCHEDULED:
+            raise InvalidRequest(
+                "Change the time of a scheduled publish with POST /publishes/{id}/reschedule.",
+                code="USE_RESCHEDULE",
+            )
+        if changes["scheduled_at"] is not None:
+            _check_future(changes["scheduled_at"], now=timezone.now())
+        publish.scheduled_at = changes["scheduled_at"]
+    if "content" in changes:
+        publish.content = changes["content"]
+    media_changed = "media_ids" in changes
+    if media_changed:
+        publish.media_ids = changes["media_ids"]
+    existing = {str(t.account_id): t for t in publish.targets.all()}
+    wanted: Sequence[TargetInput] = changes.get("targets") or [TargetInput(account_id=a) for a in existing]
+    if "targets" in changes and not changes["targets"]:
+        raise InvalidRequest("At least one target is required.", code="TARGETS_REQUIRED")
+    accounts = validation.accounts_by_id(team=team, account_ids=[t.account_id for t in wanted])
+    rows = []
+    for entry in wanted:
+        target = existing.get(entry.account_id) or Target(
+            publish=publish,
+            account=accounts[entry.account_id],
+            platform=accounts[entry.account_id].platform,
+            state=TargetState.SCHEDULED if publish.status == PublishStatus.SCHEDULED else TargetState.DRAFT,
+        )
+        if "content" in entry.fields:
+            target.content = entry.content
+        if "media_ids" in entry.fields:
+            target.media_ids = entry.media_ids
+        elif media_changed:
+            target.media_ids = None  # the new top-level media replaces it
+        if "platform_settings" in entry.fields:
+            target.platform_settings = entry.platform_settings or {}
+        rows.append(target)
+    _check_targets(publish, rows, accounts=accounts, unsupported_media_is_422=True)
+    keep = {t.account_id for t in rows}
+    publish.targets.exclude(account_id__in=keep).delete()
+    for target in rows:
+        target.save()
+    if publish.status == PublishStatus.SCHEDULED:
+        assert publish.scheduled_at is not None  # noqa: S101 - a scheduled publish has its time
+        _schedule(publish, publish.scheduled_at)
+    _settle(publish)
+    return publish
+
+
+@transaction.atomic
+def publish_discard(*, team: Team, publish_id: Id) -> str:
+    """Delete an unconfirmed draft permanently. Returns its id."""
+    publish = _locked(team, publish_id)
+    if publish.status != PublishStatus.DRAFT or publish.confirmed:
+        raise Unprocessable(
+            f"Only an editable draft can be discarded; this publish is {publish.status}"
+            + (" and submitted" if publish.confirmed and publish.status == PublishStatus.DRAFT else "")
+            + ".",
+            code="NOT_EDITABLE",
+        )
+    publish_id = str(publish.pk)
+    publish.delete()
+    return publish_id
+
+
+# --- confirm, schedule -----------------------------------------------------------------------
+
+
+def _never_landed(publish: Publish) -> bool:
+    return DeliveryJob.objects.filter(
+        target__publish=publish, state=JobState.PENDING, enqueued_at__isnull=True
+    ).exists()
+
+
+@transaction.atomic
+def publish_confirm(*, team: Team, publish_id: Id, caller: Caller, scheduled_at: dt.datetime | None = None) -> Publish:
+    """Submit a draft: queued now, or scheduled when a time is given or already set. A
+    repeated confirm of a publish whose jobs the broker never took changes nothing (the
+    caller sends the same jobs again), so a 503 on confirm is safe to retry."""
+    publish = _locked(team, publish_id)
+    if publish.confirmed and publish.status == PublishStatus.PUBLISHING and _never_landed(publish):
+        return publish
+    if publish.status != PublishStatus.DRAFT or publish.confirmed:
+        raise Unprocessable("Only an unconfirmed draft can be confirmed.", code="NOT_A_DRAFT")
+    now = timezone.now()
+    due = scheduled_at or publish.scheduled_at
+    if due is not None:
+        _check_future(due, now=now)
+    targets = list(publish.targets.select_related("account"))
+    accounts = validation.accounts_by_id(team=team, account_ids=[str(t.account_id) for t in targets])
+    _check_targets(publish, targets, accounts=accounts, unsupported_media_is_422=False)
+    quota_consume(team=team)
+    publish.confirmed = True
+    if due is not None:
+        publish.scheduled_at, publish.publish_mode = due, PublishMode.SCHEDULED
+        _schedule(publish, due)
+    if _gated(team, caller):
+        _ask_approval(publish)
+    elif due is None:
+        _release(publish, targets, now=now)
+    _settle(publish, now=now)
+    return publish
+
+
+def _scheduled_waiting(team: Team, publish_id: Id) -> Publish:
+    publish = _locked(team, publish_id)
+    if publish.status != PublishStatus.SCHEDULED or not _has_release(publish):
+        raise Unprocessable("This publish is no longer waiting in the schedule queue.", code="NOT_SCHEDULED")
+    return publish
+
+
+@transaction.atomic
+def publish_reschedule(*, team: Team, publish_id: Id, scheduled_at: dt.datetime | None) -> Publish:
+    publish = _scheduled_waiting(team, publish_id)
+    publish.scheduled_at = _check_future(scheduled_at, now=timezone.now())
+    _schedule(publish, publish.scheduled_at)
+    _settle(publish)
+    return publish
+
+
+@transaction.atomic
+def publish_unschedule(*, team: Team, publish_id: Id) -> Publish:
+    """Back to an unconfirmed draft with the same id, content, media and targets; its time is
+    cleared, so confirm publishes at once unless a new time is given. A pending approval is
+    withdrawn: confirming again asks for it again."""
+    publish = _scheduled_waiting(team, publish_id)
+    ScheduledRelease.objects.filter(publish=publish).delete()
+    publish.targets.update(state=TargetState.DRAFT, updated_at=timezone.now())
+    publish.publish_mode, publish.scheduled_at, publish.confirmed = PublishMode.DRAFT, None, False
+    if publish.approval_status == ApprovalStatus.PENDING:
+        publish.approval_status = None
+    _settle(publish)
+    return publish
+
+
+@transaction.atomic
+def publish_release(*, publish_id: Id) -> Publish | None:
+    """The scheduler's transition: a due scheduled publish starts sending. None when it is
+    not due, waits for approval, or was changed meanwhile."""
+    publish = Publish.objects.select_for_update().select_related("team").filter(pk=publish_id).first()
+    if publish is None or publish.approval_status in (ApprovalStatus.PENDING, ApprovalStatus.REJECTED):
+        return None
+    now = timezone.now()
+    if not ScheduledRelease.objects.filter(publish=publish, due_at__lte=now).exists():
+        return None
+    _release(publish, list(publish.targets.filter(state=TargetState.SCHEDULED)), now=now)
+    _settle(publish, now=now)
+    return publish
+
+
+# --- approval ----------------------------------------------------------------------------------
+
+
+@transaction.atomic
+def publish_approve(*, team: Team, publish_id: Id, caller: Caller) -> tuple[Publish, bool]:
+    """Approve a pending publish; (publish, already_approved). An approved immediate publish
+    is released now, a scheduled one at its time. Approving again changes nothing; the
+    caller re-sends only jobs that never reached the broker."""
+    if not caller.can_approve:
+        raise NotFound("No such publish.", code="PUBLISH_NOT_FOUND")
+    publish = _locked(team, publish_id)
+    if publish.approval_status == ApprovalStatus.APPROVED:
+        return publish, True
+    if publish.approval_status != ApprovalStatus.PENDING:
+        raise InvalidRequest("This publish is not waiting for approval.", code="NOT_PENDING_APPROVAL")
+    now = timezone.now()
+    publish.approval_status = ApprovalStatus.APPROVED
+    publish.approved_by, publish.approved_at = caller.user, now
+    if publish.confirmed and not _has_release(publish):
+        _release(publish, list(publish.targets.filter(state=TargetState.DRAFT)), now=now)
+    _settle(publish, now=now)
+    emit(team=team, event_type="post.approved", data=event_data(publish, approved_by=_user_ref(caller.user)))
+    return publish, False
+
+
+@transaction.atomic
+def publish_reject(*, team: Team, publish_id: Id, caller: Caller, reason: str = "") -> Publish:
+    """Reject a pending publish for good: it is never sent, its schedule is dropped."""
+    if not caller.can_approve:
+        raise NotFound("No such publish.", code="PUBLISH_NOT_FOUND")
+    publish = _locked(team, publish_id)
+    if publish.approval_status != ApprovalStatus.PENDING:
+        raise InvalidRequest("This publish is not waiting for approval.", code="NOT_PENDING_APPROVAL")
+    ScheduledRelease.objects.filter(publish=publish).delete()
+    publish.targets.update(state=TargetState.DRAFT, updated_at=timezone.now())
+    publish.approval_status = ApprovalStatus.REJECTED
+    publish.rejected_by, publish.rejected_at, publish.rejection_reason = caller.user, timezone.now(), reason
+    _settle(publish)
+    emit(
+        team=team,
+        event_type="post.rejected",
+        data=event_data(publish, reason=reason or None, rejected_by=_user_ref(caller.user)),
+    )
+    return publish
+
+
+def _user_ref(user: User | None) -> dict[str, Any] | None:
+    return None if user is None else {"id": user.pk, "username": user.get_username()}
+
+
+# --- retry -------------------------------------------------------------------------------------
+
+
+@transaction.atomic
+def publish_retry(*, team: Team, publish_id: Id, edits: Sequence[Mapping[str, Any]] = ()) -> Publish:
+    """Send again the targets that failed with evidence, optionally edited first. Each edit
+    names its target by `target_id` or `account_id`. Published targets and those whose
+    outcome is unknown are never re-sent."""
+    publish = _locked(team, publish_id)
+    if publish.status not in (PublishStatus.FAILED, PublishStatus.PARTIAL):
+        raise InvalidRequest(
+            f"Only a failed or partial publish can be retried; this one is {publish.status}.", code="NOT_RETRYABLE"
+        )
+    targets = list(publish.targets.select_related("account"))
+    failed = [t for t in targets if t.state == TargetState.FAILED]
+    for index, edit in enumerate(edits):
+        target = _target_of(targets, edit, index)
+        if target.state != TargetState.FAILED:
+            raise InvalidRequest(
+                f"targets[{index}]: only a failed target can be edited and re-sent; this one is {target.status}.",
+                code="TARGET_NOT_FAILED",
+                details={"index": index, "target_id": str(target.pk)},
+            )
+        for name in ("content", "media_ids", "platform_settings"):
+            if name in edit:
+                setattr(target, name, edit[name] if name != "platform_settings" else edit[name] or {})
+    accounts = validation.accounts_by_id(team=team, account_ids=[str(t.account_id) for t in failed])
+    _check_targets(publish, failed, accounts=accounts, unsupported_media_is_422=True)
+    _release(publish, failed, now=timezone.now())
+    _settle(publish)
+    return publish
+
+
+def _target_of(targets: Sequence[Target], edit: Mapping[str, Any], index: int) -> Target:
+    key, value = (
+        ("target_id", edit.get("target_id")) if edit.get("target_id") else ("account_id", edit.get("account_id"))
+    )
+    if not value:
+        raise InvalidRequest(f"targets[{index}] needs target_id or account_id.", code="TARGET_REQUIRED")
+    for target in targets:
+        if str(target.pk if key == "target_id" else target.account_id) == str(value):
+            return target
+    raise InvalidRequest(
+        f"targets[{index}]: this publish has no target with {key} {value}.",
+        code="TARGET_NOT_FOUND",
+        details={"index": index, key: str(value)},
+    )
+
+
+# --- delivery outcomes -------------------------------------------------------------------------
+
+
+@transaction.atomic
+def attempt_begin(*, job: DeliveryJob) -> DeliveryAttempt | None:
+    """Record that the target is being sent, before the platform is called. None when the
+    job is stale (the target moved on): nothing is sent then."""
+    target = job.target
+    _locked(None, target.publish_id)
+    target.refresh_from_db()
+    if target.state != TargetState.QUEUED or target.attempt_count != job.number:
+        return None
+    now = timezone.now()
+    attempt, _ = DeliveryAttempt.objects.get_or_create(
+        target=target, number=job.number, defaults={"state": AttemptState.SENDING}
+    )
+    attempt.state, attempt.tries, attempt.started_at = AttemptState.SENDING, attempt.tries + 1, now
+    attempt.save()
+    target.state = TargetState.SENDING
+    target.save()
+    return attempt
+
+
+def _apply_outcome(target: Target, attempt: DeliveryAttempt, outcome: Outcome, *, now: dt.datetime) -> None:
+    kind = outcome.kind
+    if kind == OutcomeKind.PUBLISHED:
+        target.state = TargetState.PUBLISHED
+        target.platform_post_id, target.platform_post_url = outcome.post_id, outcome.url
+        target.published_at, target.next_check_at = now, None
+        target.error_code = target.error_message = ""
+    elif kind == OutcomeKind.FAILED:
+        target.state = TargetState.FAILED
+        target.error_code = outcome.error_code or "PLATFORM_ERROR"
+        target.error_message = outcome.error_message or "The platform refused the post."
+        target.next_check_at = None
+    elif kind in (OutcomeKind.PROCESSING, OutcomeKind.UNKNOWN):
+        target.state = TargetState.PROCESSING if kind == OutcomeKind.PROCESSING else TargetState.UNKNOWN
+        target.error_code, target.error_message = outcome.error_code, outcome.error_message
+        target.next_check_at = now + FIRST_CHECK
+        target.checks = 0
+    attempt.state = AttemptState(kind.value)
+    attempt.error_code, attempt.error_message = outcome.error_code, outcome.error_message
+    attempt.http_status = outcome.http_status
+    attempt.ref = {**attempt.ref, **outcome.ref}
+    attempt.response = _evidence(outcome)
+    attempt.finished_at = now
+
+
+def _evidence(outcome: Outcome) -> dict[str, Any]:
+    return {
+        "kind": outcome.kind.value,
+        "post_id": outcome.post_id or None,
+        "url": outcome.url or None,
+        "http_status": outcome.http_status,
+        "error_code": outcome.error_code or None,
+        "error_message": outcome.error_message or None,
+        "retry_after": outcome.retry_after,
+    }
+
+
+@transaction.atomic
+def attempt_record(*, attempt_id: Id, outcome: Outcome, request: Mapping[str, Any] | None = None) -> Publish:
+    """Record the platform's answer to an attempt. A not-sent answer puts the job back with a
+    pause (the same attempt tries again) until MAX_TRIES, then fails the target with it."""
+    attempt = DeliveryAttempt.objects.select_related("target").get(pk=attempt_id)
+    publish = _locked(None, attempt.target.publish_id)
+    attempt.refresh_from_db()
+    target = attempt.target
+    target.refresh_from_db()
+    now = timezone.now()
+    if request is not None:
+        attempt.request = dict(request)
+    if attempt.state != AttemptState.SENDING or target.state != TargetState.SENDING:
+        return publish  # settled meanwhile (reconciled as unknown): keep what is recorded
+    job = DeliveryJob.objects.get(target=target, number=attempt.number)
+    if outcome.kind == OutcomeKind.NOT_SENT and attempt.tries < MAX_TRIES:
+        pause = max(outcome.retry_after or 0.0, 2.0**attempt.tries)
+        attempt.state, attempt.response = AttemptState.NOT_SENT, _evidence(outcome)
+        attempt.error_code, attempt.error_message = outcome.error_code, outcome.error_message
+        attempt.http_status = outcome.http_status
+        target.state = TargetState.QUEUED
+        job.state, job.not_before, job.enqueued_at = JobState.PENDING, now + dt.timedelta(seconds=pause), None
+    else:
+        if outcome.kind == OutcomeKind.NOT_SENT:  # tries used up: nothing was ever sent
+            outcome = Outcome(
+                OutcomeKind.FAILED,
+                error_code=outcome.error_code or "NOT_SENT",
+                error_message=f"Not sent after {attempt.tries} tries: {outcome.error_message}".strip(": "),
+                http_status=outcome.http_status,
+            )
+        _apply_outcome(target, attempt, outcome, now=now)
+        job.state = JobState.DONE
+    attempt.save()
+    target.save()
+    job.save()
+    _settle(publish, now=now)
+    return publish
+
+
+@transaction.atomic
+def attempt_lost(*, attempt_id: Id) -> Publish | None:
+    """An attempt left in `sending` with no answer (the worker died or timed out mid-call):
+    the post may exist, so the target becomes unknown and is reconciled, never re-sent."""
+    attempt = DeliveryAttempt.objects.select_related("target").get(pk=attempt_id)
+    publish = _locked(None, attempt.target.publish_id)
+    attempt.refresh_from_db()
+    if attempt.state != AttemptState.SENDING:
+        return None
+    outcome = Outcome(
+        OutcomeKind.UNKNOWN,
+        error_code="NO_ANSWER",
+        error_message="The sending worker stopped before the platform answered.",
+    )
+    target = attempt.target
+    target.refresh_from_db()
+    _apply_outcome(target, attempt, outcome, now=timezone.now())
+    attempt.save()
+    target.save()
+    DeliveryJob.objects.filter(target=target, number=attempt.number).update(state=JobState.DONE)
+    _settle(publish)
+    return publish
+
+
+@transaction.atomic
+def check_record(*, target_id: Id, outcome: Outcome) -> Publish | None:
+    """Record what reconciliation learned about a processing or unknown target."""
+    target = Target.objects.get(pk=target_id)
+    publish = _locked(None, target.publish_id)
+    target.refresh_from_db()
+    if target.state not in (TargetState.PROCESSING, TargetState.UNKNOWN):
+        return None
+    now = timezone.now()
+    attempt = DeliveryAttempt.objects.get(target=target, number=target.attempt_count)
+    target.checks += 1
+    if outcome.kind in (OutcomeKind.PUBLISHED, OutcomeKind.FAILED):
+        _apply_outcome(target, attempt, outcome, now=now)
+        attempt.save()
+    elif outcome.kind == OutcomeKind.PROCESSING and target.state == TargetState.UNKNOWN:
+        target.state = TargetState.PROCESSING  # the platform has it: no longer unknown
+    if target.state in (TargetState.PROCESSING, TargetState.UNKNOWN):
+        pause = min(FIRST_CHECK * 2 ** min(target.checks, 10), MAX_CHECK_PAUSE)
+        target.next_check_at = now + pause if target.checks < MAX_CHECKS else None
+    target.save()
+    _settle(publish, now=now)
+    return publish

@@ -1,0 +1,125 @@
+"""Checks of a publish's targets before anything is stored or sent: the accounts, the media
+and, per target, the effective post as the platform client sees it (spec §4 rule 3)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from accounts.models import AccountStatus, SocialAccount
+from accounts.platforms import pinterest
+from accounts.platforms.base import Media, Post, Problem
+from accounts.platforms.registry import NoClient, client_for
+from config.errors import InvalidRequest, Unprocessable
+from media.models import MediaUpload
+from media.selectors import media_pull_url, open_media, ready_media_by_ids
+from teams.models import Team
+
+MAX_TARGETS = 50
+MAX_MEDIA = 20
+
+
+def accounts_by_id(*, team: Team, account_ids: Sequence[str]) -> dict[str, SocialAccount]:
+    """The team's accounts for `account_ids`; 400 when one is absent, another team's, or
+    cannot publish (expired or disabled)."""
+    if len(set(account_ids)) != len(account_ids):
+        raise InvalidRequest("Each account may appear in only one target.", code="DUPLICATE_TARGET")
+    found = {str(a.pk): a for a in SocialAccount.objects.filter(team=team, pk__in=list(account_ids))}
+    for index, account_id in enumerate(account_ids):
+        account = found.get(account_id)
+        where = {"target": index, "account_id": account_id}
+        if account is None:
+            raise InvalidRequest(
+                f"targets[{index}]: no such account in this team.", code="ACCOUNT_NOT_FOUND", details=where
+            )
+        if account.status != AccountStatus.ACTIVE:
+            raise InvalidRequest(
+                f"targets[{index}]: the {account.platform} account {account.handle or account_id} is "
+                f"{account.status}; re-authorize it in the dashboard first.",
+                code=f"ACCOUNT_{account.status.upper()}",
+                details=where,
+            )
+    return found
+
+
+def uploads_by_id(*, team: Team, media_ids: Iterable[str]) -> dict[str, MediaUpload]:
+    """The team's ready uploads; 400 naming any id that is not one."""
+    wanted = list(dict.fromkeys(media_ids))
+    found, missing = ready_media_by_ids(team=team, media_ids=wanted)
+    if missing:
+        raise InvalidRequest(
+            "media_ids must be ids of confirmed uploads of this team: " + ", ".join(missing),
+            code="MEDIA_NOT_FOUND",
+            details={"media_ids": missing},
+        )
+    return {str(upload.pk): upload for upload in found}
+
+
+def as_media(upload: MediaUpload) -> Media:
+    return Media(
+        id=str(upload.pk),
+        content_type=upload.content_type,
+        size_bytes=upload.size_bytes or 0,
+        width=upload.width,
+        height=upload.height,
+        duration_seconds=upload.duration_seconds,
+        open=lambda: open_media(upload),
+        pull_url=lambda: media_pull_url(upload),
+    )
+
+
+def effective_settings(account: SocialAccount, settings: Mapping[str, Any]) -> dict[str, Any]:
+    if account.platform == "pinterest":
+        return pinterest.resolve_settings(settings, str(account.pk))
+    return {key: value for key, value in settings.items() if key != "per_account"}
+
+
+def effective_post(
+    *,
+    account: SocialAccount,
+    text: str,
+    media_ids: Sequence[str],
+    settings: Mapping[str, Any],
+    uploads: Mapping[str, MediaUpload],
+) -> Post:
+    return Post(
+        text=text,
+        media=[as_media(uploads[i]) for i in media_ids],
+        settings=effective_settings(account, settings),
+    )
+
+
+def problems_of(account: SocialAccount, post: Post) -> list[Problem]:
+    try:
+        client = client_for(account.platform)
+    except NoClient:
+        return [Problem("platform", "PLATFORM_UNSUPPORTED", f"Publishing to {account.platform} is not available.")]
+    return client.validate(post)
+
+
+def raise_for_problems(
+    found: list[tuple[int, SocialAccount, list[Problem]]], *, unsupported_media_is_422: bool
+) -> None:
+    """400 naming each target and its problems; 422 instead when every problem is media the
+    platform does not take (PATCH and retry, spec §4)."""
+    found = [(index, account, problems) for index, account, problems in found if problems]
+    if not found:
+        return
+    details = {
+        "targets": [
+            {
+                "index": index,
+                "account_id": str(account.pk),
+                "platform": account.platform,
+                "problems": [{"field": p.field, "code": p.code, "message": p.message} for p in problems],
+            }
+            for index, account, problems in found
+        ]
+    }
+    index, account, problems = found[0]
+    first = problems[0]
+    message = f"targets[{index}] ({account.platform}): {first.message}"
+    all_media = all(p.field.startswith("media") for _, _, ps in found for p in ps)
+    if unsupported_media_is_422 and all_media:
+        raise Unprocessable(message, code=first.code, details=details)
+    raise InvalidRequest(message, code=first.code, details=details)
