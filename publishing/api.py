@@ -476,7 +476,8 @@ class PublishViewSet(viewsets.GenericViewSet[Publish]):
             "Edits an unconfirmed draft or a scheduled publish not yet sent, in place (same id). Omitted "
             "fields keep their values; `targets`, when given, is the complete set (kept targets keep omitted "
             "fields); top-level `media_ids` replaces the media of kept targets unless an entry gives its own. "
-            "A scheduled publish keeps its time (move it with /reschedule). 400 with no editable field, an "
+            "A scheduled publish keeps its time (move it with /reschedule). In a team that requires approval, "
+            "a member's edit of an approved publish waits for approval again. 400 with no editable field, an "
             "invalid account or media; 422 `NOT_EDITABLE` in any other state, or for media the platform "
             "does not take."
         ),
@@ -492,7 +493,8 @@ class PublishViewSet(viewsets.GenericViewSet[Publish]):
             changes["media_ids"] = _ids(changes["media_ids"])
         if "targets" in changes:
             changes["targets"] = _targets(changes["targets"])
-        publish = lifecycle.publish_update(team=get_caller(request).team, publish_id=pk, changes=changes)
+        caller = get_caller(request)
+        publish = lifecycle.publish_update(team=caller.team, publish_id=pk, changes=changes, caller=_caller(caller))
         return Response({"data": _shape(publish)})
 
     @api_operation(

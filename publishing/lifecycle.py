@@ -302,10 +302,11 @@ _UPDATABLE = frozenset({"content", "media_ids", "targets", "scheduled_at"})
 
 
 @transaction.atomic
-def publish_update(*, team: Team, publish_id: Id, changes: Mapping[str, Any]) -> Publish:
+def publish_update(*, team: Team, publish_id: Id, changes: Mapping[str, Any], caller: Caller | None = None) -> Publish:
     """Edit an unconfirmed draft or a scheduled publish not yet sent, in place. `changes` holds
     only the fields supplied: content, media_ids, targets (the complete new set, a list of
-    TargetInput), scheduled_at (drafts only; a scheduled publish keeps its schedule)."""
+    TargetInput), scheduled_at (drafts only; a scheduled publish keeps its schedule). A
+    member's edit of an approved publish in a gated team needs approval again."""
     publish = _locked(team, publish_id)
     if not _is_editable(publish):
         raise Unprocessable(f"A {publish.status} publish cannot be edited.", code="NOT_EDITABLE")
@@ -355,6 +356,9 @@ def publish_update(*, team: Team, publish_id: Id, changes: Mapping[str, Any]) ->
     if publish.status == PublishStatus.SCHEDULED:
         assert publish.scheduled_at is not None  # noqa: S101 - a scheduled publish has its time
         _schedule(publish, publish.scheduled_at)
+    if publish.approval_status == ApprovalStatus.APPROVED and caller is not None and _gated(team, caller):
+        publish.approved_by, publish.approved_at = None, None
+        _ask_approval(publish)
     _settle(publish)
     return publish
 
