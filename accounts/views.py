@@ -12,13 +12,14 @@ import base64
 import hashlib
 import secrets
 import time
+import uuid
 from typing import Any
 
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.models import User
-from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
@@ -33,15 +34,20 @@ ATTEMPT_LIFETIME_SECONDS = 600
 PASSWORD_PLATFORMS = {Platform.BLUESKY}
 
 
-def _user(request: HttpRequest) -> User:
+def signed_in_user(request: HttpRequest) -> User:
     user = request.user
     assert isinstance(user, User)  # noqa: S101 - login_required guarantees it
     return user
 
 
-def _membership(request: HttpRequest, team_id: str | None) -> Membership:
-    memberships = Membership.objects.select_related("team").filter(user=_user(request))
+def team_membership(request: HttpRequest, team_id: str | None) -> Membership:
+    """The signed-in user's membership of the team named (404 if none), else of their default team."""
+    memberships = Membership.objects.select_related("team").filter(user=signed_in_user(request))
     if team_id:
+        try:
+            uuid.UUID(team_id)
+        except ValueError:
+            raise Http404("No such team.") from None
         return get_object_or_404(memberships, team_id=team_id)
     membership = memberships.order_by("-is_default", "created_at").first()
     if membership is None:
@@ -50,7 +56,7 @@ def _membership(request: HttpRequest, team_id: str | None) -> Membership:
 
 
 def _manager(request: HttpRequest, team_id: str | None) -> Team:
-    membership = _membership(request, team_id)
+    membership = team_membership(request, team_id)
     if membership.role not in (Role.OWNER, Role.ADMIN):
         raise PermissionError("Only the team's owner or admins connect accounts.")
     return membership.team
@@ -73,13 +79,13 @@ def _use_sandbox(request: HttpRequest, platform: str) -> bool:
 @login_required
 def dashboard(request: HttpRequest) -> HttpResponse:
     try:
-        membership = _membership(request, request.GET.get("team"))
+        membership = team_membership(request, request.GET.get("team"))
     except PermissionError as exc:
         return render(request, "accounts/dashboard.html", {"problem": str(exc)}, status=403)
     team = membership.team
     context: dict[str, Any] = {
         "team": team,
-        "teams": [m.team for m in Membership.objects.select_related("team").filter(user=_user(request))],
+        "teams": [m.team for m in Membership.objects.select_related("team").filter(user=signed_in_user(request))],
         "can_manage": membership.role in (Role.OWNER, Role.ADMIN),
         "accounts": SocialAccount.objects.filter(team=team).order_by("platform", "created_at"),
         "platforms": [(p.value, p.label, _has_client(p.value)) for p in Platform],
@@ -141,7 +147,7 @@ def connect(request: HttpRequest, platform: str) -> HttpResponse:
 @login_required
 @require_POST
 def reauthorize(request: HttpRequest, account_id: str) -> HttpResponse:
-    account = get_object_or_404(SocialAccount, pk=account_id, team__memberships__user=_user(request))
+    account = get_object_or_404(SocialAccount, pk=account_id, team__memberships__user=signed_in_user(request))
     try:
         team = _manager(request, str(account.team_id))
     except PermissionError as exc:
@@ -166,7 +172,7 @@ def callback(request: HttpRequest, platform: str) -> HttpResponse:
     if attempt is None:
         messages.error(request, "That authorization is unknown or too old. Start again.")
         return redirect("dashboard")
-    team = get_object_or_404(Team, pk=attempt["team"], memberships__user=_user(request))
+    team = get_object_or_404(Team, pk=attempt["team"], memberships__user=signed_in_user(request))
     if "code" not in request.GET:
         messages.error(request, f"{Platform(platform).label} did not authorize the account.")
         return _back(team)
@@ -227,7 +233,7 @@ def connect_password(request: HttpRequest, platform: str) -> HttpResponse:
 @login_required
 @require_POST
 def disconnect(request: HttpRequest, account_id: str) -> HttpResponse:
-    account = get_object_or_404(SocialAccount, pk=account_id, team__memberships__user=_user(request))
+    account = get_object_or_404(SocialAccount, pk=account_id, team__memberships__user=signed_in_user(request))
     try:
         team = _manager(request, str(account.team_id))
     except PermissionError as exc:

@@ -30,6 +30,7 @@ urlpatterns = [
     path("login/", auth_views.LoginView.as_view(), name="login"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("dashboard/", include("accounts.dashboard_urls")),
+    path("dashboard/", include("publishing.dashboard_urls")),
     path("api/v1/", include(api_v1)),
     path("admin/", admin.site.urls),
 ]

@@ -125,7 +125,7 @@ class RescheduleSerializer(serializers.Serializer[Any]):
 
 
 class RejectSerializer(serializers.Serializer[Any]):
-    reason = serializers.CharField(required=False, allow_blank=True, max_length=2000, default="")
+    reason = serializers.CharField(required=False, allow_blank=True, max_length=lifecycle.REASON_MAX_LENGTH, default="")
 
 
 class PublishFilterSerializer(serializers.Serializer[Any]):

@@ -221,7 +221,7 @@ def release_due(*, now: dt.datetime | None = None) -> int:
                 .order_by("due_at")
                 .values_list("publish_id", flat=True)[:BATCH]
             )
-            publishes = [p for p in (lifecycle.publish_release(publish_id=i) for i in batch) if p is not None]
+            publishes = [p for p in (lifecycle.publish_release(publish_id=i, now=now) for i in batch) if p is not None]
         for publish in publishes:
             send_pending_quietly(publish)
         released += len(publishes)

@@ -58,6 +58,7 @@ MAX_TRIES = 5
 FIRST_CHECK = dt.timedelta(seconds=5)
 MAX_CHECK_PAUSE = dt.timedelta(minutes=10)
 MAX_CHECKS = 200
+REASON_MAX_LENGTH = 2000
 
 
 @dataclass
@@ -450,15 +451,15 @@ def publish_unschedule(*, team: Team, publish_id: Id) -> Publish:
 
 
 @transaction.atomic
-def publish_release(*, publish_id: Id) -> Publish | None:
-    """The scheduler's transition: a due scheduled publish starts sending. None when it is
+def publish_release(*, publish_id: Id, now: dt.datetime | None = None) -> Publish | None:
+    """The scheduler's transition: a publish due at `now` starts sending. None when it is
     not due, waits for approval, or was changed meanwhile."""
     publish = Publish.objects.select_for_update().select_related("team").filter(pk=publish_id).first()
     if publish is None or publish.approval_status in (ApprovalStatus.PENDING, ApprovalStatus.REJECTED):
         return None
-    now = timezone.now()
-    if not ScheduledRelease.objects.filter(publish=publish, due_at__lte=now).exists():
+    if not ScheduledRelease.objects.filter(publish=publish, due_at__lte=now or timezone.now()).exists():
         return None
+    now = timezone.now()  # the jobs are claimable from the real moment of release
     _release(publish, list(publish.targets.filter(state=TargetState.SCHEDULED)), now=now)
     _settle(publish, now=now)
     return publish
@@ -497,6 +498,8 @@ def publish_reject(*, team: Team, publish_id: Id, caller: Caller, reason: str = 
     publish = _locked(team, publish_id)
     if publish.approval_status != ApprovalStatus.PENDING:
         raise InvalidRequest("This publish is not waiting for approval.", code="NOT_PENDING_APPROVAL")
+    if len(reason) > REASON_MAX_LENGTH:
+        raise InvalidRequest(f"Keep the reason to {REASON_MAX_LENGTH} characters or fewer.", code="REASON_TOO_LONG")
     ScheduledRelease.objects.filter(publish=publish).delete()
     publish.targets.update(state=TargetState.DRAFT, updated_at=timezone.now())
     publish.approval_status = ApprovalStatus.REJECTED

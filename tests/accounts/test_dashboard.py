@@ -205,3 +205,10 @@ def test_every_oauth_platform_connects_through_the_dashboard(browser, owner, san
     assert (account.status, account.sandbox) == (AccountStatus.ACTIVE, True)
     assert account.access_token
     assert account.external_id
+
+
+@pytest.mark.parametrize("team_id", ["not-a-uuid", "00000000-0000-7000-8000-000000000000"])
+def test_a_malformed_or_foreign_team_in_the_address_is_not_found(client, owner, team_id):
+    client.force_login(owner.user)
+
+    assert client.get("/dashboard/", {"team": team_id}).status_code == 404

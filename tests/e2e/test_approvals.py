@@ -1,0 +1,106 @@
+"""Approving in a real browser (Playwright driving Debian's Chromium): an owner opens the
+approvals page, approves a member's pending publish and sees it published on the sandbox."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from collections.abc import Iterator
+
+import pytest
+
+from config.celery import app as celery_app
+from publishing import lifecycle
+from publishing.models import ApprovalStatus, Publish, PublishMode, PublishStatus
+from teams.demo import sandbox_account
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.e2e]
+
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+# Chromium's own network features reach for hosts this service must not depend on.
+ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+
+@pytest.fixture(autouse=True)
+def eager_tasks() -> Iterator[None]:
+    # Delivery runs inside the live server's request, so the page after Approve shows the outcome.
+    conf = celery_app.conf
+    saved = conf.task_always_eager, conf.task_eager_propagates
+    conf.task_always_eager, conf.task_eager_propagates = True, True
+    yield
+    conf.task_always_eager, conf.task_eager_propagates = saved
+
+
+@pytest.fixture
+def page(live_server, settings) -> Iterator[object]:
+    if not os.path.exists(CHROMIUM):
+        pytest.skip("Chromium is not installed (apt-get install chromium)")
+    from playwright.sync_api import sync_playwright
+
+    settings.PUBLIC_BASE_URL = live_server.url
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        try:
+            yield browser.new_page()
+        finally:
+            browser.close()
+
+
+@pytest.fixture
+def signed_in(page, live_server, owner):
+    owner.user.set_password("a long demo password")
+    owner.user.save()
+    page.goto(f"{live_server.url}/")
+    page.fill("#id_username", owner.user.username)
+    page.fill("#id_password", "a long demo password")
+    page.click("button[type=submit]")
+    page.wait_for_selector("h1")
+    return page
+
+
+@pytest.fixture
+def pending(team, member) -> Publish:
+    team.approval_required = True
+    team.save()
+    return lifecycle.publish_create(
+        team=team,
+        caller=lifecycle.Caller(user=member.user),
+        content="Launch day, approved in a browser",
+        media_ids=[],
+        targets=[lifecycle.TargetInput(account_id=str(sandbox_account(team, "x").pk))],
+        publish_mode=PublishMode.IMMEDIATE,
+        scheduled_at=None,
+    )
+
+
+def test_an_owner_approves_a_pending_publish_in_a_browser(signed_in, sandbox, pending):
+    page = signed_in
+    row = f"#publish-{pending.pk}"
+
+    page.click("header >> text=Approvals")
+    page.wait_for_selector(row)
+    assert "Launch day, approved in a browser" in page.inner_text(row)
+    page.click(f"{row} button:has-text('Approve')")
+    page.wait_for_selector(".messages")
+
+    assert "Approved" in page.inner_text(".messages")
+    assert page.locator(row).count() == 0  # it has left the queue
+    pending.refresh_from_db()
+    assert (pending.approval_status, pending.status) == (ApprovalStatus.APPROVED, PublishStatus.PUBLISHED)
+    [post] = sandbox.posts("x")
+    assert post["text"] == "Launch day, approved in a browser"
+
+    page.click("header >> text=Publishes")
+    page.wait_for_selector(row)
+    assert "published" in page.inner_text(row)
+    target = pending.targets.get()
+    assert page.get_attribute(f"{row} a:has-text('View post')", "href") == target.platform_post_url
