@@ -61,15 +61,19 @@ def send_jobs(job_ids: Iterable[Id]) -> None:
     ids = [str(i) for i in job_ids]
     if not ids:
         return
-    jobs = DeliveryJob.objects.filter(pk__in=ids).values_list("pk", "dispatch_id")
+    jobs = DeliveryJob.objects.filter(pk__in=ids).values_list("pk", "dispatch_id", "runs")
     try:
         with app.connection_for_write() as connection:
             connection.ensure_connection(max_retries=1, timeout=settings.CELERY_BROKER_CONNECTION_TIMEOUT)
-            for job_id, dispatch_id in jobs:
+            for job_id, dispatch_id, runs in jobs:
                 deliver.apply_async(  # type: ignore[call-arg]
                     args=(str(job_id),), task_id=dispatch_id, connection=connection, retry=False
                 )
-                DeliveryJob.objects.filter(pk=job_id, state=JobState.PENDING).update(enqueued_at=timezone.now())
+                # Unless a worker ran it meanwhile (and put it back to wait): that one is the
+                # relay's to send again when due.
+                DeliveryJob.objects.filter(pk=job_id, state=JobState.PENDING, runs=runs).update(
+                    enqueued_at=timezone.now()
+                )
     except Exception as exc:  # any broker failure: connection refused, timeout, full disk
         logger.warning("The broker did not take %d delivery jobs: %s", len(ids), type(exc).__name__)
         raise DispatchUncertain(str(exc)) from exc
@@ -238,12 +242,16 @@ def _stale_after() -> dt.timedelta:
 
 
 def reconcile(*, now: dt.datetime | None = None) -> int:
-    """Settle what is open: attempts left in `sending` become unknown, then processing and
-    unknown targets that are due are read back from their platform. Returns checks made."""
+    """Settle what is open: attempts left in `sending` become unknown, jobs whose worker was
+    lost before sending go back to the queue, then processing and unknown targets that are due
+    are read back from their platform. Returns checks made."""
     now = now or timezone.now()
     stale = DeliveryAttempt.objects.filter(state=AttemptState.SENDING, started_at__lt=now - _stale_after())
     for attempt_id in list(stale.values_list("pk", flat=True)[:BATCH]):
         lifecycle.attempt_lost(attempt_id=attempt_id)
+    abandoned = DeliveryJob.objects.filter(state=JobState.RUNNING, claimed_at__lt=now - _stale_after())
+    for job_id in list(abandoned.values_list("pk", flat=True)[:BATCH]):
+        lifecycle.job_recover(job_id=job_id)
     with transaction.atomic():
         due = list(
             Target.objects.select_for_update(skip_locked=True)

@@ -53,6 +53,8 @@ OUTCOME_EVENTS = {
 # A not-sent error (refused connection, 429 before any write) is retried within the same
 # attempt this many times in all, with growing pauses, before the target fails with it.
 MAX_TRIES = 5
+# A job claimed this many times without an answer (workers lost before sending) fails.
+MAX_RUNS = MAX_TRIES + 3
 # Reconciliation of processing and unknown targets: pause before the first check, the cap
 # of the growing pause, and when to stop asking (the target then stays visibly unknown).
 FIRST_CHECK = dt.timedelta(seconds=5)
@@ -685,6 +687,36 @@ def attempt_lost(*, attempt_id: Id) -> Publish | None:
     attempt.save()
     target.save()
     DeliveryJob.objects.filter(target=target, number=attempt.number).update(state=JobState.DONE)
+    _settle(publish)
+    return publish
+
+
+@transaction.atomic
+def job_recover(*, job_id: Id) -> Publish | None:
+    """A job whose worker was lost after claiming it and before recording `sending`: nothing
+    was sent, so it goes back to the queue; after MAX_RUNS claims the target fails with that
+    evidence instead of looping."""
+    job = DeliveryJob.objects.select_related("target").get(pk=job_id)
+    publish = _locked(None, job.target.publish_id)
+    job.refresh_from_db()
+    target = job.target
+    target.refresh_from_db()
+    if job.state != JobState.RUNNING:
+        return None
+    if DeliveryAttempt.objects.filter(target=target, number=job.number, state=AttemptState.SENDING).exists():
+        return None  # the call may have gone out: attempt_lost settles it
+    if target.state != TargetState.QUEUED or target.attempt_count != job.number:
+        job.state = JobState.DONE
+        job.save()
+        return None
+    if job.runs >= MAX_RUNS:
+        target.state, target.error_code = TargetState.FAILED, "WORKER_LOST"
+        target.error_message = f"The delivery stopped {job.runs} times before sending; nothing was sent."
+        target.save()
+        job.state = JobState.DONE
+    else:
+        job.state, job.enqueued_at, job.not_before = JobState.PENDING, None, timezone.now()
+    job.save()
     _settle(publish)
     return publish
 
