@@ -587,7 +587,8 @@ class PublishViewSet(viewsets.GenericViewSet[Publish]):
         summary="Unschedule a publish",
         description=(
             "A scheduled publish not yet sent becomes an unconfirmed draft (same id, content, media and "
-            "targets; its time is cleared, and a pending approval is withdrawn). 422 otherwise."
+            "targets; its time is cleared, and its approval, pending or given, is withdrawn: confirming "
+            "again decides it afresh). 422 otherwise."
         ),
         request=None,
         responses={200: OpenApiResponse(PublishResponse)},

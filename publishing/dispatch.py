@@ -44,6 +44,8 @@ logger = logging.getLogger(__name__)
 # the claim is a compare-and-set).
 RELAY_AFTER = dt.timedelta(minutes=2)
 BATCH = 200
+# What a client's check() answers for a ref it cannot follow: ask find_recent() instead.
+NO_REF = "NO_REF"
 
 
 class DispatchUncertain(Exception):
@@ -82,7 +84,8 @@ def send_jobs(job_ids: Iterable[Id]) -> None:
 def send_pending(publish: Publish) -> None:
     """Send the publish's jobs that never reached the broker (after create, confirm, approve,
     retry, or a repeated request after a 503). Raises DispatchUncertain."""
-    ids = DeliveryJob.objects.filter(target__publish=publish, state=JobState.PENDING, enqueued_at__isnull=True)
+    # runs=0: a job that already ran and waits out a pause is the relay's to send when due.
+    ids = DeliveryJob.objects.filter(target__publish=publish, state=JobState.PENDING, enqueued_at__isnull=True, runs=0)
     send_jobs(ids.values_list("pk", flat=True))
 
 
@@ -277,9 +280,8 @@ def check(*, target_id: Id) -> None:
         client = client_for(target.platform)
         conn: Connection = connection_for(target.account)
         try:
-            if attempt.ref:
-                outcome = client.check(conn, attempt.ref)
-            else:
+            outcome = client.check(conn, attempt.ref) if attempt.ref else None
+            if outcome is None or outcome.error_code == NO_REF:  # the ref cannot settle it
                 post, _ = _post_of(target)
                 since = (attempt.started_at or target.created_at) - dt.timedelta(minutes=1)
                 outcome = client.find_recent(conn, post, since)

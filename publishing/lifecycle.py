@@ -359,7 +359,8 @@ def publish_update(*, team: Team, publish_id: Id, changes: Mapping[str, Any], ca
     if publish.status == PublishStatus.SCHEDULED:
         assert publish.scheduled_at is not None  # noqa: S101 - a scheduled publish has its time
         _schedule(publish, publish.scheduled_at)
-    if publish.approval_status == ApprovalStatus.APPROVED and caller is not None and _gated(team, caller):
+    approved = publish.approval_status == ApprovalStatus.APPROVED
+    if approved and publish.confirmed and caller is not None and _gated(team, caller):
         publish.approved_by, publish.approved_at = None, None
         _ask_approval(publish)
     _settle(publish)
@@ -387,7 +388,7 @@ def publish_discard(*, team: Team, publish_id: Id) -> str:
 
 def _never_landed(publish: Publish) -> bool:
     return DeliveryJob.objects.filter(
-        target__publish=publish, state=JobState.PENDING, enqueued_at__isnull=True
+        target__publish=publish, state=JobState.PENDING, enqueued_at__isnull=True, runs=0
     ).exists()
 
 
@@ -440,14 +441,13 @@ def publish_reschedule(*, team: Team, publish_id: Id, scheduled_at: dt.datetime 
 @transaction.atomic
 def publish_unschedule(*, team: Team, publish_id: Id) -> Publish:
     """Back to an unconfirmed draft with the same id, content, media and targets; its time is
-    cleared, so confirm publishes at once unless a new time is given. A pending approval is
-    withdrawn: confirming again asks for it again."""
+    cleared, so confirm publishes at once unless a new time is given. Its approval, pending or
+    given, is withdrawn with the submission: confirming again decides it afresh."""
     publish = _scheduled_waiting(team, publish_id)
     ScheduledRelease.objects.filter(publish=publish).delete()
     publish.targets.update(state=TargetState.DRAFT, updated_at=timezone.now())
     publish.publish_mode, publish.scheduled_at, publish.confirmed = PublishMode.DRAFT, None, False
-    if publish.approval_status == ApprovalStatus.PENDING:
-        publish.approval_status = None
+    publish.approval_status, publish.approved_by, publish.approved_at = None, None, None
     _settle(publish)
     return publish
 

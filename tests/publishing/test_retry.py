@@ -294,3 +294,23 @@ def test_a_failed_publish_retried_to_success_emits_post_published_once(api, owne
     [event] = _events("post.published", publish["id"])
     assert event.data["status"] == "published"
     assert len(_events("post.failed", publish["id"])) == 1
+
+
+@pytest.mark.parametrize("platform", ["x", "bluesky", "linkedin", "threads", "facebook"])
+def test_a_text_post_whose_answer_never_came_is_found_on_the_platform_not_failed(
+    api, owner, accounts, sandbox, platform
+):
+    # Whatever id the client kept before the answer was lost, reconciliation must find the
+    # post (by that id or among recent posts) instead of declaring the target failed.
+    account = getattr(accounts, platform)
+    sandbox.outcomes(platform, "timeout")
+    publish = _create(api, owner.key, account)
+    assert _target(_get(api, owner.key, publish["id"]), account)["outcome"] in ("unknown", "processing")
+
+    for days in (1, 2, 3):
+        reconcile(now=timezone.now() + dt.timedelta(days=days))
+
+    data = _get(api, owner.key, publish["id"])
+    assert data["status"] == "published", data["targets"]
+    assert _target(data, account)["platform_post_id"] == sandbox.posts(platform)[0]["id"]
+    assert _count(sandbox, platform) == 1

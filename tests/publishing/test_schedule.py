@@ -356,3 +356,32 @@ def test_the_tick_does_not_release_a_publish_before_its_time(api, owner, account
     assert _get(api, owner.key, scheduled["id"])["status"] == "scheduled"
     assert len(_releases(scheduled["id"])) == 1
     assert sandbox.posts() == []
+
+
+def test_confirming_a_publish_that_waits_out_a_rate_limit_is_a_422(api, owner, accounts, sandbox):
+    # Its job already ran and waits for its next try: it was handed over, nothing to re-send.
+    sandbox.outcomes("x", "rate_limited")
+    sending = _create(api, owner.key, accounts.x)
+    assert _get(api, owner.key, sending["id"])["status"] == "publishing"
+
+    response = _post(api, owner.key, sending["id"], "confirm", {})
+
+    assert response.status_code == 422, response.json()
+    assert response.json()["error"]["code"] == "NOT_A_DRAFT"
+
+
+def test_unscheduling_withdraws_an_approval_so_nothing_goes_out_while_pending(api, owner, member, accounts, sandbox):
+    owner.team.approval_required = True
+    owner.team.save()
+    submitted = _scheduled(api, member.key, accounts.x, at=_at(2))
+    assert _post(api, owner.key, submitted["id"], "approve").status_code == 200
+
+    unscheduled = _post(api, owner.key, submitted["id"], "unschedule").json()["data"]
+    assert (unscheduled["status"], unscheduled["approval_status"], unscheduled["approved_by"]) == ("draft", None, None)
+    edited = api.as_(member.key).patch(f"/api/v1/publishes/{submitted['id']}", {"content": "Edited"}, format="json")
+    assert edited.json()["data"]["approval_status"] is None  # an unconfirmed draft is not gated
+
+    # The member submits it again: it waits for approval and is not sent.
+    waiting = _post(api, member.key, submitted["id"], "confirm", {}).json()["data"]
+    assert (waiting["status"], waiting["approval_status"]) == ("draft", "pending_approval")
+    assert sandbox.posts() == []
