@@ -265,11 +265,11 @@ def reconcile(*, now: dt.datetime | None = None) -> int:
         # A lease: a parallel run skips these while this one asks the platforms.
         Target.objects.filter(pk__in=due).update(next_check_at=now + dt.timedelta(minutes=5))
     for target_id in due:
-        check(target_id=target_id)
+        check(target_id=target_id, now=now)
     return len(due)
 
 
-def check(*, target_id: Id) -> None:
+def check(*, target_id: Id, now: dt.datetime | None = None) -> None:
     """Ask the platform about one open target: by its saved ref (container, upload, record
     key) when there is one, otherwise among the account's recent posts."""
     target = Target.objects.select_related("account", "publish__team").get(pk=target_id)
@@ -291,4 +291,4 @@ def check(*, target_id: Id) -> None:
     except Exception:
         logger.exception("Checking target %s failed; it is asked again later", target.pk)
         outcome = Outcome(OutcomeKind.UNKNOWN, error_code="CHECK_FAILED")
-    lifecycle.check_record(target_id=target.pk, outcome=outcome)
+    lifecycle.check_record(target_id=target.pk, outcome=outcome, now=now)

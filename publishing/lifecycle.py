@@ -60,6 +60,7 @@ MAX_RUNS = MAX_TRIES + 3
 FIRST_CHECK = dt.timedelta(seconds=5)
 MAX_CHECK_PAUSE = dt.timedelta(minutes=10)
 MAX_CHECKS = 200
+UNKNOWN_ABSENT_AFTER = dt.timedelta(minutes=10)
 REASON_MAX_LENGTH = 2000
 
 
@@ -722,17 +723,24 @@ def job_recover(*, job_id: Id) -> Publish | None:
 
 
 @transaction.atomic
-def check_record(*, target_id: Id, outcome: Outcome) -> Publish | None:
-    """Record what reconciliation learned about a processing or unknown target."""
+def check_record(*, target_id: Id, outcome: Outcome, now: dt.datetime | None = None) -> Publish | None:
+    """Record what reconciliation learned about a processing or unknown target. A post not
+    found soon after an unanswered call may still be appearing (platforms create posts
+    asynchronously), so "not found" only counts as failure evidence once the attempt is
+    UNKNOWN_ABSENT_AFTER old; until then the target stays unknown and is asked again."""
     target = Target.objects.get(pk=target_id)
     publish = _locked(None, target.publish_id)
     target.refresh_from_db()
     if target.state not in (TargetState.PROCESSING, TargetState.UNKNOWN):
         return None
-    now = timezone.now()
+    now = now or timezone.now()
     attempt = DeliveryAttempt.objects.get(target=target, number=target.attempt_count)
     target.checks += 1
-    if outcome.kind in (OutcomeKind.PUBLISHED, OutcomeKind.FAILED):
+    started = attempt.started_at or target.created_at
+    too_soon = now - started < UNKNOWN_ABSENT_AFTER
+    if target.state == TargetState.UNKNOWN and outcome.kind == OutcomeKind.FAILED and too_soon:
+        pass  # absent for now: not yet evidence
+    elif outcome.kind in (OutcomeKind.PUBLISHED, OutcomeKind.FAILED):
         _apply_outcome(target, attempt, outcome, now=now)
         attempt.save()
     elif outcome.kind == OutcomeKind.PROCESSING and target.state == TargetState.UNKNOWN:

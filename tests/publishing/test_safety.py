@@ -59,6 +59,10 @@ def _queued_publish(owner, *accounts, content: str) -> Publish:
     )
 
 
+def _retry(api, key: str, publish_id):
+    return api.as_(key).post(f"{PUBLISHES}/{publish_id}/retry", {}, format="json")
+
+
 def _job_of(publish_id, platform: str = "x") -> DeliveryJob:
     return DeliveryJob.objects.get(target__publish_id=publish_id, target__platform=platform)
 
@@ -269,6 +273,33 @@ def test_a_worker_killed_after_its_claim_and_before_sending_loses_nothing(api, o
     settled = fetch(api, owner.key, str(publish.pk))
     assert settled["status"] == "published", target_of(settled, "x")
     assert target_of(settled, "x")["platform_post_id"] == _one_post(sandbox, "x")["id"]
+
+
+def test_a_worker_lost_before_its_request_left_is_failed_only_once_surely_absent(
+    api, owner, accounts, sandbox, settings
+):
+    """`sending` was recorded and the worker died before the request went out: the post does
+    not exist, but that is only believed once it has had time to appear; then it is failed
+    with that evidence and a retry sends it, once."""
+    settings.DISPATCH_STALE_SECONDS = 1
+    publish = _queued_publish(owner, accounts.x, content="Never left")
+    job = _job_of(publish.pk)
+    DeliveryJob.objects.filter(pk=job.pk).update(state=JobState.RUNNING, claimed_at=timezone.now(), runs=1)
+    lifecycle.attempt_begin(job=DeliveryJob.objects.get(pk=job.pk))  # then the worker is gone
+
+    reconcile(now=_later(seconds=5))
+    reconcile(now=_later(minutes=2))
+    early = target_of(fetch(api, owner.key, str(publish.pk)), "x")
+    assert (early["status"], early["outcome"]) == ("processing", "unknown")
+    assert _retry(api, owner.key, publish.pk).status_code == 400
+
+    reconcile(now=_later(hours=1))
+    absent = target_of(fetch(api, owner.key, str(publish.pk)), "x")
+    assert (absent["status"], absent["error"]["code"]) == ("failed", "NOT_FOUND")
+    assert sandbox.posts("x") == []
+
+    assert _retry(api, owner.key, publish.pk).status_code == 200
+    assert target_of(fetch(api, owner.key, str(publish.pk)), "x")["platform_post_id"] == _one_post(sandbox, "x")["id"]
 
 
 # --- platform outcomes ---------------------------------------------------------------------------
