@@ -486,7 +486,8 @@ class PublishViewSet(viewsets.GenericViewSet[Publish]):
         errors=(400, 404, 422),
     )
     def partial_update(self, request: Request, pk: str) -> Response:
-        body = UpdatePublishSerializer(data=request.data, partial=True)
+        # Not partial=True: that would also make each target's account_id optional.
+        body = UpdatePublishSerializer(data=request.data)
         body.is_valid(raise_exception=True)
         changes = dict(body.validated_data)
         if "media_ids" in changes:

@@ -415,3 +415,22 @@ def test_discarding_another_teams_draft_is_a_404(api, owner, outsider):
 
     assert _delete(api, owner.key, theirs["id"]).status_code == 404
     assert _get(api, outsider.key, theirs["id"]).status_code == 200
+
+
+def test_a_target_entry_without_account_id_is_a_400(api, owner, accounts):
+    draft = (
+        api.as_(owner.key)
+        .post(
+            "/api/v1/publishes",
+            {"content": "Draft", "publish_mode": "draft", "targets": [{"account_id": str(accounts.x.pk)}]},
+            format="json",
+        )
+        .json()["data"]
+    )
+
+    response = api.as_(owner.key).patch(
+        f"/api/v1/publishes/{draft['id']}", {"targets": [{"content": "x"}]}, format="json"
+    )
+
+    assert response.status_code == 400
+    assert response.json()["error"]["details"]["targets"]
