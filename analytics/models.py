@@ -1,1 +1,61 @@
-"""Models arrive with the issue that builds this app."""
+"""Metrics of published targets: the latest values per target, and a history of samples.
+
+`PostMetrics` holds what the platform last reported for one published target, when it was
+read and when it is due again; `MetricsSample` is appended on every successful read so a
+post's curve can be drawn. Both are written only by `analytics.services`.
+"""
+
+from __future__ import annotations
+
+from django.db import models
+
+from config.db import BaseModel
+from publishing.models import Target
+
+
+class PostMetrics(BaseModel):
+    target = models.OneToOneField(Target, on_delete=models.CASCADE, related_name="metrics")
+    # Null where the platform reports no views (Bluesky), or before the first sync.
+    views = models.PositiveBigIntegerField(null=True, blank=True)
+    likes = models.PositiveBigIntegerField(default=0)
+    comments = models.PositiveBigIntegerField(default=0)
+    shares = models.PositiveBigIntegerField(default=0)
+    extra = models.JSONField(default=dict, blank=True, help_text="Platform fields: impressions, reach, saves...")
+    last_sync_at = models.DateTimeField(null=True, blank=True, help_text="Last successful read; null before.")
+    next_sync_at = models.DateTimeField(help_text="Due for a read from then (sooner for newer posts).")
+    sync_error = models.TextField(blank=True, help_text="Why the last attempt did not read the values.")
+
+    class Meta:
+        verbose_name_plural = "post metrics"
+        indexes = [
+            # The sync claims due rows oldest-due first.
+            models.Index(fields=["next_sync_at"]),
+            # The API sorts publishes by sums of these per publish, which no per-row index can
+            # serve; these help the admin and ad-hoc "top posts" reads of single targets.
+            models.Index(fields=["views"]),
+            models.Index(fields=["likes"]),
+            models.Index(fields=["comments"]),
+            models.Index(fields=["shares"]),
+        ]
+
+    def __str__(self) -> str:
+        return f"metrics of {self.target_id}"
+
+
+class MetricsSample(BaseModel):
+    """One successful read of one target's metrics; never changed afterwards."""
+
+    target = models.ForeignKey(Target, on_delete=models.CASCADE, related_name="metrics_samples")
+    taken_at = models.DateTimeField()
+    views = models.PositiveBigIntegerField(null=True, blank=True)
+    likes = models.PositiveBigIntegerField(default=0)
+    comments = models.PositiveBigIntegerField(default=0)
+    shares = models.PositiveBigIntegerField(default=0)
+    extra = models.JSONField(default=dict, blank=True)
+
+    class Meta:
+        ordering = ["target", "taken_at"]
+        indexes = [models.Index(fields=["target", "taken_at"])]
+
+    def __str__(self) -> str:
+        return f"sample of {self.target_id} at {self.taken_at:%Y-%m-%d %H:%M}"

@@ -133,6 +133,9 @@ DISPATCH_SOFT_TIME_LIMIT = env.int("DISPATCH_SOFT_TIME_LIMIT", default=900)
 DISPATCH_TIME_LIMIT = env.int("DISPATCH_TIME_LIMIT", default=960)
 DISPATCH_STALE_SECONDS = env.int("DISPATCH_STALE_SECONDS", default=DISPATCH_TIME_LIMIT + 60)
 
+# How often metrics of published posts are synced (analytics.services says which are due).
+ANALYTICS_SYNC_SECONDS = env.float("ANALYTICS_SYNC_SECONDS", default=900.0)
+
 # --- Celery -----------------------------------------------------------------------------
 # https://docs.celeryq.dev/en/stable/userguide/configuration.html
 # Without Redis, kombu's filesystem transport is a broker that needs no server and works
@@ -170,6 +173,7 @@ CELERY_TASK_ROUTES = {
     "publishing.deliver": {"queue": "dispatch"},
     "media.*": {"queue": "media"},
     "webhooks.*": {"queue": "webhooks"},
+    "analytics.*": {"queue": "analytics"},
 }
 # Installed into django-celery-beat's database schedule when beat starts.
 CELERY_BEAT_SCHEDULE = {
@@ -181,6 +185,7 @@ CELERY_BEAT_SCHEDULE = {
     "publishing-relay": {"task": "publishing.relay", "schedule": 15.0},
     "publishing-purge-idempotency-keys": {"task": "publishing.purge_idempotency_keys", "schedule": 3600.0},
     "publishing-reconcile": {"task": "publishing.reconcile", "schedule": env.float("RECONCILE_SECONDS", default=5.0)},
+    "analytics-sync": {"task": "analytics.sync", "schedule": ANALYTICS_SYNC_SECONDS},
 }
 CELERY_TASK_ALWAYS_EAGER = False
 
@@ -201,7 +206,6 @@ SSRF_ALLOWED_NETWORKS = env.list("SSRF_ALLOWED_NETWORKS", default=[])
 OUTBOUND_CA_BUNDLE = env.str("OUTBOUND_CA_BUNDLE", default="") or None
 
 WEBHOOK_RETRY_DELAYS = env.list("WEBHOOK_RETRY_DELAYS", cast=int, default=[60, 300, 1800, 7200, 43200])
-ANALYTICS_SYNC_SECONDS = env.float("ANALYTICS_SYNC_SECONDS", default=900.0)
 
 # --- Secrets at rest --------------------------------------------------------------------
 # Fernet keys (comma-separated, newest first) for OAuth tokens and webhook secrets; older

@@ -22,6 +22,7 @@ api_v1: list[URLPattern | URLResolver] = [
     path("", include("media.urls")),
     path("", include("webhooks.urls")),
     path("", include("publishing.urls")),
+    path("", include("analytics.urls")),
 ]
 
 urlpatterns = [

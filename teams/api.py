@@ -1,10 +1,12 @@
-"""GET /api/v1/teams, PATCH /api/v1/teams/{team_id}/default, GET /api/v1/usage."""
+"""GET /api/v1/teams, PATCH /api/v1/teams/{team_id}/default, DELETE /api/v1/teams/{team_id},
+GET /api/v1/usage."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from drf_spectacular.utils import OpenApiResponse, inline_serializer
+from drf_spectacular.openapi import AutoSchema
+from drf_spectacular.utils import OpenApiExample, OpenApiResponse, inline_serializer
 from rest_framework import serializers, viewsets
 from rest_framework.decorators import action
 from rest_framework.request import Request
@@ -15,7 +17,7 @@ from config.errors import Forbidden, NotFound
 from config.schema import api_operation, data_envelope
 from teams import selectors, services
 from teams.authentication import get_caller
-from teams.models import Plan, Team
+from teams.models import Plan, Role, Team
 
 
 class TeamSerializer(serializers.ModelSerializer[Team]):
@@ -37,9 +39,91 @@ TeamDefaultResponse = inline_serializer(
 )
 
 
+class TeamDeleteSerializer(serializers.Serializer[Any]):
+    destination_team_id = serializers.UUIDField(help_text="Another team you own; it receives the content.")
+    confirmation_name = serializers.CharField(
+        trim_whitespace=False, help_text="The name of the team being deleted, exactly (case and spaces count)."
+    )
+
+
+TeamDeletedResponse = data_envelope(
+    "TeamDeletedResponse",
+    inline_serializer(
+        name="TeamDeleted",
+        fields={
+            "deleted_team_id": serializers.UUIDField(),
+            "destination_team_id": serializers.UUIDField(),
+            "moved": inline_serializer(
+                name="TeamDeletedMoved",
+                fields={
+                    "accounts": serializers.IntegerField(help_text="Accounts now in the destination team."),
+                    "merged_accounts": serializers.IntegerField(
+                        help_text="Accounts the destination already had: folded into its account."
+                    ),
+                    "publishes": serializers.IntegerField(help_text="Publishes, with targets and schedules."),
+                    "media": serializers.IntegerField(),
+                },
+            ),
+            "removed": inline_serializer(
+                name="TeamDeletedRemoved",
+                fields={
+                    "team_keys": serializers.IntegerField(help_text="Team keys of the deleted team."),
+                    "webhooks": serializers.IntegerField(),
+                    "memberships": serializers.IntegerField(),
+                },
+            ),
+            "revoked_keys": serializers.IntegerField(
+                help_text="User keys whose active team was the deleted team, the calling key included."
+            ),
+        },
+    ),
+)
+
+_DELETE_RULES = (
+    "Deletes the team and moves its content to `destination_team_id`, in one transaction.\n\n"
+    "**Who**: the team's owner, with a key bound to the team: a team key of that team, or a user "
+    "key whose active team it is. The owner's selected default team is protected: select another "
+    "default first.\n\n"
+    "**Checks, in order**: 404 when the key's user is not a member of the team; 403 "
+    "`TEAM_MISMATCH` when the key acts in another team; 403 `NOT_TEAM_OWNER`; 403 "
+    "`DEFAULT_TEAM_PROTECTED`; 400 `VALIDATION_ERROR` for missing or malformed fields; 400 "
+    "`CONFIRMATION_MISMATCH` unless `confirmation_name` equals the team name exactly (case and "
+    "spaces count); 400 `INVALID_DESTINATION` unless the destination is another team the same "
+    "user owns (an unknown id, the team itself or a team owned by someone else all count as "
+    "invalid).\n\n"
+    "**Moves**: connected accounts, publishes with their targets, attempts, analytics and "
+    "schedules (a scheduled publish keeps its time and is sent from the destination), and media. "
+    "An account the destination already has (same platform and platform account id) is merged: "
+    "its publishes point to the destination's account, whose tokens and status are kept. Posts "
+    "already counted against the plan are added to the destination's monthly count; moved "
+    "accounts and media count against the destination's plan from now on, even above its "
+    "limits.\n\n"
+    "**Removes**: team keys of the team, webhooks with their pending deliveries, memberships, "
+    "and the stored Idempotency-Keys. User keys whose active team was the team are revoked, not "
+    "moved. The key that made the request is revoked (or deleted, for a team key): it answers "
+    "401 from now on."
+)
+
+
+def _documents_delete_body(view_method: Any) -> Any:
+    """drf-spectacular documents bodies only for PUT, PATCH and POST; the spec gives this
+    DELETE one. Set before `api_operation`, which builds on it."""
+
+    class DeleteWithBodySchema(AutoSchema):
+        def _get_request_body(self, direction: str = "request") -> Any:
+            method, self.method = self.method, "POST"
+            try:
+                return super()._get_request_body(direction)  # type: ignore[no-untyped-call]
+            finally:
+                self.method = method
+
+    view_method.schema = DeleteWithBodySchema
+    return view_method
+
+
 class TeamViewSet(viewsets.GenericViewSet[Team]):
     lookup_url_kwarg = "team_id"
-    required_scopes = {"list": "teams:read", "default": "teams:write"}
+    required_scopes = {"list": "teams:read", "default": "teams:write", "destroy": "teams:write"}
     serializer_class = TeamSerializer
     pagination_class = None
 
@@ -78,6 +162,63 @@ class TeamViewSet(viewsets.GenericViewSet[Team]):
         changed = services.team_set_default(user=caller.user, team=team)
         team = selectors.teams_owned(user=caller.user).get(pk=team.pk)
         return Response({"data": TeamSerializer(team).data, "already_default": not changed})
+
+    @api_operation(
+        scope="teams:write",
+        summary="Delete a team, moving its content",
+        description=_DELETE_RULES,
+        request=TeamDeleteSerializer,
+        examples=[
+            OpenApiExample(
+                "Move everything to another team",
+                request_only=True,
+                value={"destination_team_id": "0193c1d2-7a4e-7c3b-9f10-2b5e8d6a4c01", "confirmation_name": "Acme"},
+            )
+        ],
+        responses={200: OpenApiResponse(TeamDeletedResponse)},
+        errors=(400, 404),
+    )
+    @_documents_delete_body
+    def destroy(self, request: Request, team_id: str) -> Response:
+        caller = get_caller(request)
+        team = Team.objects.filter(pk=team_id, memberships__user=caller.user).first()
+        if team is None:
+            raise NotFound("No such team.")
+        # Stricter than selecting the default: a user key must act in this very team, so a
+        # key pointed at one team cannot delete another by naming it.
+        if caller.team.pk != team.pk:
+            raise Forbidden("This key is bound to another team.", code="TEAM_MISMATCH")
+        if caller.role != Role.OWNER:  # checked again under lock by the service
+            raise Forbidden("Only the team's owner can delete it.", code="NOT_TEAM_OWNER")
+        body = TeamDeleteSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        deletion = services.team_delete(
+            user=caller.user,
+            team=team,
+            destination_id=body.validated_data["destination_team_id"],
+            confirmation_name=body.validated_data["confirmation_name"],
+            used_key=caller.key,
+        )
+        return Response({"data": _deletion_body(deletion)})
+
+
+def _deletion_body(deletion: services.TeamDeletion) -> dict[str, Any]:
+    return {
+        "deleted_team_id": deletion.deleted_team_id,
+        "destination_team_id": deletion.destination_team_id,
+        "moved": {
+            "accounts": deletion.moved_accounts,
+            "merged_accounts": deletion.merged_accounts,
+            "publishes": deletion.moved_publishes,
+            "media": deletion.moved_media,
+        },
+        "removed": {
+            "team_keys": deletion.deleted_keys,
+            "webhooks": deletion.removed_webhooks,
+            "memberships": deletion.removed_memberships,
+        },
+        "revoked_keys": deletion.revoked_keys,
+    }
 
 
 class UsageSerializer(serializers.Serializer[Any]):

@@ -4,16 +4,22 @@ later the dashboard) goes through these functions."""
 from __future__ import annotations
 
 import datetime as dt
+import uuid
 from collections.abc import Iterable
+from dataclasses import dataclass
 
 from django.contrib.auth.models import User
 from django.db import transaction
-from django.db.models import F
+from django.db.models import F, Q
 from django.utils import timezone
 
+from accounts.models import SocialAccount
 from config.errors import Forbidden, InvalidRequest, QuotaExceeded
+from media.models import MediaUpload
+from publishing.models import Publish, Target
 from teams import keys
 from teams.models import SCOPES, ApiKey, ApiKeyKind, Membership, MonthlyUsage, Plan, Role, Team
+from webhooks.models import Subscription
 
 UNLIMITED_PLAN_CODE = "unlimited"
 # last_used_at is informational: write it at most once a minute per key, not on every request.
@@ -124,3 +130,135 @@ def quota_consume(*, team: Team, posts: int = 1) -> None:
             details={"posts_per_month": limit, "posts_used": usage.posts},
         )
     MonthlyUsage.objects.filter(pk=usage.pk).update(posts=F("posts") + posts)
+
+
+@dataclass(frozen=True)
+class TeamDeletion:
+    """What `team_delete` did, for the response and the audit trail."""
+
+    deleted_team_id: uuid.UUID
+    destination_team_id: uuid.UUID
+    moved_accounts: int
+    merged_accounts: int
+    moved_publishes: int
+    moved_media: int
+    deleted_keys: int
+    revoked_keys: int
+    removed_webhooks: int
+    removed_memberships: int
+
+
+def _lock_teams(*ids: uuid.UUID) -> dict[uuid.UUID, Team]:
+    # Both rows, in primary-key order so two deletions pointing at each other cannot deadlock.
+    # The lock also holds back a concurrent insert of anything referencing the source team:
+    # its foreign-key check waits for this transaction and then finds the team gone.
+    return {team.pk: team for team in Team.objects.select_for_update().filter(pk__in=ids).order_by("pk")}
+
+
+def _check_team_delete(*, user: User, team: Team, destination_id: uuid.UUID, confirmation_name: str) -> Team:
+    """The guards of a deletion, in the order the API documents them; returns the destination."""
+    locked = _lock_teams(team.pk, destination_id)
+    memberships = {m.team_id: m for m in Membership.objects.select_for_update().filter(user=user)}
+    own = memberships.get(team.pk)
+    if team.pk not in locked or own is None or own.role != Role.OWNER:
+        raise Forbidden("Only the team's owner can delete it.", code="NOT_TEAM_OWNER")
+    if own.is_default:
+        raise Forbidden(
+            "This is your default team, which is protected. Select another default team first.",
+            code="DEFAULT_TEAM_PROTECTED",
+        )
+    if confirmation_name != locked[team.pk].name:
+        raise InvalidRequest(
+            "confirmation_name must be the team's name, exactly.",
+            code="CONFIRMATION_MISMATCH",
+            details={"field": "confirmation_name"},
+        )
+    target = memberships.get(destination_id)
+    if destination_id == team.pk or target is None or target.role != Role.OWNER or destination_id not in locked:
+        raise InvalidRequest(
+            "destination_team_id must be another team you own.",
+            code="INVALID_DESTINATION",
+            details={"field": "destination_team_id"},
+        )
+    return locked[destination_id]
+
+
+def _move_accounts(*, source: Team, destination: Team, now: dt.datetime) -> tuple[int, int]:
+    """Move the accounts; one the destination already has (same platform identity, which the
+    unique constraint allows once per team) is merged into the destination's row: its targets
+    are re-pointed there and the duplicate row goes. The destination's tokens and status win."""
+    merged = 0
+    for account in SocialAccount.objects.select_for_update().filter(team=source):
+        twin = SocialAccount.objects.filter(
+            team=destination, platform=account.platform, external_id=account.external_id
+        ).first()
+        if twin is None:
+            continue
+        # A source publish targets only source accounts, so no publish gets two targets here.
+        Target.objects.filter(account=account).update(account=twin, updated_at=now)
+        account.delete()
+        merged += 1
+    moved = SocialAccount.objects.filter(team=source).update(team=destination, updated_at=now)
+    return moved, merged
+
+
+def _move_usage(*, source: Team, destination: Team) -> None:
+    """Posts already counted stay counted: each month's count is added to the destination's."""
+    for usage in MonthlyUsage.objects.select_for_update().filter(team=source):
+        MonthlyUsage.objects.get_or_create(team=destination, month=usage.month)
+        MonthlyUsage.objects.filter(team=destination, month=usage.month).update(posts=F("posts") + usage.posts)
+
+
+def _remove_keys(*, source: Team, used: ApiKey, now: dt.datetime) -> tuple[int, int]:
+    """Team keys of the source are deleted. User keys pinned to it are revoked rather than
+    silently re-pointed at another team, and so is the user key that asked for the deletion.
+    Returns (deleted, revoked)."""
+    pinned = Q(kind=ApiKeyKind.USER) & (Q(active_team=source) | Q(pk=used.pk))
+    revoked = ApiKey.objects.filter(pinned, revoked_at__isnull=True).update(
+        revoked_at=now, active_team=None, updated_at=now
+    )
+    _, deleted = ApiKey.objects.filter(kind=ApiKeyKind.TEAM, team=source).delete()
+    return deleted.get(ApiKey._meta.label, 0), revoked
+
+
+@transaction.atomic
+def team_delete(
+    *, user: User, team: Team, destination_id: uuid.UUID, confirmation_name: str, used_key: ApiKey
+) -> TeamDeletion:
+    """Delete `team`, moving its content to `destination_id`, another team `user` owns.
+
+    Accounts (merged where the destination has the same one), publishes with everything that
+    hangs off them (targets, attempts, outbox jobs, schedule rows, analytics) and media move;
+    this month's and earlier post counts are added to the destination's. There are no groups,
+    folders or invitations yet: when they come, they move or go here too. API keys (see
+    `_remove_keys`), webhooks with their pending deliveries, events, idempotency keys and
+    memberships of the source go; memberships are the only member assignments so far.
+    Authorship (created_by, approved_by) is kept as history.
+    """
+    now, source_id = timezone.now(), team.pk
+    destination = _check_team_delete(
+        user=user, team=team, destination_id=destination_id, confirmation_name=confirmation_name
+    )
+    moved_accounts, merged_accounts = _move_accounts(source=team, destination=destination, now=now)
+    # Workers lock a publish row and re-read it before changing it, so a delivery in flight
+    # finishes in the destination team and its events go to the destination's webhooks.
+    moved_publishes = Publish.objects.filter(team=team).update(team=destination, updated_at=now)
+    moved_media = MediaUpload.objects.filter(team=team).update(team=destination, updated_at=now)
+    _move_usage(source=team, destination=destination)
+    deleted_keys, revoked_keys = _remove_keys(source=team, used=used_key, now=now)
+    removed_webhooks = Subscription.objects.filter(team=team).count()
+    removed_memberships = Membership.objects.filter(team=team).count()
+    # Cascades: webhooks with their deliveries, events, idempotency keys, memberships, usage rows.
+    team.delete()
+    return TeamDeletion(
+        deleted_team_id=source_id,
+        destination_team_id=destination.pk,
+        moved_accounts=moved_accounts,
+        merged_accounts=merged_accounts,
+        moved_publishes=moved_publishes,
+        moved_media=moved_media,
+        deleted_keys=deleted_keys,
+        revoked_keys=revoked_keys,
+        removed_webhooks=removed_webhooks,
+        removed_memberships=removed_memberships,
+    )

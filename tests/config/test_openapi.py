@@ -10,6 +10,7 @@ OPERATIONS = {
     ("/api/v1/accounts/{id}", "get"): "accounts:read",
     ("/api/v1/teams", "get"): "teams:read",
     ("/api/v1/teams/{team_id}/default", "patch"): "teams:write",
+    ("/api/v1/teams/{team_id}", "delete"): "teams:write",
     ("/api/v1/usage", "get"): "billing:read",
     ("/api/v1/media/uploads", "post"): "media:write",
     ("/api/v1/media/uploads/{id}", "get"): "media:read",
@@ -30,6 +31,8 @@ OPERATIONS = {
     ("/api/v1/publishes/{id}/approve", "post"): "posts:write",
     ("/api/v1/publishes/{id}/reject", "post"): "posts:write",
     ("/api/v1/approvals", "get"): "posts:read",
+    ("/api/v1/analytics/posts", "get"): "analytics:read",
+    ("/api/v1/analytics/posts/{id}", "get"): "analytics:read",
 }
 # Reached through signed URLs the API hands out, not with an API key.
 SIGNED_URL_OPERATIONS = {("/api/v1/media/uploads/{id}/content", "put"), ("/api/v1/media/files/{id}", "get")}

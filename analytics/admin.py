@@ -1,0 +1,36 @@
+"""Read-only views of synced metrics: only the sync writes them."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import admin
+from django.http import HttpRequest
+
+from analytics.models import MetricsSample, PostMetrics
+
+
+class ReadOnlyAdmin(admin.ModelAdmin[Any]):
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+@admin.register(PostMetrics)
+class PostMetricsAdmin(ReadOnlyAdmin):
+    list_display = ["target", "views", "likes", "comments", "shares", "last_sync_at", "next_sync_at", "sync_error"]
+    list_filter = [("last_sync_at", admin.EmptyFieldListFilter), ("sync_error", admin.EmptyFieldListFilter)]
+    list_select_related = ["target"]
+    search_fields = ["target__id", "target__platform_post_id", "target__publish__id"]
+    raw_id_fields = ["target"]
+
+
+@admin.register(MetricsSample)
+class MetricsSampleAdmin(ReadOnlyAdmin):
+    list_display = ["target", "taken_at", "views", "likes", "comments", "shares"]
+    list_select_related = ["target"]
+    search_fields = ["target__id", "target__platform_post_id"]
+    raw_id_fields = ["target"]
+    date_hierarchy = "taken_at"

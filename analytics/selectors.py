@@ -1,0 +1,52 @@
+"""Reads of post analytics: publishes with their published targets' metrics summed, sorted
+and paged by the database."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from django.db.models import Exists, F, Max, Min, OuterRef, Prefetch, Q, QuerySet, Sum, Value
+from django.db.models.functions import Coalesce
+
+from publishing.models import Publish, Target, TargetState
+from teams.models import Team
+
+SORTS = ("published_at", "total_views", "total_likes", "total_comments", "total_shares")
+ORDERS = ("asc", "desc")
+TOTALS = {"total_views": "views", "total_likes": "likes", "total_comments": "comments", "total_shares": "shares"}
+
+
+def _counted(platforms: Sequence[str]) -> Q:
+    """The targets whose metrics count: published ones, of the platforms asked for."""
+    counted = Q(targets__state=TargetState.PUBLISHED)
+    return counted & Q(targets__platform__in=platforms) if platforms else counted
+
+
+def analytics_posts(
+    *, team: Team, platforms: Sequence[str] = (), sort: str = "published_at", order: str = "desc"
+) -> QuerySet[Publish]:
+    """The team's publishes with at least one published target (of `platforms`, when given),
+    each annotated with `first_published_at`, the `total_*` sums and `last_sync_at`; each
+    carries its counted targets, with their metrics, as `published_targets`."""
+    counted = _counted(platforms)
+    published = Target.objects.filter(publish=OuterRef("pk"), state=TargetState.PUBLISHED)
+    targets = Target.objects.filter(state=TargetState.PUBLISHED).select_related("metrics").order_by("created_at", "id")
+    if platforms:
+        published, targets = published.filter(platform__in=platforms), targets.filter(platform__in=platforms)
+    sums = {
+        name: Coalesce(Sum(f"targets__metrics__{field}", filter=counted), Value(0)) for name, field in TOTALS.items()
+    }
+    query = (
+        Publish.objects.filter(team=team)
+        .filter(Exists(published))
+        .annotate(
+            first_published_at=Min("targets__published_at", filter=counted),
+            last_sync_at=Max("targets__metrics__last_sync_at", filter=counted),
+            **sums,
+        )
+        .prefetch_related(Prefetch("targets", queryset=targets, to_attr="published_targets"))
+    )
+    key = "first_published_at" if sort == "published_at" else sort
+    if order == "asc":
+        return query.order_by(F(key).asc(nulls_first=True), "id")
+    return query.order_by(F(key).desc(nulls_last=True), "-id")

@@ -1,0 +1,284 @@
+"""Writes of analytics: reading the metrics of published targets from their platforms.
+
+`metrics_sync` is the beat job's one service. It makes sure every published target has a
+`PostMetrics` row, claims the rows that are due (`SKIP LOCKED`, then a lease, as the
+publishing reconciler does), and asks each account's platform for its posts' numbers in the
+batches the platform's lookup takes. A failure is kept per target in `sync_error` and never
+touches the values last read, and one account's failure never stops the others.
+
+How often a target is read depends on its age (newer posts change faster):
+
+| age of the post  | read again after                       |
+|------------------|----------------------------------------|
+| under 1 day      | every tick (`ANALYTICS_SYNC_SECONDS`)   |
+| 1 to 7 days      | 1 hour                                  |
+| over 7 days      | 1 day                                   |
+
+Never more often than the tick. Reads are capped per account and run (see
+`CALLS_PER_ACCOUNT_RUN`), so a large account cannot exhaust its platform's rate-limit
+window; what is left over stays due and goes first next time.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import logging
+import uuid
+from collections import defaultdict
+from collections.abc import Iterator, Sequence
+
+import requests
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+
+from accounts.models import AccountStatus, SocialAccount
+from accounts.platforms import bluesky, tiktok, x, youtube
+from accounts.platforms.base import (
+    Metrics,
+    Outcome,
+    OutcomeKind,
+    PlatformError,
+    outcome_of_exception,
+    retry_after_seconds,
+)
+from accounts.platforms.registry import NoClient, client_for
+from accounts.services import account_note_outcome, account_store_renewed, connection_for
+from analytics.models import MetricsSample, PostMetrics
+from publishing.models import Target, TargetState
+
+logger = logging.getLogger(__name__)
+
+FRESH_AGE = dt.timedelta(days=1)
+RECENT_AGE = dt.timedelta(days=7)
+RECENT_INTERVAL = dt.timedelta(hours=1)
+OLD_INTERVAL = dt.timedelta(days=1)
+# A claimed row is not due again for this long, so a parallel run skips it. Longer than the
+# task's hard time limit: a run killed mid-way leaves its rows to the next one after that.
+LEASE = dt.timedelta(minutes=15)
+CLAIM_BATCH = 500
+CREATE_BATCH = 1000
+
+# Posts per `metrics()` call: the size of the platform's batch lookup (the clients' own
+# constants), else one post a call (Facebook, Instagram, LinkedIn, Pinterest and Threads read
+# insights one post at a time).
+BATCH_SIZE = {
+    "x": x.MAX_IDS_PER_LOOKUP,
+    "youtube": youtube.MAX_IDS_PER_LIST,
+    "bluesky": bluesky.GETPOSTS_BATCH,
+    "tiktok": tiktok.MAX_IDS_PER_QUERY,
+}
+# `metrics()` calls per account and run: one batch lookup, or one post on the platforms that
+# read posts one at a time. At the default 15-minute tick that is 100 an hour, half of the
+# tightest per-user budget among the platforms (Meta's 200 calls per user and hour).
+CALLS_PER_ACCOUNT_RUN = 25
+
+NOT_RETURNED = "The platform did not return this post (deleted, or no longer visible to the account)."
+
+
+def batch_size(platform: str) -> int:
+    return BATCH_SIZE.get(platform, 1)
+
+
+def sync_interval(*, age: dt.timedelta) -> dt.timedelta:
+    """How long until a post of this age is read again."""
+    # A tenth less than the tick, so that beat's jitter never makes a fresh post skip a tick.
+    tick = dt.timedelta(seconds=settings.ANALYTICS_SYNC_SECONDS * 0.9)
+    if age < FRESH_AGE:
+        return tick
+    return max(tick, RECENT_INTERVAL if age < RECENT_AGE else OLD_INTERVAL)
+
+
+def _next_sync(row: PostMetrics, now: dt.datetime, *, not_before: float | None = None) -> dt.datetime:
+    target = row.target
+    interval = sync_interval(age=now - (target.published_at or target.created_at))
+    # Always later than `now`, so a run never meets the same row twice.
+    return now + max(interval, dt.timedelta(seconds=not_before or 0), dt.timedelta(seconds=1))
+
+
+def metrics_sync(*, now: dt.datetime | None = None) -> int:
+    """Read the metrics of every published target that is due. Returns how many were read.
+
+    Safe to run twice at once or in a row: rows are claimed under `SKIP LOCKED` and leased,
+    and a row read once is not due again before its interval."""
+    now = now or timezone.now()
+    _ensure_rows(now)
+    calls: dict[str, int] = defaultdict(int)  # per account, this run
+    synced = 0
+    while rows := _claim(now, calls):
+        by_account: dict[str, list[PostMetrics]] = defaultdict(list)
+        for row in rows:
+            by_account[str(row.target.account_id)].append(row)
+        for account_rows in by_account.values():
+            synced += _sync_account(account_rows, now)
+    return synced
+
+
+def _ensure_rows(now: dt.datetime) -> None:
+    """A metrics row, due at once, for every published target that has none yet."""
+    while True:
+        missing = list(
+            Target.objects.filter(state=TargetState.PUBLISHED, metrics__isnull=True)
+            .exclude(platform_post_id="")
+            .values_list("pk", flat=True)[:CREATE_BATCH]
+        )
+        rows = [PostMetrics(target_id=pk, next_sync_at=now) for pk in missing]
+        PostMetrics.objects.bulk_create(rows, ignore_conflicts=True)  # a parallel run may add them too
+        if len(missing) < CREATE_BATCH:
+            return
+
+
+def _claim(now: dt.datetime, calls: dict[str, int]) -> list[PostMetrics]:
+    """Due rows, oldest due first, within the call budget each account has left this run;
+    leased so that a parallel run skips them. `calls` is charged with the calls planned."""
+    spent = [account for account, used in calls.items() if used >= CALLS_PER_ACCOUNT_RUN]
+    with transaction.atomic():
+        due = list(
+            PostMetrics.objects.select_for_update(skip_locked=True, of=("self",))
+            .filter(next_sync_at__lte=now, target__state=TargetState.PUBLISHED)
+            .exclude(target__account_id__in=[uuid.UUID(account) for account in spent])
+            .order_by("next_sync_at", "id")
+            .values_list("pk", "target__account_id", "target__platform")[:CLAIM_BATCH]
+        )
+        picked: dict[str, list[str]] = defaultdict(list)
+        sizes: dict[str, int] = {}
+        for pk, account_id, platform in due:
+            account, sizes[str(account_id)] = str(account_id), batch_size(platform)
+            if len(picked[account]) < (CALLS_PER_ACCOUNT_RUN - calls[account]) * sizes[account]:
+                picked[account].append(str(pk))
+        for account, rows in picked.items():
+            calls[account] += -(-len(rows) // sizes[account])  # calls needed: a ceiling division
+        ids = [pk for rows in picked.values() for pk in rows]
+        PostMetrics.objects.filter(pk__in=ids).update(next_sync_at=now + LEASE)
+    return list(PostMetrics.objects.filter(pk__in=ids).select_related("target__account").order_by("next_sync_at"))
+
+
+def _chunks(rows: Sequence[PostMetrics], size: int) -> Iterator[Sequence[PostMetrics]]:
+    for start in range(0, len(rows), size):
+        yield rows[start : start + size]
+
+
+def _sync_account(rows: list[PostMetrics], now: dt.datetime) -> int:
+    """Read one account's due rows; returns how many were read."""
+    account = rows[0].target.account
+    if account.status != AccountStatus.ACTIVE:
+        _record_failure(rows, now, _inactive_reason(account))
+        return 0
+    try:
+        client = client_for(account.platform)
+    except NoClient:
+        _record_failure(rows, now, f"No client for {account.platform} yet.")
+        return 0
+    conn = connection_for(account)
+    synced = 0
+    try:
+        for index, chunk in enumerate(_chunks(rows, batch_size(account.platform))):
+            try:
+                found = client.metrics(conn, [row.target.platform_post_id for row in chunk])
+            except Exception as exc:  # clients raise for any call that did not succeed
+                outcome = _outcome_of(exc)
+                logger.warning("Metrics of account %s failed: %s", account.pk, outcome.error_code)
+                account_note_outcome(account=account, outcome=outcome)
+                if not _stops_account(outcome):
+                    _record_failure(chunk, now, _error_text(outcome))
+                    continue
+                left = rows[index * batch_size(account.platform) :]
+                _record_failure(left, now, _error_text(outcome), not_before=outcome.retry_after)
+                break
+            synced += _record(chunk, found, now)
+    finally:
+        account_store_renewed(account=account, conn=conn)
+    return synced
+
+
+def _inactive_reason(account: SocialAccount) -> str:
+    if account.status == AccountStatus.EXPIRED:
+        return "Account expired: re-authorize it in the dashboard."
+    return f"Account {account.status}: reconnect it in the dashboard."
+
+
+def _outcome_of(exc: Exception) -> Outcome:
+    """What a failed metrics call says, whichever way the client reported it."""
+    if isinstance(exc, PlatformError):
+        return exc.outcome
+    response = getattr(exc, "response", None)
+    if isinstance(exc, requests.HTTPError) and response is not None:
+        status = response.status_code
+        if status == 429:
+            wait = retry_after_seconds(response, "x-rate-limit-reset", "x-ratelimit-reset")
+            return Outcome(OutcomeKind.NOT_SENT, error_code="RATE_LIMITED", http_status=status, retry_after=wait)
+        return Outcome(
+            OutcomeKind.FAILED,
+            error_code=f"HTTP_{status}",
+            error_message=response.reason or "",
+            http_status=status,
+            auth_failed=status == 401,
+        )
+    if isinstance(exc, requests.RequestException):
+        return outcome_of_exception(exc)
+    return Outcome(OutcomeKind.UNKNOWN, error_code="METRICS_FAILED", error_message=type(exc).__name__)
+
+
+def _stops_account(outcome: Outcome) -> bool:
+    # Only a definitive refusal of one request (a post gone, a bad id) lets the next call
+    # go ahead; a refused token, a rate limit or an unreachable platform fails those too.
+    return outcome.auth_failed or outcome.kind != OutcomeKind.FAILED
+
+
+def _error_text(outcome: Outcome) -> str:
+    if outcome.auth_failed:
+        return "Account expired: the platform refused its token; re-authorize it in the dashboard."
+    message = f"{outcome.error_code}: {outcome.error_message}" if outcome.error_message else outcome.error_code
+    return f"The platform did not answer the metrics request ({message})."
+
+
+def _record_failure(
+    rows: Sequence[PostMetrics], now: dt.datetime, reason: str, *, not_before: float | None = None
+) -> None:
+    """Keep the values last read; say why they were not read now, and when to try again."""
+    with transaction.atomic():
+        for row in rows:
+            row.sync_error = reason
+            row.next_sync_at = _next_sync(row, now, not_before=not_before)
+            row.save(update_fields=["sync_error", "next_sync_at", "updated_at"])
+
+
+def _record(rows: Sequence[PostMetrics], found: dict[str, Metrics], now: dt.datetime) -> int:
+    """Store what the platform returned, and a sample of it; returns how many were found."""
+    samples = []
+    with transaction.atomic():
+        for row in rows:
+            row.next_sync_at = _next_sync(row, now)
+            metrics = found.get(row.target.platform_post_id)
+            if metrics is None:
+                row.sync_error = NOT_RETURNED
+                row.save(update_fields=["sync_error", "next_sync_at", "updated_at"])
+                continue
+            _apply(row, metrics, now)
+            row.save()
+            samples.append(_sample_of(row, now))
+        MetricsSample.objects.bulk_create(samples)
+    return len(samples)
+
+
+def _count(value: int | None) -> int:
+    return max(0, int(value or 0))
+
+
+def _apply(row: PostMetrics, metrics: Metrics, now: dt.datetime) -> None:
+    row.views = None if metrics.views is None else _count(metrics.views)
+    row.likes, row.comments, row.shares = _count(metrics.likes), _count(metrics.comments), _count(metrics.shares)
+    row.extra = dict(metrics.extra)
+    row.last_sync_at, row.sync_error = now, ""
+
+
+def _sample_of(row: PostMetrics, now: dt.datetime) -> MetricsSample:
+    return MetricsSample(
+        target_id=row.target_id,
+        taken_at=now,
+        views=row.views,
+        likes=row.likes,
+        comments=row.comments,
+        shares=row.shares,
+        extra=row.extra,
+    )
