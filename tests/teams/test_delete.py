@@ -10,6 +10,7 @@ import pytest
 from django.utils import timezone
 
 from accounts.models import SocialAccount
+from analytics.models import MetricsSample, PostMetrics
 from media import services as media_services
 from media.models import MediaUpload
 from publishing import lifecycle
@@ -89,6 +90,8 @@ MOVED = {
     "jobs": DeliveryJob.objects,
     "releases": ScheduledRelease.objects,
     "media": MediaUpload.objects,
+    "metrics": PostMetrics.objects,
+    "samples": MetricsSample.objects,
 }
 TEAM_OF = {
     "accounts": "team",
@@ -98,6 +101,8 @@ TEAM_OF = {
     "jobs": "target__publish__team",
     "releases": "publish__team",
     "media": "team",
+    "metrics": "target__publish__team",
+    "samples": "target__publish__team",
 }
 
 
@@ -248,6 +253,11 @@ def test_everything_moves_to_the_destination_and_nothing_is_lost(api, owner, adm
     _media(team, owner.user, 2000)
     sent = _publish(team, owner.user, x, bluesky)
     lifecycle.attempt_begin(job=DeliveryJob.objects.filter(target__publish=sent).first())
+    measured = Target.objects.filter(publish=sent).first()
+    PostMetrics.objects.create(
+        target=measured, views=10, likes=2, last_sync_at=timezone.now(), next_sync_at=timezone.now()
+    )
+    MetricsSample.objects.create(target=measured, taken_at=timezone.now(), views=10, likes=2)
     _publish(team, owner.user, x, mode="scheduled", scheduled_at=timezone.now() + dt.timedelta(hours=2))
     _publish(team, owner.user, bluesky, mode="draft")
     # The destination's own content stays where it is.
