@@ -459,7 +459,8 @@ class Client(PlatformClient):
         entity = "ugc" if urn.startswith("urn:li:ugcPost:") else "share"
         query = f"q=entity&entity=({entity}:{_quoted(urn)})&queryType={kind}&aggregation=TOTAL"
         response = self._send(conn, "GET", f"/memberCreatorPostAnalytics?{query}")
-        response.raise_for_status()
+        if not response.ok:  # a refused token expires the account; a 429 keeps its wait
+            raise PlatformError(_refusal(response))
         elements = _body(response).get("elements") or []
         return sum(int(e.get("count", 0)) for e in elements if isinstance(e, dict))
 

@@ -443,7 +443,8 @@ class Client(PlatformClient):
         response = self._send(conn, "GET", f"/pins/{pin_id}/analytics?{urlencode(query)}")
         if response.status_code == 404:
             return None
-        response.raise_for_status()
+        if not response.ok:  # a refused token expires the account; a 429 keeps its wait
+            raise PlatformError(_refusal(response))
         report = self._json(response).get("ALL")
         if not isinstance(report, dict):
             return {}

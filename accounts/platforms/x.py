@@ -423,7 +423,8 @@ class Client(PlatformClient):
     def _metrics_batch(self, conn: Connection, post_ids: Sequence[str]) -> dict[str, Metrics]:
         query = urlencode({"ids": ",".join(post_ids), "post.fields": "public_metrics"})
         response = self._send(conn, "GET", f"/tweets?{query}")
-        response.raise_for_status()
+        if not response.ok:  # a refused token expires the account; a 429 keeps its wait
+            raise PlatformError(_refusal(response))
         tweets = response.json().get("data") or []
         return {str(t["id"]): self._metrics_of(t.get("public_metrics") or {}) for t in tweets}
 
