@@ -33,7 +33,6 @@ from django.db import transaction
 from django.utils import timezone
 
 from accounts.models import AccountStatus, SocialAccount
-from accounts.platforms import bluesky, tiktok, x, youtube
 from accounts.platforms.base import (
     Metrics,
     Outcome,
@@ -59,15 +58,6 @@ LEASE = dt.timedelta(minutes=15)
 CLAIM_BATCH = 500
 CREATE_BATCH = 1000
 
-# Posts per `metrics()` call: the size of the platform's batch lookup (the clients' own
-# constants), else one post a call (Facebook, Instagram, LinkedIn, Pinterest and Threads read
-# insights one post at a time).
-BATCH_SIZE = {
-    "x": x.MAX_IDS_PER_LOOKUP,
-    "youtube": youtube.MAX_IDS_PER_LIST,
-    "bluesky": bluesky.GETPOSTS_BATCH,
-    "tiktok": tiktok.MAX_IDS_PER_QUERY,
-}
 # `metrics()` calls per account and run: one batch lookup, or one post on the platforms that
 # read posts one at a time. At the default 15-minute tick that is 100 an hour, half of the
 # tightest per-user budget among the platforms (Meta's 200 calls per user and hour).
@@ -77,7 +67,8 @@ NOT_RETURNED = "The platform did not return this post (deleted, or no longer vis
 
 
 def batch_size(platform: str) -> int:
-    return BATCH_SIZE.get(platform, 1)
+    """Posts per `metrics()` call: the platform's batch lookup size (see each client)."""
+    return client_for(platform).metrics_batch_size
 
 
 def sync_interval(*, age: dt.timedelta) -> dt.timedelta:

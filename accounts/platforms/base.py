@@ -136,6 +136,9 @@ class PlatformClient(abc.ABC):
     """One module per network implements this; read one to know all nine."""
 
     platform: ClassVar[str]
+    # Posts one `metrics()` call reads: the size of the platform's batch lookup, or 1 where
+    # insights are read one post at a time.
+    metrics_batch_size: ClassVar[int] = 1
 
     def __init__(self) -> None:
         # One pooled session per client; every call passes explicit timeouts.

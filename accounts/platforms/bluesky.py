@@ -249,6 +249,7 @@ class _Call:
 
 class Client(PlatformClient):
     platform = "bluesky"
+    metrics_batch_size = GETPOSTS_BATCH
 
     # --- connecting ----------------------------------------------------------------------
 

@@ -300,6 +300,7 @@ def _chunks(media: Media, chunk: int, count: int) -> Iterator[tuple[int, bytes]]
 
 class Client(PlatformClient):
     platform = "tiktok"
+    metrics_batch_size = MAX_IDS_PER_QUERY
     chunk_bytes = 10 * MB
     video_source = "FILE_UPLOAD"  # or "PULL_FROM_URL" (needs the pull domain verified at TikTok)
     status_polls = 1  # status checks inside publish() before answering PROCESSING

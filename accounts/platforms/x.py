@@ -190,6 +190,7 @@ def _setting_problems(values: Mapping[str, Any]) -> list[Problem]:
 
 class Client(PlatformClient):
     platform = "x"
+    metrics_batch_size = MAX_IDS_PER_LOOKUP
     chunk_bytes = 4 * MB
     status_polls = 5  # STATUS checks inside publish() before answering PROCESSING
     max_check_after_seconds = 5.0

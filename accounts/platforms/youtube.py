@@ -255,6 +255,7 @@ def _chunks(media: Media, size: int) -> Iterator[bytes]:
 
 class Client(PlatformClient):
     platform = "youtube"
+    metrics_batch_size = MAX_IDS_PER_LIST
     chunk_bytes = 32 * CHUNK_UNIT  # 8 MiB; Google wants multiples of 256 KiB
     status_polls = 1  # videos.list checks inside publish() before answering PROCESSING
 

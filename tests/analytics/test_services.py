@@ -8,6 +8,7 @@ import datetime as dt
 import pytest
 from django.utils import timezone
 
+from accounts.platforms.registry import client_for
 from accounts.services import account_mark_expired
 from analytics import services
 from analytics.models import MetricsSample, PostMetrics
@@ -145,7 +146,7 @@ def test_unpublished_targets_get_no_metrics(posts, accounts, sandbox):
 
 
 def test_reads_are_batched_as_the_platform_allows(posts, accounts, monkeypatch):
-    monkeypatch.setitem(services.BATCH_SIZE, "x", 2)
+    monkeypatch.setattr(client_for("x"), "metrics_batch_size", 2)
     for i in range(5):
         posts.publish(accounts.x, content=f"batch {i}")
     lookups = []
@@ -181,7 +182,7 @@ def test_an_unreachable_platform_keeps_the_old_values(posts, accounts, settings)
 
 def test_an_accounts_reads_per_run_are_capped_and_the_rest_waits(posts, accounts, monkeypatch):
     monkeypatch.setattr(services, "CALLS_PER_ACCOUNT_RUN", 2)
-    monkeypatch.setitem(services.BATCH_SIZE, "x", 1)
+    monkeypatch.setattr(client_for("x"), "metrics_batch_size", 1)
     for i in range(3):
         posts.publish(accounts.x, content=f"capped {i}")
     posts.publish(accounts.bluesky)
