@@ -3,8 +3,6 @@ approvals page, approves a member's pending publish and sees it published on the
 
 from __future__ import annotations
 
-import os
-import shutil
 from collections.abc import Iterator
 
 import pytest
@@ -16,19 +14,6 @@ from teams.demo import sandbox_account
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.e2e]
 
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-# Chromium's own network features reach for hosts this service must not depend on.
-ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
-
 
 @pytest.fixture(autouse=True)
 def eager_tasks() -> Iterator[None]:
@@ -38,33 +23,6 @@ def eager_tasks() -> Iterator[None]:
     conf.task_always_eager, conf.task_eager_propagates = True, True
     yield
     conf.task_always_eager, conf.task_eager_propagates = saved
-
-
-@pytest.fixture
-def page(live_server, settings) -> Iterator[object]:
-    if not os.path.exists(CHROMIUM):
-        pytest.skip("Chromium is not installed (apt-get install chromium)")
-    from playwright.sync_api import sync_playwright
-
-    settings.PUBLIC_BASE_URL = live_server.url
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        try:
-            yield browser.new_page()
-        finally:
-            browser.close()
-
-
-@pytest.fixture
-def signed_in(page, live_server, owner):
-    owner.user.set_password("a long demo password")
-    owner.user.save()
-    page.goto(f"{live_server.url}/")
-    page.fill("#id_username", owner.user.username)
-    page.fill("#id_password", "a long demo password")
-    page.click("button[type=submit]")
-    page.wait_for_selector("h1")
-    return page
 
 
 @pytest.fixture

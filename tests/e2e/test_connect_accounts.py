@@ -3,55 +3,11 @@ sandbox X account through its authorize page, and a Bluesky account with an app 
 
 from __future__ import annotations
 
-import os
-import shutil
-from collections.abc import Iterator
-
 import pytest
 
 from accounts.models import SocialAccount
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.e2e]
-
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-# Chromium's own network features reach for hosts this service must not depend on.
-ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
-
-
-@pytest.fixture
-def page(live_server, settings) -> Iterator[object]:
-    if not os.path.exists(CHROMIUM):
-        pytest.skip("Chromium is not installed (apt-get install chromium)")
-    from playwright.sync_api import sync_playwright
-
-    settings.PUBLIC_BASE_URL = live_server.url
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        try:
-            yield browser.new_page()
-        finally:
-            browser.close()
-
-
-@pytest.fixture
-def signed_in(page, live_server, owner):
-    owner.user.set_password("a long demo password")
-    owner.user.save()
-    page.goto(f"{live_server.url}/")
-    page.fill("#id_username", owner.user.username)
-    page.fill("#id_password", "a long demo password")
-    page.click("button[type=submit]")
-    page.wait_for_selector("h1")
-    return page
 
 
 def test_connecting_x_in_a_browser(signed_in, sandbox, owner):
