@@ -78,6 +78,11 @@ def send_jobs(job_ids: Iterable[Id]) -> None:
                 )
     except Exception as exc:  # any broker failure: connection refused, timeout, full disk
         logger.warning("The broker did not take %d delivery jobs: %s", len(ids), type(exc).__name__)
+        # Recorded so that only a confirm repeated after this refusal hands the jobs over again;
+        # a confirm racing the first one's hand-over finds nothing refused and is a 422.
+        DeliveryJob.objects.filter(pk__in=ids, state=JobState.PENDING, enqueued_at__isnull=True).update(
+            refused_at=timezone.now()
+        )
         raise DispatchUncertain(str(exc)) from exc
 
 

@@ -387,19 +387,22 @@ def publish_discard(*, team: Team, publish_id: Id) -> str:
 # --- confirm, schedule -----------------------------------------------------------------------
 
 
-def _never_landed(publish: Publish) -> bool:
+def _refused_by_broker(publish: Publish) -> bool:
+    """True when the hand-over of the publish's jobs failed (a 503) and none of them has been
+    taken since: the one case in which confirming a confirmed publish is answered again."""
     return DeliveryJob.objects.filter(
-        target__publish=publish, state=JobState.PENDING, enqueued_at__isnull=True, runs=0
+        target__publish=publish, state=JobState.PENDING, enqueued_at__isnull=True, runs=0, refused_at__isnull=False
     ).exists()
 
 
 @transaction.atomic
 def publish_confirm(*, team: Team, publish_id: Id, caller: Caller, scheduled_at: dt.datetime | None = None) -> Publish:
     """Submit a draft: queued now, or scheduled when a time is given or already set. A
-    repeated confirm of a publish whose jobs the broker never took changes nothing (the
-    caller sends the same jobs again), so a 503 on confirm is safe to retry."""
+    repeated confirm of a publish whose jobs the broker refused changes nothing (the caller
+    hands the same jobs over again), so a 503 on confirm is safe to retry. Any other confirm
+    of a confirmed publish, a concurrent one included, is a 422."""
     publish = _locked(team, publish_id)
-    if publish.confirmed and publish.status == PublishStatus.PUBLISHING and _never_landed(publish):
+    if publish.confirmed and publish.status == PublishStatus.PUBLISHING and _refused_by_broker(publish):
         return publish
     if publish.status != PublishStatus.DRAFT or publish.confirmed:
         raise Unprocessable("Only an unconfirmed draft can be confirmed.", code="NOT_A_DRAFT")

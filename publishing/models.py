@@ -213,6 +213,11 @@ class DeliveryJob(BaseModel):
     state = models.CharField(max_length=10, choices=JobState.choices, default=JobState.PENDING)
     not_before = models.DateTimeField(help_text="Not claimed before this (backoff after a not-sent error).")
     enqueued_at = models.DateTimeField(null=True, blank=True, help_text="Last time the broker took the message.")
+    refused_at = models.DateTimeField(
+        null=True,
+        blank=True,
+        help_text="Last time the broker refused the message: a repeated confirm may hand it over again.",
+    )
     runs = models.PositiveIntegerField(default=0)
     claimed_at = models.DateTimeField(null=True, blank=True)
 

@@ -16,6 +16,7 @@ from django.db import connection, transaction
 from django.utils import timezone
 from rest_framework.test import APIClient
 
+from config.errors import Unprocessable
 from publishing import lifecycle
 from publishing.dispatch import job_run, reconcile, relay
 from publishing.models import DeliveryAttempt, DeliveryJob, JobState, Publish, Target
@@ -178,6 +179,67 @@ def test_a_confirm_during_an_outage_is_a_503_and_repeating_it_sends_the_same_job
     assert published["status"] == "published"
     assert target_of(published, "x")["platform_post_id"] == post["id"]
     assert target_of(published, "x")["attempt_count"] == 1
+
+
+def test_a_second_confirm_before_any_hand_over_failed_is_a_422(owner, accounts, sandbox):
+    draft = lifecycle.publish_create(
+        team=owner.team,
+        caller=lifecycle.Caller(user=owner.user),
+        content="Confirmed once",
+        media_ids=[],
+        targets=[lifecycle.TargetInput(account_id=str(accounts.x.pk))],
+        publish_mode="draft",
+        scheduled_at=None,
+    )
+    caller = lifecycle.Caller(user=owner.user, can_approve=True)
+    lifecycle.publish_confirm(team=owner.team, publish_id=draft.pk, caller=caller)
+
+    # The first confirm's jobs are written and not handed over yet: the second is too late.
+    with pytest.raises(Unprocessable) as refused:
+        lifecycle.publish_confirm(team=owner.team, publish_id=draft.pk, caller=caller)
+
+    assert refused.value.code == "NOT_A_DRAFT"
+    assert DeliveryJob.objects.filter(target__publish=draft).count() == 1
+
+
+def test_a_confirm_after_the_jobs_were_handed_over_is_a_422(api, owner, accounts, sandbox):
+    body = {"content": "Handed over", "publish_mode": "draft", "targets": [{"account_id": str(accounts.x.pk)}]}
+    publish_id = create(api, owner.key, body).json()["data"]["id"]
+    confirm = f"{PUBLISHES}/{publish_id}/confirm"
+    with broker_down():
+        assert api.as_(owner.key).post(confirm, {}, format="json").status_code == 503
+    assert api.as_(owner.key).post(confirm, {}, format="json").status_code == 200
+
+    again = api.as_(owner.key).post(confirm, {}, format="json")
+
+    assert again.status_code == 422, again.json()
+    assert error_of(again)["code"] == "NOT_A_DRAFT"
+    _one_post(sandbox, "x")
+
+
+@pytest.mark.postgres
+def test_ten_concurrent_confirms_of_one_draft_answer_one_200_and_nine_422(live_server, owner, accounts, sandbox):
+    body = {"content": "Ten confirms", "publish_mode": "draft", "targets": [{"account_id": str(accounts.x.pk)}]}
+    draft = requests.post(
+        f"{live_server.url}{PUBLISHES}", json=body, headers={"Authorization": f"Bearer {owner.key}"}, timeout=30
+    )
+    assert draft.status_code == 201, draft.text
+    confirm = f"{live_server.url}{PUBLISHES}/{draft.json()['data']['id']}/confirm"
+    headers = {"Authorization": f"Bearer {owner.key}", "Connection": "close"}
+    start = threading.Barrier(10)
+
+    def post(_: int) -> requests.Response:
+        start.wait(timeout=30)
+        return requests.post(confirm, json={}, headers=headers, timeout=60)
+
+    with ThreadPoolExecutor(max_workers=10) as pool:
+        answers = list(pool.map(post, range(10)))
+
+    statuses = sorted(a.status_code for a in answers)
+    assert statuses == [200] + [422] * 9, [(a.status_code, a.text[:200]) for a in answers]
+    assert {a.json()["error"]["code"] for a in answers if a.status_code == 422} == {"NOT_A_DRAFT"}
+    assert DeliveryJob.objects.filter(target__publish_id=draft.json()["data"]["id"]).count() == 1
+    _one_post(sandbox, "x")
 
 
 # --- a worker killed mid-call --------------------------------------------------------------------
