@@ -3,6 +3,7 @@ GET /api/v1/usage."""
 
 from __future__ import annotations
 
+import uuid
 from typing import Any
 
 from drf_spectacular.openapi import AutoSchema
@@ -13,10 +14,10 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from config.errors import Forbidden, NotFound
+from config.errors import Forbidden
 from config.schema import api_operation, data_envelope
 from teams import selectors, services
-from teams.authentication import get_caller
+from teams.authentication import Caller, get_caller
 from teams.models import Plan, Role, Team
 
 
@@ -84,8 +85,8 @@ _DELETE_RULES = (
     "**Who**: the team's owner, with a key bound to the team: a team key of that team, or a user "
     "key whose active team it is. The owner's selected default team is protected: select another "
     "default first.\n\n"
-    "**Checks, in order**: 404 when the key's user is not a member of the team; 403 "
-    "`TEAM_MISMATCH` when the key acts in another team; 403 `NOT_TEAM_OWNER`; 403 "
+    "**Checks, in order**: 403 `TEAM_MISMATCH` when the key does not act in this team (also when "
+    "its user is not a member of it, or no such team exists); 403 `NOT_TEAM_OWNER`; 403 "
     "`DEFAULT_TEAM_PROTECTED`; 400 `VALIDATION_ERROR` for missing or malformed fields; 400 "
     "`CONFIRMATION_MISMATCH` unless `confirmation_name` equals the team name exactly (case and "
     "spaces count); 400 `INVALID_DESTINATION` unless the destination is another team the same "
@@ -121,6 +122,24 @@ def _documents_delete_body(view_method: Any) -> Any:
     return view_method
 
 
+def _bound_team(caller: Caller, team_id: str, *, acting_only: bool) -> Team:
+    """The team named in the path, when the calling key is bound to it; otherwise 403
+    `TEAM_MISMATCH`, the same answer for another user's team and for an id that names no team,
+    so the answer tells nothing about teams the caller is not in.
+
+    A team key is bound to its team. A user key is bound to the team it acts in; to select a
+    default (`acting_only=False`) it may also name any team its user belongs to, since a user
+    key acts across its user's teams. Deleting is stricter, so that a key pointed at one team
+    cannot delete another by naming it."""
+    if acting_only or caller.key.team_id is not None:
+        team = caller.team if caller.team.pk == uuid.UUID(str(team_id)) else None
+    else:
+        team = Team.objects.filter(pk=team_id, memberships__user=caller.user).first()
+    if team is None:
+        raise Forbidden("This key is not bound to that team.", code="TEAM_MISMATCH")
+    return team
+
+
 class TeamViewSet(viewsets.GenericViewSet[Team]):
     lookup_url_kwarg = "team_id"
     required_scopes = {"list": "teams:read", "default": "teams:write", "destroy": "teams:write"}
@@ -144,21 +163,17 @@ class TeamViewSet(viewsets.GenericViewSet[Team]):
             "Makes the team the user's default: protected from deletion, the fallback when the "
             "user leaves a shared team and the preselected destination of a team deletion. The "
             "key must be bound to the team (a team key of that team, or a user key of one of its "
-            "members) and its user must own it. Idempotent: selecting the current default "
-            "answers 200 with `already_default: true`."
+            "members): otherwise 403 `TEAM_MISMATCH`, also for a team the user is not in or an id "
+            "that names no team. Its user must own it (403 `NOT_TEAM_OWNER`). Idempotent: selecting "
+            "the current default answers 200 with `already_default: true`."
         ),
         request=None,
         responses={200: OpenApiResponse(TeamDefaultResponse)},
-        errors=(404,),
     )
     @action(detail=True, methods=["patch"])
     def default(self, request: Request, team_id: str) -> Response:
         caller = get_caller(request)
-        team = Team.objects.filter(pk=team_id, memberships__user=caller.user).first()
-        if team is None:
-            raise NotFound("No such team.")
-        if caller.key.team_id is not None and caller.key.team_id != team.pk:
-            raise Forbidden("This key is bound to another team.", code="TEAM_MISMATCH")
+        team = _bound_team(caller, team_id, acting_only=False)
         changed = services.team_set_default(user=caller.user, team=team)
         team = selectors.teams_owned(user=caller.user).get(pk=team.pk)
         return Response({"data": TeamSerializer(team).data, "already_default": not changed})
@@ -176,18 +191,12 @@ class TeamViewSet(viewsets.GenericViewSet[Team]):
             )
         ],
         responses={200: OpenApiResponse(TeamDeletedResponse)},
-        errors=(400, 404),
+        errors=(400,),
     )
     @_documents_delete_body
     def destroy(self, request: Request, team_id: str) -> Response:
         caller = get_caller(request)
-        team = Team.objects.filter(pk=team_id, memberships__user=caller.user).first()
-        if team is None:
-            raise NotFound("No such team.")
-        # Stricter than selecting the default: a user key must act in this very team, so a
-        # key pointed at one team cannot delete another by naming it.
-        if caller.team.pk != team.pk:
-            raise Forbidden("This key is bound to another team.", code="TEAM_MISMATCH")
+        team = _bound_team(caller, team_id, acting_only=True)
         if caller.role != Role.OWNER:  # checked again under lock by the service
             raise Forbidden("Only the team's owner can delete it.", code="NOT_TEAM_OWNER")
         body = TeamDeleteSerializer(data=request.data)

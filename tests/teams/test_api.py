@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+import uuid
+
 import pytest
 
 from teams import services
@@ -86,10 +88,27 @@ def test_a_team_key_of_another_team_is_a_team_mismatch(api, owner):
     assert not Membership.objects.filter(is_default=True).exists()
 
 
-def test_a_team_the_user_is_not_in_is_not_found(api, owner, outsider):
-    response = _default(api, owner.key, outsider.team.pk)
+@pytest.mark.parametrize("kind", ["team key", "user key"])
+def test_a_team_the_user_is_not_in_is_a_team_mismatch(api, owner, outsider, kind):
+    key = owner.key if kind == "team key" else _user_key(owner)
 
-    assert response.status_code == 404
+    response = _default(api, key, outsider.team.pk)
+
+    assert response.status_code == 403
+    error = response.json()["error"]
+    assert (error["type"], error["code"]) == ("authorization_error", "TEAM_MISMATCH")
+    assert not Membership.objects.filter(is_default=True).exists()
+
+
+def test_an_unknown_team_is_a_team_mismatch(api, owner):
+    response = _default(api, _user_key(owner), uuid.uuid4())
+
+    assert response.status_code == 403
+    assert response.json()["error"]["code"] == "TEAM_MISMATCH"
+
+
+def _user_key(owner) -> str:
+    return services.api_key_create(user=owner.user, name="user key", scopes=["teams:read", "teams:write"])[1]
 
 
 def test_a_user_key_may_select_any_team_its_user_owns(api, owner):

@@ -224,17 +224,20 @@ def test_a_key_without_teams_write_cannot_delete(api, owner, second):
     _error(response, 403, "MISSING_SCOPE")
 
 
-def test_a_team_the_user_is_not_in_is_not_found(api, owner, outsider):
-    response = _delete(api, owner.key, outsider.team.pk, {"destination_team_id": str(owner.team.pk)})
+@pytest.mark.parametrize("kind", ["team key", "user key"])
+def test_a_team_the_user_is_not_in_is_a_team_mismatch(api, owner, outsider, kind):
+    key = owner.key if kind == "team key" else _user_key(owner.user, active_team=owner.team)
 
-    _error(response, 404, "NOT_FOUND")
+    response = _delete(api, key, outsider.team.pk, {"destination_team_id": str(owner.team.pk)})
+
+    _error(response, 403, "TEAM_MISMATCH")
     assert Team.objects.filter(pk=outsider.team.pk).exists()
 
 
-def test_an_unknown_team_is_not_found(api, owner, second):
+def test_an_unknown_team_is_a_team_mismatch(api, owner, second):
     response = _delete(api, owner.key, uuid.uuid4(), _body(second))
 
-    _error(response, 404, "NOT_FOUND")
+    _error(response, 403, "TEAM_MISMATCH")
 
 
 def test_without_a_key_the_answer_is_401(api, owner, second):
