@@ -131,7 +131,8 @@ class PublishAdmin(admin.ModelAdmin[Publish]):
     @admin.action(description="Retry the failed targets of the selected publishes")
     def retry(self, request: HttpRequest, queryset: QuerySet[Publish]) -> None:
         def act(p: Publish) -> None:
-            dispatch.send_pending_quietly(lifecycle.publish_retry(team=p.team, publish_id=p.pk))
+            retried = lifecycle.publish_retry(team=p.team, publish_id=p.pk, caller=self._caller(request, p))
+            dispatch.send_pending_quietly(retried)
 
         self._each(request, queryset, "Retried", act)
 

@@ -517,7 +517,11 @@ class PublishViewSet(viewsets.GenericViewSet[Publish]):
             "evidence; published targets and those whose outcome is unknown are never re-sent. Optional "
             "`targets[]` edits failed targets first: each entry names one by `target_id` (or `account_id`) and "
             "may set `content`, `media_ids`, `platform_settings`. An entry for a target that did not fail is "
-            "400; media the platform does not take is 422."
+            "400; media the platform does not take is 422. In a team that requires approval, a member's "
+            "retry that changes what a target sends does not re-send: the publish answers "
+            "`approval_status: pending_approval` and approving it re-sends the edited targets (rejecting it "
+            "keeps every target's outcome). A publish waiting for that approval, or rejected, cannot be "
+            "retried (400 `NOT_RETRYABLE`)."
         ),
         request=RetryPublishSerializer,
         responses={200: OpenApiResponse(PublishResponse)},
@@ -535,7 +539,8 @@ class PublishViewSet(viewsets.GenericViewSet[Publish]):
             }
             for e in body.validated_data.get("targets", [])
         ]
-        publish = lifecycle.publish_retry(team=get_caller(request).team, publish_id=pk, edits=edits)
+        caller = get_caller(request)
+        publish = lifecycle.publish_retry(team=caller.team, publish_id=pk, caller=_caller(caller), edits=edits)
         data = _shape(publish)
         dispatch.send_pending_quietly(publish)  # the relay sends what the broker refuses now
         return Response({"data": data})

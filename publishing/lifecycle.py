@@ -490,7 +490,9 @@ def publish_approve(*, team: Team, publish_id: Id, caller: Caller) -> tuple[Publ
     publish.approval_status = ApprovalStatus.APPROVED
     publish.approved_by, publish.approved_at = caller.user, now
     if publish.confirmed and not _has_release(publish):
-        _release(publish, list(publish.targets.filter(state=TargetState.DRAFT)), now=now)
+        # Drafts of a gated submission, or failed targets a member edited in a retry.
+        waiting = publish.targets.filter(state__in=(TargetState.DRAFT, TargetState.FAILED))
+        _release(publish, list(waiting), now=now)
     _settle(publish, now=now)
     emit(team=team, event_type="post.approved", data=event_data(publish, approved_by=_user_ref(caller.user)))
     return publish, False
@@ -507,7 +509,8 @@ def publish_reject(*, team: Team, publish_id: Id, caller: Caller, reason: str = 
     if len(reason) > REASON_MAX_LENGTH:
         raise InvalidRequest(f"Keep the reason to {REASON_MAX_LENGTH} characters or fewer.", code="REASON_TOO_LONG")
     ScheduledRelease.objects.filter(publish=publish).delete()
-    publish.targets.update(state=TargetState.DRAFT, updated_at=timezone.now())
+    # A rejected retry keeps its targets' outcomes: published stays published, failed failed.
+    publish.targets.filter(state=TargetState.SCHEDULED).update(state=TargetState.DRAFT, updated_at=timezone.now())
     publish.approval_status = ApprovalStatus.REJECTED
     publish.rejected_by, publish.rejected_at, publish.rejection_reason = caller.user, timezone.now(), reason
     _settle(publish)
@@ -527,17 +530,24 @@ def _user_ref(user: User | None) -> dict[str, Any] | None:
 
 
 @transaction.atomic
-def publish_retry(*, team: Team, publish_id: Id, edits: Sequence[Mapping[str, Any]] = ()) -> Publish:
+def publish_retry(*, team: Team, publish_id: Id, caller: Caller, edits: Sequence[Mapping[str, Any]] = ()) -> Publish:
     """Send again the targets that failed with evidence, optionally edited first. Each edit
     names its target by `target_id` or `account_id`. Published targets and those whose
-    outcome is unknown are never re-sent."""
+    outcome is unknown are never re-sent. In a team that requires approval, a member's edits
+    are new content: the publish waits for approval again, and approving it re-sends them."""
     publish = _locked(team, publish_id)
     if publish.status not in (PublishStatus.FAILED, PublishStatus.PARTIAL):
         raise InvalidRequest(
             f"Only a failed or partial publish can be retried; this one is {publish.status}.", code="NOT_RETRYABLE"
         )
+    if publish.approval_status in (ApprovalStatus.PENDING, ApprovalStatus.REJECTED):
+        raise InvalidRequest(
+            f"This publish is {publish.approval_status.replace('_', ' ')}: it cannot be retried.",
+            code="NOT_RETRYABLE",
+        )
     targets = list(publish.targets.select_related("account"))
     failed = [t for t in targets if t.state == TargetState.FAILED]
+    edited = False
     for index, edit in enumerate(edits):
         target = _target_of(targets, edit, index)
         if target.state != TargetState.FAILED:
@@ -548,12 +558,27 @@ def publish_retry(*, team: Team, publish_id: Id, edits: Sequence[Mapping[str, An
             )
         for name in ("content", "media_ids", "platform_settings"):
             if name in edit:
-                setattr(target, name, edit[name] if name != "platform_settings" else edit[name] or {})
+                value = edit[name] if name != "platform_settings" else edit[name] or {}
+                edited = edited or _sent_value(publish, target, name) != _sent_value(publish, target, name, value)
+                setattr(target, name, value)
     accounts = validation.accounts_by_id(team=team, account_ids=[str(t.account_id) for t in failed])
     _check_targets(publish, failed, accounts=accounts, unsupported_media_is_422=True)
-    _release(publish, failed, now=timezone.now())
+    if edited and _gated(team, caller):
+        for target in failed:
+            target.save()
+        publish.approved_by, publish.approved_at = None, None
+        _ask_approval(publish)
+    else:
+        _release(publish, failed, now=timezone.now())
     _settle(publish)
     return publish
+
+
+def _sent_value(publish: Publish, target: Target, name: str, value: Any = ...) -> Any:
+    """What the target sends for `name` (its own value, else the publish's), with `value` as
+    its own value when given: an edit that names what is sent already changes nothing."""
+    own = getattr(target, name) if value is ... else value
+    return getattr(publish, name, None) if own is None and name != "platform_settings" else own
 
 
 def _target_of(targets: Sequence[Target], edit: Mapping[str, Any], index: int) -> Target:

@@ -292,3 +292,107 @@ def test_the_approvals_list_is_paginated(api, owner, queue):
 def test_another_teams_pending_requests_are_never_listed(api, owner, outsider, queue):
     assert queue["foreign"] not in _ids(_approvals(api, owner.key))
     assert _ids(_approvals(api, outsider.key)) == {queue["foreign"]}
+
+
+# --- retry in a team that requires approval ----------------------------------------------------
+
+
+@pytest.fixture
+def members_partial(api, owner, member, accounts, sandbox):
+    """A member's publish, approved, then partial: X published, Bluesky refused."""
+    sandbox.outcomes("bluesky", "error")
+    pending = _create(api, member.key, accounts.x, accounts.bluesky)
+    assert _approve(api, owner.key, pending["id"]).status_code == 200
+    data = _get(api, owner.key, pending["id"])
+    assert data["status"] == "partial", data
+    return data
+
+
+def _retry(api, key, publish_id, body):
+    return api.as_(key).post(f"/api/v1/publishes/{publish_id}/retry", body, format="json")
+
+
+def _bluesky_edit(data, **edit):
+    (failed,) = [t for t in data["targets"] if t["platform"] == "bluesky"]
+    return {"targets": [{"target_id": failed["id"], **edit}]}
+
+
+@pytest.mark.parametrize(
+    "edit",
+    [{"content": "Unreviewed words"}, {"platform_settings": {"first_comment": "Unreviewed comment"}}],
+    ids=["content", "platform_settings"],
+)
+def test_a_members_edited_retry_waits_for_approval_unsent(api, owner, member, accounts, sandbox, members_partial, edit):
+    response = _retry(api, member.key, members_partial["id"], _bluesky_edit(members_partial, **edit))
+
+    assert response.status_code == 200, response.json()
+    data = response.json()["data"]
+    assert (data["status"], data["approval_status"]) == ("partial", "pending_approval")
+    assert data["approved_by"] is None
+    assert sandbox.posts("bluesky") == []
+    assert len(_events("post.pending_approval", data["id"])) == 2  # the create, then the edited retry
+    assert data["id"] in _ids(_approvals(api, owner.key))
+
+
+def test_approving_an_edited_retry_resends_only_the_failed_target(
+    api, owner, member, accounts, sandbox, members_partial
+):
+    _retry(api, member.key, members_partial["id"], _bluesky_edit(members_partial, content="Reviewed words"))
+
+    assert _approve(api, owner.key, members_partial["id"]).status_code == 200
+
+    data = _get(api, owner.key, members_partial["id"])
+    assert (data["status"], data["approval_status"]) == ("published", "approved")
+    assert [p["text"] for p in sandbox.posts("bluesky")] == ["Reviewed words"]
+    assert len(sandbox.posts("x")) == 1
+
+
+def test_rejecting_an_edited_retry_keeps_what_was_published_and_sends_nothing(
+    api, owner, member, accounts, sandbox, members_partial
+):
+    _retry(api, member.key, members_partial["id"], _bluesky_edit(members_partial, content="Rejected words"))
+
+    assert _reject(api, owner.key, members_partial["id"], {"reason": "off brand"}).status_code == 200
+
+    data = _get(api, owner.key, members_partial["id"])
+    assert (data["status"], data["approval_status"]) == ("partial", "rejected")
+    assert {t["platform"]: t["status"] for t in data["targets"]} == {"x": "published", "bluesky": "failed"}
+    again = _retry(api, member.key, members_partial["id"], {})
+    assert again.status_code == 400, again.json()
+    assert again.json()["error"]["code"] == "NOT_RETRYABLE"
+    assert sandbox.posts("bluesky") == []
+
+
+def test_a_retry_while_an_edited_retry_waits_for_approval_is_a_400(
+    api, owner, member, accounts, sandbox, members_partial
+):
+    _retry(api, member.key, members_partial["id"], _bluesky_edit(members_partial, content="Unreviewed words"))
+
+    response = _retry(api, member.key, members_partial["id"], {})
+
+    assert response.status_code == 400, response.json()
+    assert response.json()["error"]["code"] == "NOT_RETRYABLE"
+    assert sandbox.posts("bluesky") == []
+
+
+@pytest.mark.parametrize("who", ["owner", "admin"])
+def test_an_owners_or_admins_edited_retry_resends_at_once(api, request, who, accounts, sandbox, members_partial):
+    key = request.getfixturevalue(who).key
+
+    response = _retry(api, key, members_partial["id"], _bluesky_edit(members_partial, content="Approver's words"))
+
+    assert response.status_code == 200, response.json()
+    assert response.json()["data"]["approval_status"] == "approved"
+    assert [p["text"] for p in sandbox.posts("bluesky")] == ["Approver's words"]
+
+
+@pytest.mark.parametrize("body", [{}, "same content"], ids=["no edits", "an entry that changes nothing"])
+def test_a_members_retry_without_edits_of_an_approved_publish_resends(api, member, sandbox, members_partial, body):
+    if body == "same content":
+        body = _bluesky_edit(members_partial, content=members_partial["content"])
+    # The target inherits the publish's text: naming that same text changes nothing sent.
+    response = _retry(api, member.key, members_partial["id"], body)
+
+    assert response.status_code == 200, response.json()
+    assert response.json()["data"]["approval_status"] == "approved"
+    assert [p["text"] for p in sandbox.posts("bluesky")] == [members_partial["content"]]
