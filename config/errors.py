@@ -58,6 +58,12 @@ class Unprocessable(ApplicationError):
     code = "UNPROCESSABLE"
 
 
+class PayloadTooLarge(ApplicationError):
+    status_code = 413
+    type = "request_too_large"
+    code = "REQUEST_TOO_LARGE"
+
+
 class QuotaExceeded(ApplicationError):
     status_code = 429
     type = "quota_exceeded"

@@ -22,6 +22,7 @@ _ERROR_TYPES = {
     403: ("authorization_error", "MISSING_SCOPE", "This key lacks the scope accounts:read."),
     404: ("not_found", "NOT_FOUND", "Not found."),
     409: ("conflict", "CONFLICT", "The request conflicts with the current state."),
+    413: ("request_too_large", "REQUEST_TOO_LARGE", "The request body is larger than 1024 KB."),
     422: ("unprocessable", "NOT_EDITABLE", "The publish is not editable in its current state."),
     429: ("rate_limited", "RATE_LIMITED", "Too many requests. Try again in 12 seconds."),
     500: ("internal_error", "INTERNAL_ERROR", "Something went wrong on our side."),
@@ -34,6 +35,7 @@ _DESCRIPTIONS = {
     403: "The key lacks the scope or role this operation needs (`authorization_error`).",
     404: "No such object in the key's team (`not_found`).",
     409: "Conflict with the current state (`conflict`).",
+    413: "The JSON body is larger than 1 MB (`request_too_large`); a body nested over 32 levels is a 400.",
     422: "The object's state does not allow this operation.",
     429: "Rate limit exhausted (`rate_limited`), with `Retry-After` and `X-RateLimit-*` headers.",
     500: "Unexpected error (`internal_error`); quote the request_id.",
@@ -80,7 +82,8 @@ def api_operation(
     *, scope: str, summary: str, responses: dict[int, Any], errors: tuple[int, ...] = (), **kwargs: Any
 ) -> Callable[[Any], Any]:
     """`extend_schema` with the scope documented and the common errors (401, 403, 429, 500) added."""
-    all_errors = sorted({401, 403, 429, 500, *errors})
+    with_body = kwargs.get("request") is not None
+    all_errors = sorted({401, 403, 429, 500, *errors, *((400, 413) if with_body else ())})
     description = kwargs.pop("description", "")
     return extend_schema(
         summary=summary,

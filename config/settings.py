@@ -219,12 +219,15 @@ REST_FRAMEWORK = {
     "DEFAULT_THROTTLE_CLASSES": ["config.throttling.KeyRateThrottle"],
     "DEFAULT_PAGINATION_CLASS": "config.pagination.PagePagination",
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
-    "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
+    "DEFAULT_PARSER_CLASSES": ["config.parsers.BoundedJSONParser"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "config.handlers.exception_handler",
     "UNAUTHENTICATED_USER": None,
     "PAGE_SIZE": 20,
 }
+# JSON request bodies: larger ones are a 413, deeper ones a 400 (config/parsers.py).
+API_MAX_BODY_BYTES = 1024 * 1024
+API_MAX_BODY_DEPTH = 32
 # Requests per minute per API key, by bucket (spec §8).
 RATE_LIMITS = {"create_publish": 30, "retry": 30, "default": 120}
 RATE_LIMIT_KEY_PREFIX = env.str("RATE_LIMIT_KEY_PREFIX", default="ratelimit")

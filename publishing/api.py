@@ -3,6 +3,7 @@ answer. Dispatch to the broker happens after the lifecycle transaction has commi
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from django.db import transaction
@@ -17,6 +18,7 @@ from rest_framework.response import Response
 from accounts.models import Platform
 from config.errors import NotFound, ServiceUnavailable
 from config.fields import CommaSeparatedChoiceField
+from config.parsers import depth_of
 from config.schema import api_operation, data_envelope
 from publishing import dispatch, idempotency, lifecycle
 from publishing.models import TARGET_STATUSES, DeliveryAttempt, Id, Publish, PublishMode, PublishStatus, Target
@@ -24,6 +26,33 @@ from publishing.selectors import approvals_for, publishes_for
 from teams.authentication import Caller, get_caller
 
 # --- input -----------------------------------------------------------------------------------
+
+SETTINGS_MAX_KEYS = 50
+SETTINGS_MAX_BYTES = 16 * 1024
+SETTINGS_MAX_DEPTH = 4  # per_account -> account -> object -> value
+
+
+class PlatformSettingsField(serializers.DictField):
+    """A target's `platform_settings`: a flat object of at most 50 keys, 16 KB as JSON and four
+    levels deep (Pinterest's `per_account` map is the deepest form the platforms take)."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        kwargs.setdefault(
+            "help_text",
+            "Flat per-platform settings (spec §2); unknown keys are ignored. At most "
+            f"{SETTINGS_MAX_KEYS} keys and {SETTINGS_MAX_BYTES // 1024} KB as JSON.",
+        )
+        super().__init__(required=False, allow_null=True, **kwargs)
+
+    def to_internal_value(self, data: Any) -> dict[str, Any]:
+        value: dict[str, Any] = super().to_internal_value(data)
+        if len(value) > SETTINGS_MAX_KEYS:
+            raise serializers.ValidationError(f"Give at most {SETTINGS_MAX_KEYS} settings.")
+        if depth_of(value) > SETTINGS_MAX_DEPTH:
+            raise serializers.ValidationError(f"Settings nest at most {SETTINGS_MAX_DEPTH} levels deep.")
+        if len(json.dumps(value)) > SETTINGS_MAX_BYTES:
+            raise serializers.ValidationError(f"Settings take at most {SETTINGS_MAX_BYTES // 1024} KB as JSON.")
+        return value
 
 
 class TargetInputSerializer(serializers.Serializer[Any]):
@@ -43,9 +72,7 @@ class TargetInputSerializer(serializers.Serializer[Any]):
         allow_null=True,
         help_text="Overrides the publish's media for this target; null inherits it.",
     )
-    platform_settings = serializers.DictField(
-        required=False, allow_null=True, help_text="Flat per-platform settings (spec §2); unknown keys are ignored."
-    )
+    platform_settings = PlatformSettingsField()
 
 
 class CreatePublishSerializer(serializers.Serializer[Any]):
@@ -99,7 +126,7 @@ class RetryTargetSerializer(serializers.Serializer[Any]):
         required=False, allow_blank=True, allow_null=True, max_length=100_000, trim_whitespace=False
     )
     media_ids = serializers.ListField(child=serializers.UUIDField(), max_length=20, required=False, allow_null=True)
-    platform_settings = serializers.DictField(required=False, allow_null=True)
+    platform_settings = PlatformSettingsField()
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         if "target_id" not in attrs and "account_id" not in attrs:
