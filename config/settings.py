@@ -231,6 +231,9 @@ API_MAX_BODY_DEPTH = 32
 # Requests per minute per API key, by bucket (spec §8).
 RATE_LIMITS = {"create_publish": 30, "retry": 30, "default": 120}
 RATE_LIMIT_KEY_PREFIX = env.str("RATE_LIMIT_KEY_PREFIX", default="ratelimit")
+# Web processes that count apart when Redis is unset or down: each allows its share of a limit
+# (config/throttling.py). The Procfile runs two gunicorn workers.
+RATE_LIMIT_LOCAL_PROCESSES = env.int("RATE_LIMIT_LOCAL_PROCESSES", default=env.int("WEB_CONCURRENCY", default=2))
 
 SPECTACULAR_SETTINGS = {
     "TITLE": "Social Publishing API",

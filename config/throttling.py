@@ -2,10 +2,15 @@
 
 DRF's stock throttles read a history list, then write it back: two concurrent requests can both
 pass the last free slot. Here each request is one Redis INCR (plus EXPIRE in the same MULTI) on a
-fixed one-minute window, so the count is exact under any concurrency. Without Redis the counter
-lives in the process (correct for one process, as `make run` without REDIS_URL is). If Redis
-stops answering, limits fall back to that per-process counter rather than refusing every
-request: a Redis outage must not take the whole API down with it.
+fixed one-minute window, so the count is exact under any concurrency.
+
+Without Redis (REDIS_URL unset, or Redis not answering) the count lives in each web process.
+A Redis outage must not take the whole API down with it, so requests are not refused; but N
+processes counting apart would let N times the limit through. So the local limit is the limit
+divided by RATE_LIMIT_LOCAL_PROCESSES (the web processes that count apart, by default
+WEB_CONCURRENCY or gunicorn's two workers of the Procfile): together they never allow more
+than the documented limit, at the cost of a lower limit for one key whose requests all reach
+one process. Responses then say the lower limit in X-RateLimit-Limit.
 """
 
 from __future__ import annotations
@@ -32,8 +37,9 @@ _local_lock = threading.Lock()
 _local_counts: dict[str, int] = {}
 
 
-def _hit(key: str) -> int:
-    """Count one request against `key` and return the count so far in its window."""
+def _hit(key: str) -> tuple[int, bool]:
+    """Count one request against `key`: (the count so far in its window, whether it was
+    counted in this process only)."""
     client = get_redis()
     if client is not None:
         try:
@@ -41,10 +47,15 @@ def _hit(key: str) -> int:
             pipe.incr(key)
             pipe.expire(key, WINDOW_SECONDS * 2)
             count, _ = pipe.execute()
-            return int(count)
-        except redis.RedisError:
-            logger.warning("Redis unavailable for rate limits; counting in this process", exc_info=True)
-    return _hit_local(key)
+            return int(count), False
+        except redis.RedisError as exc:
+            logger.warning("Redis unavailable for rate limits (%s); counting in this process", type(exc).__name__)
+    return _hit_local(key), True
+
+
+def local_limit(limit: int) -> int:
+    """A process's share of `limit` while every process counts on its own."""
+    return max(1, limit // max(1, settings.RATE_LIMIT_LOCAL_PROCESSES))
 
 
 def _hit_local(key: str) -> int:
@@ -70,7 +81,9 @@ class KeyRateThrottle(BaseThrottle):
         window = int(now // WINDOW_SECONDS)
         self.reset_at = (window + 1) * WINDOW_SECONDS
         self.now = now
-        count = _hit(f"{settings.RATE_LIMIT_KEY_PREFIX}:{bucket}:{api_key.pk}:{window}")
+        count, local = _hit(f"{settings.RATE_LIMIT_KEY_PREFIX}:{bucket}:{api_key.pk}:{window}")
+        if local:
+            limit = local_limit(limit)
         headers = {
             "X-RateLimit-Limit": str(limit),
             "X-RateLimit-Remaining": str(max(0, limit - count)),

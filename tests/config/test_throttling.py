@@ -13,7 +13,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from config.redis import get_redis
-from config.throttling import WINDOW_SECONDS, _hit
+from config.throttling import WINDOW_SECONDS, _hit, _hit_local
 from teams import keys
 from teams.models import SCOPES, ApiKey
 
@@ -75,7 +75,7 @@ def _exhaust(plaintext, bucket):
     for w in (window + 1, window):  # the in-process counter drops older windows: newest first
         counter = _counter_key(bucket, plaintext, w)
         for _ in range(settings.RATE_LIMITS[bucket]):
-            _hit(counter)
+            _hit(counter)  # counted where requests are counted: Redis, or this process
 
 
 def _burst_in_one_window(api, owner, bucket, count):
@@ -177,7 +177,7 @@ def test_an_exhausted_bucket_leaves_the_other_buckets_open(api, owner, exhausted
 # --- the counter under concurrency -------------------------------------------------------
 
 
-def _hit_from_threads(counter, threads, per_thread):
+def _hit_from_threads(hit, counter, threads, per_thread):
     """Every count `_hit` returned, `threads` threads each hitting `counter` `per_thread` times
     at once."""
     start = threading.Barrier(threads)
@@ -185,7 +185,7 @@ def _hit_from_threads(counter, threads, per_thread):
 
     def work():
         start.wait()
-        mine = [_hit(counter) for _ in range(per_thread)]
+        mine = [hit(counter) for _ in range(per_thread)]
         with lock:
             counts.extend(mine)
 
@@ -197,12 +197,12 @@ def _hit_from_threads(counter, threads, per_thread):
     return counts
 
 
-def _assert_exact_under_concurrency():
+def _assert_exact_under_concurrency(hit):
     limit = settings.RATE_LIMITS["create_publish"]
     window = int(time.time() // WINDOW_SECONDS)
     counter = f"{settings.RATE_LIMIT_KEY_PREFIX}:create_publish:concurrency:{window}"
 
-    counts = _hit_from_threads(counter, threads=8, per_thread=10)
+    counts = _hit_from_threads(hit, counter, threads=8, per_thread=10)
 
     assert sorted(counts) == list(range(1, 81))  # no hit lost, none counted twice
     assert sum(count <= limit for count in counts) == limit
@@ -212,25 +212,42 @@ def _assert_exact_under_concurrency():
 def test_redis_counter_is_exact_under_concurrency():
     assert get_redis() is not None
 
-    _assert_exact_under_concurrency()
+    _assert_exact_under_concurrency(lambda counter: _hit(counter)[0])
 
 
-@pytest.mark.skipif(bool(settings.REDIS_URL), reason="the in-process counter is used only without Redis")
 def test_in_process_counter_is_exact_under_concurrency():
-    assert get_redis() is None
-
-    _assert_exact_under_concurrency()
+    _assert_exact_under_concurrency(_hit_local)
 
 
-def test_a_redis_outage_falls_back_to_counting_in_the_process(api, owner, settings):
+@pytest.fixture
+def redis_down(settings):
     settings.REDIS_URL = "redis://127.0.0.1:1/0"  # nothing listens on port 1
     get_redis.cache_clear()
-    try:
-        first = api.as_(owner.key).get("/api/v1/accounts")
-        second = api.get("/api/v1/accounts")
-    finally:
-        get_redis.cache_clear()
+    yield
+    get_redis.cache_clear()
+
+
+def test_a_redis_outage_keeps_answering_with_the_processs_share_of_the_limit(api, owner, settings, redis_down):
+    settings.RATE_LIMIT_LOCAL_PROCESSES = 2
+
+    first = api.as_(owner.key).get("/api/v1/accounts")
+    second = api.get("/api/v1/accounts")
 
     assert (first.status_code, second.status_code) == (200, 200)
-    assert first["X-RateLimit-Remaining"] == "119"
-    assert second["X-RateLimit-Remaining"] in ("118", "119")  # 119 only if a new minute began between
+    assert (first["X-RateLimit-Limit"], first["X-RateLimit-Remaining"]) == ("60", "59")
+    assert second["X-RateLimit-Remaining"] in ("58", "59")  # 59 only if a new minute began between
+
+
+@pytest.mark.urls(__name__)
+@pytest.mark.parametrize("processes", [1, 3])
+def test_during_a_redis_outage_all_processes_together_allow_at_most_the_limit(
+    api, owner, settings, redis_down, processes
+):
+    settings.RATE_LIMIT_LOCAL_PROCESSES = processes
+    share = settings.RATE_LIMITS["create_publish"] // processes
+
+    statuses = [r.status_code for r in _burst_in_one_window(api, owner, "create_publish", share + 1)]
+
+    # Each of `processes` web processes lets this many through: together, no more than 30.
+    assert statuses == [200] * share + [429]
+    assert share * processes <= settings.RATE_LIMITS["create_publish"]
