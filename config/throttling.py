@@ -55,7 +55,8 @@ def _hit(key: str) -> tuple[int, bool]:
 
 def local_limit(limit: int) -> int:
     """A process's share of `limit` while every process counts on its own."""
-    return max(1, limit // max(1, settings.RATE_LIMIT_LOCAL_PROCESSES))
+    processes: int = settings.RATE_LIMIT_LOCAL_PROCESSES
+    return max(1, limit // max(1, processes))
 
 
 def _hit_local(key: str) -> int:
