@@ -122,7 +122,7 @@ class MediaSerializer(serializers.ModelSerializer[MediaUpload]):
         ]
 
     def get_download_url(self, upload: MediaUpload) -> str:
-        return storage.download_url(key=upload.storage_key, media_id=str(upload.pk))
+        return storage.download_url(key=upload.content_key, media_id=str(upload.pk))
 
 
 _CREATE_EXAMPLE = OpenApiExample(
@@ -251,11 +251,14 @@ class UploadContentView(APIView):
 
     @extend_schema(
         summary="PUT the file to a local upload URL",
-        description="Only through the `upload_url` from `POST /media/uploads`; the query string is its signature.",
+        description=(
+            "Only through the `upload_url` from `POST /media/uploads`; the query string is its signature. "
+            "409 `UPLOAD_ALREADY_CONFIRMED` once the upload is confirmed: its bytes are then fixed."
+        ),
         auth=[],
         parameters=_SIGNED_PARAMETERS,
         request={"application/octet-stream": OpenApiTypes.BINARY},
-        responses={200: OpenApiResponse(description="Stored."), **{c: error_response(c) for c in (400, 403, 404)}},
+        responses={200: OpenApiResponse(description="Stored."), **{c: error_response(c) for c in (400, 403, 404, 409)}},
     )
     def put(self, request: Request, pk: str) -> Response:
         _check_signed(request, "put", pk)
@@ -299,7 +302,7 @@ class DownloadView(APIView):
         upload = MediaUpload.objects.filter(pk=pk, state=MediaState.READY).first()
         if upload is None:
             raise NotFound("No such file.")
-        response = FileResponse(storage.open_stream(upload.storage_key), content_type=upload.content_type)
+        response = FileResponse(storage.open_stream(upload.content_key), content_type=upload.content_type)
         response["Cache-Control"] = "private, max-age=60"
         response["Last-Modified"] = timezone.localtime(upload.confirmed_at or upload.created_at).strftime(
             "%a, %d %b %Y %H:%M:%S GMT"

@@ -25,7 +25,12 @@ class FetchStatus(models.TextChoices):
 
 class MediaUpload(BaseModel):
     """One uploaded file. It becomes usable in publishes (`ready`) only after confirm has
-    checked the stored bytes: their size and their real type, sniffed from the content."""
+    checked the stored bytes: their size and their real type, sniffed from the content.
+
+    Two keys: the client's PUT (or the fetch) writes `storage_key`; confirm copies those bytes
+    to `content_key`, checks the copy, and everything that serves the file reads that one. A
+    presigned S3 PUT URL cannot be revoked, so the checked bytes must live where it cannot write.
+    """
 
     team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="media_uploads")
     created_by = models.ForeignKey(
@@ -36,7 +41,10 @@ class MediaUpload(BaseModel):
     size_bytes = models.BigIntegerField(
         null=True, blank=True, help_text="Declared size; for a source_url fetch, the fetched size."
     )
-    storage_key = models.CharField(max_length=300, unique=True)
+    storage_key = models.CharField(max_length=300, unique=True)  # where the upload URL writes
+    content_key = models.CharField(
+        max_length=300, blank=True, help_text="The confirmed bytes, which no upload URL can reach; served from here."
+    )
     state = models.CharField(max_length=12, choices=MediaState.choices, default=MediaState.UNCONFIRMED)
     confirmed_at = models.DateTimeField(null=True, blank=True)
     # What the bytes really are, read from them at confirm.
@@ -64,6 +72,9 @@ class MediaUpload(BaseModel):
             ),
             models.CheckConstraint(
                 condition=Q(size_bytes__isnull=True) | Q(size_bytes__gt=0), name="mediaupload_size_positive"
+            ),
+            models.CheckConstraint(
+                condition=Q(state=MediaState.UNCONFIRMED) | ~Q(content_key=""), name="mediaupload_ready_has_content_key"
             ),
         ]
 

@@ -30,10 +30,10 @@ def ready_media_by_ids(*, team: Team, media_ids: Sequence[str]) -> tuple[list[Me
 
 def open_media(upload: MediaUpload) -> File:  # type: ignore[type-arg]
     """The file's bytes as a stream (close it after use); for clients that upload to a platform."""
-    return storage.open_stream(upload.storage_key)
+    return storage.open_stream(upload.content_key)
 
 
 def media_pull_url(upload: MediaUpload, *, lifetime_seconds: int | None = None) -> str:
     """A short-lived URL from which a platform fetches the file itself (Instagram, Threads,
     TikTok pull mode). Anyone holding it can read the file until it expires."""
-    return storage.download_url(key=upload.storage_key, media_id=str(upload.pk), lifetime_seconds=lifetime_seconds)
+    return storage.download_url(key=upload.content_key, media_id=str(upload.pk), lifetime_seconds=lifetime_seconds)

@@ -1,7 +1,8 @@
 """Writes for media uploads: create, receive bytes, fetch from a URL, confirm, clean up.
 
 The upload row is the truth. Bytes arrive by a PUT to a presigned URL or by a fetch task, but
-an upload becomes `ready` only through `media_confirm`, which checks what was actually stored.
+an upload becomes `ready` only through `media_confirm`, which fixes what was actually stored
+under a key of its own (`content_key`), checks that, and from then on only that is served.
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ import datetime as dt
 import logging
 import os
 from collections.abc import Iterable, Iterator
+from functools import partial
 
 from django.conf import settings
 from django.contrib.auth.models import User
@@ -136,28 +138,59 @@ def _chunks_capped(body: Iterable[bytes], *, expected: int) -> Iterator[bytes]:
         yield chunk
 
 
+def _already_confirmed() -> Conflict:
+    return Conflict("This upload is confirmed: its bytes can no longer be replaced.", code="UPLOAD_ALREADY_CONFIRMED")
+
+
 def media_receive(*, upload: MediaUpload, content_type: str, content_length: str | None, body: Iterable[bytes]) -> int:
     """Store the body of a PUT to a local upload URL. The URL's signature was checked by the
-    caller; here the request must match the declared type and size exactly, as S3 enforces."""
-    if upload.state != MediaState.UNCONFIRMED or upload.source_url or upload.size_bytes is None:
+    caller; here the request must match the declared type and size exactly, as S3 enforces, and
+    the upload must still be unconfirmed: confirmed bytes are never replaced (409)."""
+    if upload.source_url or upload.size_bytes is None:
         raise NotFound("No upload is waiting for bytes here.")
+    if upload.state != MediaState.UNCONFIRMED:
+        raise _already_confirmed()
     if content_type.split(";")[0].strip().lower() != upload.content_type:
         raise InvalidRequest(f"Content-Type must be {upload.content_type}.", code="CONTENT_TYPE_MISMATCH")
     if content_length != str(upload.size_bytes):
         raise InvalidRequest(f"Content-Length must be {upload.size_bytes}.", code="SIZE_MISMATCH")
+    staged, written = storage.stage(upload.storage_key, _chunks_capped(body, expected=upload.size_bytes))
     try:
-        written = storage.write_stream(upload.storage_key, _chunks_capped(body, expected=upload.size_bytes))
-    except Exception:
-        storage.delete(upload.storage_key)
-        raise
-    if written != upload.size_bytes:
-        storage.delete(upload.storage_key)
-        raise InvalidRequest("The body ended before the declared size.", code="SIZE_MISMATCH")
+        if written != upload.size_bytes:
+            raise InvalidRequest("The body ended before the declared size.", code="SIZE_MISMATCH")
+        _put_in_place(upload, staged)
+    finally:
+        storage.delete(staged)  # gone already once it is in place
     return written
 
 
-def _sniff_and_check(upload: MediaUpload, stored_size: int) -> sniff.Sniffed:
-    found = sniff.sniff(lambda offset, length: storage.read_range(upload.storage_key, offset, length), stored_size)
+@transaction.atomic
+def _put_in_place(upload: MediaUpload, staged: str) -> None:
+    # The row lock orders this rename with media_confirm's snapshot: the new bytes land before
+    # confirm looks at them, or after it has confirmed the upload, and then not at all.
+    state = MediaUpload.objects.select_for_update().filter(pk=upload.pk).values_list("state", flat=True).first()
+    if state is None:
+        raise NotFound("No upload is waiting for bytes here.")
+    if state != MediaState.UNCONFIRMED:
+        raise _already_confirmed()
+    storage.promote(staged, upload.storage_key)
+
+
+def _check_stored(upload: MediaUpload, key: str) -> sniff.Sniffed:
+    """What the bytes under `key` are, or a 422 when they are not what the upload declared."""
+    stored_size = storage.size(key)
+    if stored_size != upload.size_bytes:
+        raise Unprocessable(
+            f"The stored file has {stored_size} bytes, not the declared {upload.size_bytes}.",
+            code="SIZE_MISMATCH",
+            details={"declared": upload.size_bytes, "stored": stored_size},
+        )
+    try:
+        found = sniff.sniff(lambda offset, length: storage.read_range(key, offset, length), stored_size)
+    except sniff.Unreadable as exc:
+        raise Unprocessable(
+            f"The file cannot be read as {upload.content_type}: {exc}.", code="UNRECOGNISED_MEDIA"
+        ) from exc
     if found.content_type is None:
         raise Unprocessable("The file is not a PNG, JPEG, WebP, GIF, MP4 or QuickTime file.", code="UNRECOGNISED_MEDIA")
     if found.content_type != upload.content_type:
@@ -183,27 +216,32 @@ def _check_fetched(upload: MediaUpload) -> None:
 @transaction.atomic
 def media_confirm(*, team: Team, media_id: str) -> MediaUpload:
     """Check the stored bytes (present, of the declared size, really of the declared type) and
-    mark the upload ready. 404 when there is no such unconfirmed upload, as the spec says."""
+    mark the upload ready. 404 when there is no such unconfirmed upload, as the spec says.
+
+    The bytes are first snapshotted to `content_key`, a key no upload URL can write to; that
+    snapshot is what is checked and, from then on, served. So neither a PUT racing this confirm
+    nor a later one through a presigned S3 URL (valid 15 minutes, not revocable) changes them."""
     upload = MediaUpload.objects.select_for_update().filter(team=team, pk=media_id).first()
     if upload is None or upload.state != MediaState.UNCONFIRMED:
         raise NotFound("No unconfirmed upload with this id.", code="MEDIA_NOT_FOUND")
     if upload.source_url:
         _check_fetched(upload)
-    if not storage.exists(upload.storage_key):
+    content_key = f"{upload.storage_key}.confirmed"
+    if not storage.snapshot(upload.storage_key, content_key):
         raise Conflict("No file has been uploaded yet: PUT it to upload_url first.", code="FILE_NOT_UPLOADED")
-    stored_size = storage.size(upload.storage_key)
-    if stored_size != upload.size_bytes:
-        raise Unprocessable(
-            f"The stored file has {stored_size} bytes, not the declared {upload.size_bytes}.",
-            code="SIZE_MISMATCH",
-            details={"declared": upload.size_bytes, "stored": stored_size},
-        )
-    found = _sniff_and_check(upload, stored_size)
+    try:
+        found = _check_stored(upload, content_key)
+    except Exception:
+        storage.delete(content_key)  # the upload stays as it was: PUT the right file, confirm again
+        raise
+    upload.content_key = content_key
     upload.state = MediaState.READY
     upload.confirmed_at = timezone.now()
     upload.detected_type = found.content_type or ""
     upload.width, upload.height, upload.duration_seconds = found.width, found.height, found.duration_seconds
     upload.save()
+    # Only once committed: rolled back, the upload would still need the bytes it was sent.
+    transaction.on_commit(partial(storage.delete, upload.storage_key), robust=True)
     return upload
 
 
@@ -283,5 +321,8 @@ def media_delete_unconfirmed(*, older_than: dt.timedelta | None = None) -> int:
 
 
 def media_delete(*, upload: MediaUpload) -> None:
+    # Both keys: the upload key may hold bytes PUT after confirm through a still-valid URL.
     storage.delete(upload.storage_key)
+    if upload.content_key:
+        storage.delete(upload.content_key)
     upload.delete()

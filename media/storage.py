@@ -2,17 +2,23 @@
 under MEDIA_ROOT served and received by this service through signed, expiring URLs.
 
 Both backends answer the same questions (presign an upload, read a range, stream a file in,
-give a short-lived download URL), so nothing else in the code base knows which one runs.
+snapshot a key, give a short-lived download URL), so nothing else in the code base knows which
+one runs. Neither ever changes bytes in place: S3 replaces an object whole, and a local file is
+written aside and renamed over the old one. A snapshot (S3 CopyObject, a local hard link) is
+therefore a fixed copy that later writes to its source cannot reach.
 """
 
 from __future__ import annotations
 
 import io
+import os
+import secrets
 import time
 from collections.abc import Iterable, Iterator
 from typing import Any
 from urllib.parse import urlencode
 
+from botocore.exceptions import ClientError
 from django.conf import settings
 from django.core import signing
 from django.core.files.base import File
@@ -148,14 +154,54 @@ class _ChunkFile(File):  # type: ignore[type-arg]
 
 
 def write_stream(key: str, chunks: Iterable[bytes]) -> int:
-    """Store the chunks under `key` (replacing what was there) and return the byte count."""
+    """Store the chunks under `key` (replacing what was there, whole) and return the byte count."""
     if is_s3():
         reader = _ChunkReader(chunks)
         _s3_client().upload_fileobj(io.BufferedReader(reader), _storage().bucket_name, key)  # type: ignore[attr-defined]
         return reader.written
+    staged, written = stage(key, chunks)
+    promote(staged, key)
+    return written
+
+
+def stage(key: str, chunks: Iterable[bytes]) -> tuple[str, int]:
+    """Local storage: write the chunks beside `key` under a fresh name (nothing is left if they
+    fail) and return that name and the byte count; `promote` then puts the file in place."""
     source = _ChunkFile(chunks)
-    _storage().save(key, source)
-    return source.written
+    staged = f"{key}.part-{secrets.token_hex(8)}"
+    try:
+        staged = _storage().save(staged, source)
+    except Exception:
+        _storage().delete(staged)
+        raise
+    return staged, source.written
+
+
+def promote(staged: str, key: str) -> None:
+    """Local storage: replace `key` by the staged file in one rename, so no reader (and no
+    snapshot) ever sees a file half-written."""
+    os.replace(_storage().path(staged), _storage().path(key))
+
+
+def snapshot(source: str, target: str) -> bool:
+    """Fix the bytes now at `source` under `target`, out of reach of later writes to `source`;
+    False when nothing is stored at `source`. S3 copies server-side in one atomic CopyObject; a
+    local file is hard-linked, which is as good since files are only ever replaced by rename."""
+    if is_s3():
+        bucket = _storage().bucket_name  # type: ignore[attr-defined]
+        try:
+            _s3_client().copy_object(Bucket=bucket, Key=target, CopySource={"Bucket": bucket, "Key": source})
+        except ClientError as exc:
+            if exc.response.get("Error", {}).get("Code") in ("NoSuchKey", "404"):
+                return False
+            raise
+        return True
+    _storage().delete(target)  # left by a confirm that died before its commit
+    try:
+        os.link(_storage().path(source), _storage().path(target))
+    except FileNotFoundError:
+        return False
+    return True
 
 
 def delete(key: str) -> None:

@@ -26,3 +26,52 @@ def video(*, brand: bytes = b"isom", seconds: float = 2.5, width: int = 640, hei
     picture = _box(b"trak", _box(b"tkhd", b"\x00" * 76 + struct.pack(">II", width << 16, height << 16)))
     mdat = _box(b"mdat", b"\x00" * 4096)
     return ftyp + mdat + _box(b"moov", mvhd + audio + picture)
+
+
+def ftyp(brand: bytes = b"isom") -> bytes:
+    return _box(b"ftyp", brand + b"\x00\x00\x02\x00" + brand + b"mp41")
+
+
+def moov(*, seconds: float = 2.5, width: int = 640, height: int = 360) -> bytes:
+    mvhd = _box(b"mvhd", b"\x00" * 4 + b"\x00" * 8 + struct.pack(">II", 1000, int(seconds * 1000)) + b"\x00" * 80)
+    picture = _box(b"trak", _box(b"tkhd", b"\x00" * 76 + struct.pack(">II", width << 16, height << 16)))
+    return _box(b"moov", mvhd + picture)
+
+
+TINY_BOX = struct.pack(">I4s", 8, b"free")  # a whole box in 8 bytes: millions fit in a video
+
+
+def box_header(kind: bytes, size: int) -> bytes:
+    """The header of a box of `size` bytes in all (a 64-bit one when it does not fit 32 bits)."""
+    if size < 2**32:
+        return struct.pack(">I4s", size, kind)
+    return struct.pack(">I4sQ", 1, kind, size)
+
+
+class Synthetic:
+    """A large file that exists only as a function: `prefix`, then `unit` `count` times, then
+    `suffix`. `read` serves ranges of it and records them; past `max_reads` reads it fails the
+    test, so a walk that reads box by box fails at once instead of running for minutes."""
+
+    def __init__(self, prefix: bytes, unit: bytes, count: int, suffix: bytes = b"", max_reads: int = 10) -> None:
+        self.prefix, self.unit, self.suffix, self.max_reads = prefix, unit, suffix, max_reads
+        self.body_end = len(prefix) + len(unit) * count
+        self.size = self.body_end + len(suffix)
+        self.reads: list[tuple[int, int]] = []
+
+    def read(self, offset: int, length: int) -> bytes:
+        self.reads.append((offset, length))
+        assert len(self.reads) <= self.max_reads, f"{len(self.reads)} reads: the walk is not bounded"
+        return bytes(self._byte_range(offset, min(offset + length, self.size)))
+
+    def _byte_range(self, start: int, end: int) -> bytearray:
+        out = bytearray(self.prefix[start:end])
+        position = max(start, len(self.prefix))
+        while position < min(end, self.body_end):
+            phase = (position - len(self.prefix)) % len(self.unit)
+            piece = self.unit[phase : phase + min(end, self.body_end) - position]
+            out += piece
+            position += len(piece)
+        if end > self.body_end:
+            out += self.suffix[max(start, self.body_end) - self.body_end : end - self.body_end]
+        return out

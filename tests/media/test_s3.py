@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import shutil
 import socket
+import struct
 import subprocess
 from pathlib import Path
 
@@ -15,7 +16,7 @@ import pytest
 import requests
 from botocore.config import Config
 
-from media import services, storage
+from media import selectors, services, storage
 from media.models import MediaState, MediaUpload
 from tests.media import files
 
@@ -218,4 +219,107 @@ def test_cleanup_deletes_the_s3_object(api, owner, s3):
     services.media_delete_unconfirmed()
 
     assert not MediaUpload.objects.filter(pk=created["media_id"]).exists()
+    assert s3.list_objects_v2(Bucket=BUCKET, Prefix=f"teams/{owner.team.pk}/").get("KeyCount", 0) == 0
+
+
+@pytest.fixture
+def gets(s3):
+    """The GET requests the service sends to S3, as (key, Range); past twenty the test fails at
+    once, rather than after a walk of a hostile file one ranged GET per box."""
+    sent = []
+
+    def record(request, **kwargs):
+        if request.method == "GET" and f"/{BUCKET}/" in request.url:
+            sent.append((request.url.split(f"/{BUCKET}/", 1)[1].split("?")[0], request.headers.get("Range")))
+            assert len(sent) <= 20, "confirm reads the object box by box"
+
+    client = storage._s3_client()
+    client.meta.events.register("before-send.s3", record)
+    yield sent
+    client.meta.events.unregister("before-send.s3", record)
+
+
+def _range_bytes(byte_range) -> int:
+    first, last = byte_range.decode().removeprefix("bytes=").split("-")
+    return int(last) - int(first) + 1
+
+
+def test_confirm_before_the_put_on_s3_says_the_file_is_missing(api, owner, s3):
+    created = _create(api, owner.key, files.image())
+
+    response = api.post(f"/api/v1/media/uploads/{created['media_id']}/confirm", format="json")
+
+    assert response.status_code == 409
+    assert response.json()["error"]["code"] == "FILE_NOT_UPLOADED"
+
+
+@pytest.mark.parametrize(
+    "hostile",
+    [
+        files.ftyp() + files.TINY_BOX * (2 * 1024 * 1024 // 8),
+        files.ftyp() + (files.box_header(b"free", 1024 * 1024 + 8) + bytes(1024 * 1024)) * 12,
+    ],
+    ids=["tiny-boxes", "boxes-past-each-read"],
+)
+def test_confirm_of_a_hostile_video_on_s3_is_a_few_ranged_gets(api, owner, s3, gets, hostile):
+    created = _create(api, owner.key, hostile, content_type="video/mp4")
+    assert _put(created, hostile).status_code == 200
+
+    confirmed = api.post(f"/api/v1/media/uploads/{created['media_id']}/confirm", format="json")
+
+    assert confirmed.status_code == 200
+    assert 1 <= len(gets) <= 3
+    assert all(byte_range is not None for _, byte_range in gets)
+    assert sum(_range_bytes(byte_range) for _, byte_range in gets) <= 3 * 1024 * 1024
+
+
+def test_a_truncated_box_header_on_s3_is_a_422_and_leaves_no_copy(api, owner, s3):
+    broken = files.ftyp() + struct.pack(">I4s", 1, b"mdat") + b"\x00\x00\x00\x00"
+    created = _create(api, owner.key, broken, content_type="video/mp4")
+    assert _put(created, broken).status_code == 200
+
+    response = api.post(f"/api/v1/media/uploads/{created['media_id']}/confirm", format="json")
+
+    assert response.status_code == 422
+    assert response.json()["error"]["code"] == "UNRECOGNISED_MEDIA"
+    listed = s3.list_objects_v2(Bucket=BUCKET, Prefix=f"teams/{owner.team.pk}/")["Contents"]
+    assert [item["Key"] for item in listed] == [MediaUpload.objects.get(pk=created["media_id"]).storage_key]
+
+
+def test_a_put_through_the_presigned_url_after_confirm_does_not_change_what_is_served(
+    api, owner, s3, django_capture_on_commit_callbacks
+):
+    png = files.image()
+    created = _create(api, owner.key, png)
+    assert _put(created, png).status_code == 200
+    with django_capture_on_commit_callbacks(execute=True):
+        assert api.post(f"/api/v1/media/uploads/{created['media_id']}/confirm", format="json").status_code == 200
+
+    swapped = b"x" * len(png)
+    assert _put(created, swapped).status_code == 200  # S3 cannot revoke the URL: the PUT lands
+
+    upload = MediaUpload.objects.get(pk=created["media_id"])
+    listed = api.get("/api/v1/media").json()["data"][0]
+    assert requests.get(listed["download_url"], timeout=10).content == png
+    assert requests.get(selectors.media_pull_url(upload), timeout=10).content == png
+    with selectors.open_media(upload) as stream:
+        assert stream.read() == png
+    assert s3.get_object(Bucket=BUCKET, Key=upload.storage_key)["Body"].read() == swapped
+
+
+def test_confirm_on_s3_removes_the_upload_key_and_delete_removes_both(
+    api, owner, s3, django_capture_on_commit_callbacks
+):
+    png = files.image()
+    created = _create(api, owner.key, png)
+    _put(created, png)
+    with django_capture_on_commit_callbacks(execute=True):
+        api.post(f"/api/v1/media/uploads/{created['media_id']}/confirm", format="json")
+    upload = MediaUpload.objects.get(pk=created["media_id"])
+    keys = [item["Key"] for item in s3.list_objects_v2(Bucket=BUCKET, Prefix=f"teams/{owner.team.pk}/")["Contents"]]
+    assert keys == [upload.content_key]
+
+    _put(created, png)  # a late PUT through the still-valid URL
+    services.media_delete(upload=upload)
+
     assert s3.list_objects_v2(Bucket=BUCKET, Prefix=f"teams/{owner.team.pk}/").get("KeyCount", 0) == 0

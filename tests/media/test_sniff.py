@@ -1,9 +1,14 @@
 from __future__ import annotations
 
+import struct
+import zlib
+
 import pytest
 
-from media.sniff import detect_type, sniff
+from media.sniff import Unreadable, detect_type, sniff
 from tests.media import files
+
+MB = 1024 * 1024
 
 
 def _sniff(data: bytes):
@@ -47,3 +52,65 @@ def test_a_truncated_video_is_still_typed_without_metadata():
 
     assert found.content_type == "video/mp4"
     assert found.duration_seconds is None
+
+
+# --- bounded cost: a hostile file costs a few reads whatever it holds -----------------------
+
+
+def test_millions_of_tiny_boxes_are_typed_from_one_read():
+    hostile = files.Synthetic(files.ftyp(), files.TINY_BOX, (500 * MB) // 8)
+
+    found = sniff(hostile.read, hostile.size)
+
+    assert (found.content_type, found.duration_seconds) == ("video/mp4", None)
+    assert len(hostile.reads) == 1
+    assert hostile.reads[0][1] <= MB
+
+
+def test_boxes_each_past_the_last_read_cost_at_most_three_reads():
+    box = files.box_header(b"free", 2 * MB) + bytes(2 * MB - 8)
+    hostile = files.Synthetic(files.ftyp(), box, 250)
+
+    found = sniff(hostile.read, hostile.size)
+
+    assert found.content_type == "video/mp4"
+    assert len(hostile.reads) <= 3
+    assert sum(length for _, length in hostile.reads) <= 3 * MB
+
+
+def test_a_moov_after_a_500_mb_mdat_is_still_read_in_three_reads():
+    """As phones write it: ftyp, the media data, then moov at the very end."""
+    mdat = files.box_header(b"mdat", 8 + 500 * MB)
+    video = files.Synthetic(
+        files.ftyp() + mdat, bytes(MB), 500, suffix=files.moov(seconds=61.5, width=1080, height=1920)
+    )
+
+    found = sniff(video.read, video.size)
+
+    assert (found.content_type, found.width, found.height, found.duration_seconds) == ("video/mp4", 1080, 1920, 61.5)
+    assert len(video.reads) <= 3
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        files.ftyp() + files.box_header(b"mdat", 1008) + bytes(1000) + b"\x00\x00\x00",
+        files.ftyp() + struct.pack(">I4s", 1, b"mdat") + b"\x00\x00\x00\x00",
+        files.ftyp() + struct.pack(">I4s", 4, b"free") + bytes(100),
+    ],
+    ids=["cut-off-header", "cut-off-64-bit-size", "size-below-header"],
+)
+def test_a_broken_box_header_is_unreadable(data):
+    with pytest.raises(Unreadable):
+        _sniff(data)
+
+
+def test_an_image_declaring_billions_of_pixels_is_unreadable():
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+
+    header = struct.pack(">IIBBBBB", 100_000, 100_000, 8, 2, 0, 0, 0)
+    bomb = b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IEND", b"")
+
+    with pytest.raises(Unreadable):
+        _sniff(bomb)

@@ -3,11 +3,16 @@
 from __future__ import annotations
 
 import datetime as dt
+import os
+import struct
 
 import pytest
 import requests
+from django.core.files.storage import default_storage
+from django.db.models import F
 
-from media import services, storage
+from config.errors import Conflict
+from media import selectors, services, storage
 from media.models import MediaState, MediaUpload
 from tests.factories import PlanFactory
 from tests.media import files
@@ -276,6 +281,136 @@ def test_confirming_an_unknown_or_foreign_upload_is_a_404(api, owner, outsider):
     assert api.as_(owner.key).get(f"/api/v1/media/uploads/{theirs['media_id']}").status_code == 404
 
 
+# --- confirm has a bounded cost -----------------------------------------------------------
+
+
+@pytest.fixture
+def media_root(settings, tmp_path):
+    settings.MEDIA_ROOT = str(tmp_path / "media")
+
+
+@pytest.fixture
+def reads(monkeypatch):
+    """Every read of stored bytes; past ten the test fails at once, rather than after a walk of
+    a hostile file box by box."""
+    made = []
+    real = storage.read_range
+
+    def counted(key, offset, length):
+        made.append((key, offset, length))
+        assert len(made) <= 10, "confirm reads the file box by box"
+        return real(key, offset, length)
+
+    monkeypatch.setattr(storage, "read_range", counted)
+    return made
+
+
+def _stored(team, data: bytes, content_type="video/mp4") -> MediaUpload:
+    upload = services.media_create(team=team, user=None, filename="f", content_type=content_type, size_bytes=len(data))
+    storage.write_stream(upload.storage_key, [data])
+    return upload
+
+
+def test_confirming_a_file_of_tiny_boxes_reads_only_its_head(api, owner, media_root, reads):
+    hostile = files.ftyp() + files.TINY_BOX * (4 * 1024 * 1024 // 8)
+    upload = _stored(owner.team, hostile)
+
+    response = _confirm(api, owner.key, upload.pk)
+
+    assert response.status_code == 200
+    assert response.json()["data"]["duration_seconds"] is None
+    assert [length for _, _, length in reads] == [1024 * 1024]
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        files.ftyp() + files.box_header(b"mdat", 1008) + bytes(1000) + b"\x00\x00\x00",
+        files.ftyp() + struct.pack(">I4s", 1, b"mdat") + b"\x00\x00\x00\x00",
+        files.ftyp() + files.box_header(b"free", 3) + bytes(100),
+    ],
+    ids=["cut-off-header", "cut-off-64-bit-size", "size-below-header"],
+)
+def test_a_broken_box_header_is_a_422_and_the_upload_stays_unconfirmed(api, owner, media_root, data):
+    upload = _stored(owner.team, data)
+
+    response = _confirm(api, owner.key, upload.pk)
+
+    assert response.status_code == 422
+    assert response.json()["error"]["code"] == "UNRECOGNISED_MEDIA"
+    assert MediaUpload.objects.get(pk=upload.pk).state == MediaState.UNCONFIRMED
+
+
+# --- confirmed bytes are fixed ------------------------------------------------------------
+
+
+def test_a_put_after_confirm_is_a_409_and_the_confirmed_bytes_are_still_served(api, owner, served, media_root):
+    png = files.image()
+    created = _upload(api, owner.key, png)
+    assert _confirm(api, owner.key, created["media_id"]).status_code == 200
+
+    response = _put(created, b"x" * len(png))
+
+    assert response.status_code == 409
+    assert response.json()["error"]["type"] == "conflict"
+    assert response.json()["error"]["code"] == "UPLOAD_ALREADY_CONFIRMED"
+    item = api.get("/api/v1/media").json()["data"][0]
+    assert requests.get(item["download_url"], timeout=10).content == png
+
+
+def test_a_put_still_streaming_when_confirm_commits_is_refused(owner, media_root):
+    png = files.image()
+    upload = _stored(owner.team, png, content_type="image/png")
+    swapped = b"x" * len(png)
+
+    def body():
+        yield swapped[:10]
+        services.media_confirm(team=owner.team, media_id=str(upload.pk))  # confirm wins the race
+        yield swapped[10:]
+
+    with pytest.raises(Conflict) as refused:
+        services.media_receive(upload=upload, content_type="image/png", content_length=str(len(png)), body=body())
+
+    assert refused.value.code == "UPLOAD_ALREADY_CONFIRMED"
+    with selectors.open_media(MediaUpload.objects.get(pk=upload.pk)) as stream:
+        assert stream.read() == png
+    folder = os.path.dirname(default_storage.path(upload.storage_key))
+    assert not [name for name in os.listdir(folder) if ".part-" in name]
+
+
+def test_bytes_replaced_while_confirm_checks_them_are_not_what_gets_served(owner, media_root, monkeypatch):
+    png = files.image()
+    upload = _stored(owner.team, png, content_type="image/png")
+    real = storage.read_range
+
+    def replaced_first(key, offset, length):
+        storage.write_stream(upload.storage_key, [b"not the checked bytes"])
+        return real(key, offset, length)
+
+    monkeypatch.setattr(storage, "read_range", replaced_first)
+
+    confirmed = services.media_confirm(team=owner.team, media_id=str(upload.pk))
+
+    assert (confirmed.width, confirmed.height) == (64, 48)
+    with selectors.open_media(confirmed) as stream:
+        assert stream.read() == png
+
+
+def test_confirm_moves_the_bytes_out_of_the_upload_key_and_delete_removes_them(
+    owner, media_root, django_capture_on_commit_callbacks
+):
+    upload = _stored(owner.team, files.image(), content_type="image/png")
+
+    with django_capture_on_commit_callbacks(execute=True):
+        confirmed = services.media_confirm(team=owner.team, media_id=str(upload.pk))
+
+    assert confirmed.content_key != confirmed.storage_key
+    assert not storage.exists(confirmed.storage_key)
+    assert storage.exists(confirmed.content_key)
+    services.media_delete(upload=confirmed)
+    assert not storage.exists(confirmed.content_key)
+
+
 # --- listing ----------------------------------------------------------------------------
 
 
@@ -299,7 +434,7 @@ def test_the_list_is_paged(api, owner):
         upload = services.media_create(
             team=owner.team, user=None, filename="a.png", content_type="image/png", size_bytes=5
         )
-        MediaUpload.objects.filter(pk=upload.pk).update(state=MediaState.READY)
+        MediaUpload.objects.filter(pk=upload.pk).update(state=MediaState.READY, content_key=F("storage_key"))
 
     body = api.as_(owner.key).get("/api/v1/media?page_size=2&page=2").json()
 
