@@ -1,7 +1,9 @@
 from __future__ import annotations
 
+from django.conf import settings
 from django.contrib import admin
 from django.db import models
+from django.http import HttpRequest
 
 from accounts.models import SocialAccount
 
@@ -17,6 +19,11 @@ class SocialAccountAdmin(admin.ModelAdmin[SocialAccount]):
     exclude = ["access_token", "refresh_token"]
     formfield_overrides = {models.URLField: {"assume_scheme": "https"}}
     readonly_fields = ["id", "has_access_token", "has_refresh_token", "created_at", "updated_at"]
+
+    def get_readonly_fields(self, request: HttpRequest, obj: SocialAccount | None = None) -> list[str]:
+        fields = list(super().get_readonly_fields(request, obj))
+        # Sandbox accounts exist only in development; production cannot make one here either.
+        return fields if settings.DEVELOPMENT else [*fields, "sandbox"]
 
     @admin.display(boolean=True, description="Access token stored")
     def has_access_token(self, obj: SocialAccount) -> bool:

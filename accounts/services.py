@@ -6,9 +6,11 @@ import datetime as dt
 import logging
 
 import requests
+from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
+from accounts.errors import SandboxUnavailable
 from accounts.models import AccountStatus, SocialAccount
 from accounts.platforms.base import Connection, Credentials, Outcome, OutcomeKind, PlatformError
 from accounts.platforms.registry import NoClient, client_for
@@ -31,12 +33,20 @@ def _apply(account: SocialAccount, credentials: Credentials) -> None:
     account.status, account.status_reason = AccountStatus.ACTIVE, ""
 
 
+def account_sandbox_check(*, sandbox: bool) -> None:
+    """Sandbox accounts exist only in development: production neither creates nor uses one
+    (`Connection.url()` refuses their calls too)."""
+    if sandbox and not settings.DEVELOPMENT:
+        raise SandboxUnavailable()
+
+
 @transaction.atomic
 def account_connect(
     *, team: Team, platform: str, credentials: Credentials, sandbox: bool, reauthorize: SocialAccount | None = None
 ) -> SocialAccount:
     """Store a newly authorized account, or renew the tokens of one already connected (same
     platform identity), keeping its id so publishes and analytics stay attached to it."""
+    account_sandbox_check(sandbox=sandbox)
     if not credentials.external_id:
         raise InvalidRequest("The platform did not say which account was authorized.", code="NO_ACCOUNT_IDENTITY")
     if reauthorize is not None and reauthorize.external_id != credentials.external_id:

@@ -4,12 +4,16 @@ OAuth platforms: POST connect stores the attempt (state, PKCE verifier, team, sa
 the account being re-authorized) in the server-side session under its `state`, then sends the
 browser to the platform's authorize page; the callback accepts only a state it issued, once,
 within ten minutes. Bluesky connects with a handle and an app password instead.
+
+The sandbox exists only in development: there, a platform without app credentials connects
+sandbox accounts; in production it cannot be connected, and the page says why.
 """
 
 from __future__ import annotations
 
 import base64
 import hashlib
+import math
 import secrets
 import time
 import uuid
@@ -70,10 +74,38 @@ def _redirect_uri(platform: str) -> str:
     return f"{str(settings.PUBLIC_BASE_URL).rstrip('/')}{reverse('connect-callback', args=[platform])}"
 
 
+def _app_configured(platform: str) -> bool:
+    return bool(getattr(settings, f"{platform.upper()}_CLIENT_ID", ""))
+
+
 def _use_sandbox(request: HttpRequest, platform: str) -> bool:
-    """The sandbox unless asked otherwise and the platform's app credentials are configured."""
-    configured = bool(getattr(settings, f"{platform.upper()}_CLIENT_ID", ""))
+    """In development, the sandbox unless asked otherwise and the platform's app credentials
+    are configured; in production, never."""
+    if not settings.DEVELOPMENT:
+        return False
+    configured = _app_configured(platform)
     return request.POST.get("sandbox", "on" if not configured else "") == "on" or not configured
+
+
+def _connect_problem(platform: str) -> str:
+    """Why the platform cannot be connected here, or "" when it can."""
+    if not _has_client(platform):
+        return "Not available yet."
+    if not settings.DEVELOPMENT and platform not in PASSWORD_PLATFORMS and not _app_configured(platform):
+        name = platform.upper()
+        return f"Its app credentials are not configured ({name}_CLIENT_ID, {name}_CLIENT_SECRET)."
+    return ""
+
+
+def _account_of(team: Team, account_id: str) -> SocialAccount | None:
+    """The team's account named in a query or form (404 for anything else), None if none is."""
+    if not account_id:
+        return None
+    try:
+        uuid.UUID(account_id)
+    except ValueError:
+        raise Http404("No such account.") from None
+    return get_object_or_404(SocialAccount, pk=account_id, team=team)
 
 
 @login_required
@@ -88,8 +120,9 @@ def dashboard(request: HttpRequest) -> HttpResponse:
         "teams": [m.team for m in Membership.objects.select_related("team").filter(user=signed_in_user(request))],
         "can_manage": membership.role in (Role.OWNER, Role.ADMIN),
         "accounts": SocialAccount.objects.filter(team=team).order_by("platform", "created_at"),
-        "platforms": [(p.value, p.label, _has_client(p.value)) for p in Platform],
+        "platforms": [(p.value, p.label, _connect_problem(p.value)) for p in Platform],
         "password_platforms": {p.value for p in PASSWORD_PLATFORMS},
+        "development": settings.DEVELOPMENT,
     }
     return render(request, "accounts/dashboard.html", context)
 
@@ -111,6 +144,7 @@ def _pkce() -> tuple[str, str]:
 def _start_oauth(request: HttpRequest, team: Team, platform: str, account: SocialAccount | None) -> HttpResponse:
     client = client_for(platform)
     sandbox = account.sandbox if account else _use_sandbox(request, platform)
+    services.account_sandbox_check(sandbox=sandbox)
     verifier, challenge = _pkce()
     state = secrets.token_urlsafe(32)
     request.session[f"connect:{state}"] = {
@@ -134,14 +168,24 @@ def connect(request: HttpRequest, platform: str) -> HttpResponse:
         return redirect("dashboard")
     try:
         team = _manager(request, request.POST.get("team"))
-        if platform in PASSWORD_PLATFORMS:
-            return redirect(f"{reverse('connect-password', args=[platform])}?team={team.pk}")
-        return _start_oauth(request, team, platform, None)
     except PermissionError as exc:
         return HttpResponse(str(exc), status=403)
-    except NoClient:
-        messages.error(request, f"{Platform(platform).label} cannot be connected yet.")
-        return redirect("dashboard")
+    if problem := _connect_problem(platform):
+        messages.error(request, f"{Platform(platform).label} cannot be connected. {problem}")
+        return _back(team)
+    if platform in PASSWORD_PLATFORMS:
+        return redirect(f"{reverse('connect-password', args=[platform])}?team={team.pk}")
+    return _start_oauth_or_explain(request, team, platform, None)
+
+
+def _start_oauth_or_explain(
+    request: HttpRequest, team: Team, platform: str, account: SocialAccount | None
+) -> HttpResponse:
+    try:
+        return _start_oauth(request, team, platform, account)
+    except ApplicationError as exc:
+        messages.error(request, exc.message)
+        return _back(team)
 
 
 @login_required
@@ -154,7 +198,7 @@ def reauthorize(request: HttpRequest, account_id: str) -> HttpResponse:
         return HttpResponse(str(exc), status=403)
     if account.platform in PASSWORD_PLATFORMS:
         return redirect(f"{reverse('connect-password', args=[account.platform])}?team={team.pk}&account={account.pk}")
-    return _start_oauth(request, team, account.platform, account)
+    return _start_oauth_or_explain(request, team, account.platform, account)
 
 
 def _attempt(request: HttpRequest, platform: str) -> dict[str, Any] | None:
@@ -205,13 +249,13 @@ def connect_password(request: HttpRequest, platform: str) -> HttpResponse:
         team = _manager(request, request.GET.get("team") or request.POST.get("team"))
     except PermissionError as exc:
         return HttpResponse(str(exc), status=403)
-    account_id = request.GET.get("account") or request.POST.get("account") or ""
-    reauthorize = SocialAccount.objects.filter(pk=account_id, team=team).first() if account_id else None
+    reauthorize = _account_of(team, request.GET.get("account") or request.POST.get("account") or "")
     context = {"team": team, "platform": Platform(platform), "account": reauthorize, "sandbox_default": True}
     if request.method != "POST":
         return render(request, "accounts/connect_password.html", context)
     sandbox = reauthorize.sandbox if reauthorize else _use_sandbox(request, platform)
     try:
+        services.account_sandbox_check(sandbox=sandbox)
         credentials = client_for(platform).login(
             identifier=request.POST.get("identifier", "").strip(),
             app_password=request.POST.get("app_password", "").strip(),
@@ -242,3 +286,12 @@ def disconnect(request: HttpRequest, account_id: str) -> HttpResponse:
         services.account_disconnect(account=account)
         messages.success(request, f"Disconnected {account}.")
     return _back(team)
+
+
+def locked_out(request: HttpRequest, response: HttpResponse | None, credentials: Any = None) -> HttpResponse:
+    """What a login refused by django-axes shows (AXES_LOCKOUT_CALLABLE), dashboard and admin alike."""
+    context = {
+        "failure_limit": settings.AXES_FAILURE_LIMIT,
+        "cooloff_minutes": math.ceil(settings.AXES_COOLOFF_TIME.total_seconds() / 60),
+    }
+    return render(request, "registration/locked_out.html", context, status=429)

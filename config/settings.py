@@ -7,11 +7,14 @@ needs no server and no secret; `production` refuses to start without `SECRET_KEY
 
 from __future__ import annotations
 
+import datetime as dt
 import secrets
 from pathlib import Path
 
 import django_stubs_ext
 import environ
+
+from config import fernet_keys
 
 # Lets annotations such as `admin.ModelAdmin[Team]` work at run time, not only for mypy.
 django_stubs_ext.monkeypatch()
@@ -61,6 +64,7 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "django_celery_beat",
+    "axes",
     "teams",
     "accounts",
     "media",
@@ -79,6 +83,8 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # Last, as django-axes asks: it turns a locked-out login into the lockout page.
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -193,8 +199,9 @@ CELERY_TASK_ALWAYS_EAGER = False
 SANDBOX_PORT = env.int("SANDBOX_PORT", default=8100)
 SANDBOX_URL = env.str("SANDBOX_URL", default=f"http://127.0.0.1:{SANDBOX_PORT}").rstrip("/")
 PLATFORM_TIMEOUT_SECONDS = env.float("PLATFORM_TIMEOUT_SECONDS", default=30.0)
-# Each platform's app credentials (X_CLIENT_ID, X_CLIENT_SECRET, ...). Without them, accounts
-# connect to the sandbox; with them, the dashboard connects real accounts.
+# Each platform's app credentials (X_CLIENT_ID, X_CLIENT_SECRET, ...). With them, the dashboard
+# connects real accounts; without them, development connects sandbox accounts and production
+# cannot connect that platform. The sandbox (SANDBOX_URL) exists only in development.
 for _platform in ("X", "INSTAGRAM", "TIKTOK", "YOUTUBE", "FACEBOOK", "LINKEDIN", "PINTEREST", "THREADS"):
     globals()[f"{_platform}_CLIENT_ID"] = env.str(f"{_platform}_CLIENT_ID", default="")
     globals()[f"{_platform}_CLIENT_SECRET"] = env.str(f"{_platform}_CLIENT_SECRET", default="")
@@ -209,8 +216,12 @@ WEBHOOK_RETRY_DELAYS = env.list("WEBHOOK_RETRY_DELAYS", cast=int, default=[60, 3
 
 # --- Secrets at rest --------------------------------------------------------------------
 # Fernet keys (comma-separated, newest first) for OAuth tokens and webhook secrets; older
-# keys keep decrypting while a rotation re-encrypts. Development derives one from SECRET_KEY.
-FIELD_ENCRYPTION_KEYS = env.list("FIELD_ENCRYPTION_KEYS", default=[] if DEVELOPMENT else None)
+# keys keep decrypting while a rotation re-encrypts (`manage.py rotate_field_keys`).
+# Development derives one from SECRET_KEY; production checks them here, so that a process
+# with a missing or malformed key refuses to start rather than fail on the first token.
+FIELD_ENCRYPTION_KEYS = [key.strip() for key in env.list("FIELD_ENCRYPTION_KEYS", default=[]) if key.strip()]
+if FIELD_ENCRYPTION_KEYS or not DEVELOPMENT:
+    fernet_keys.fernets(FIELD_ENCRYPTION_KEYS)
 
 # --- API --------------------------------------------------------------------------------
 REST_FRAMEWORK = {
@@ -266,6 +277,16 @@ SPECTACULAR_SETTINGS = {
 }
 
 # --- Auth, sessions, security -----------------------------------------------------------
+# https://django-axes.readthedocs.io/en/latest/4_configuration.html
+# Every password login (dashboard and admin) passes django-axes first: after
+# AXES_FAILURE_LIMIT failures of one username from one address, that pair is refused, even
+# with the right password, until AXES_COOLOFF_MINUTES have passed without another try.
+AUTHENTICATION_BACKENDS = ["axes.backends.AxesStandaloneBackend", "django.contrib.auth.backends.ModelBackend"]
+AXES_FAILURE_LIMIT = env.int("AXES_FAILURE_LIMIT", default=5)
+AXES_COOLOFF_TIME = dt.timedelta(minutes=env.int("AXES_COOLOFF_MINUTES", default=15))
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_CALLABLE = "accounts.views.locked_out"  # a page that says when to try again, status 429
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
@@ -276,9 +297,26 @@ LOGOUT_REDIRECT_URL = "/login/"
 SESSION_COOKIE_HTTPONLY = True
 SECURE_CONTENT_TYPE_NOSNIFF = True
 X_FRAME_OPTIONS = "DENY"
+# The admin shows a new API key once, as a message: kept in the session, never in a cookie.
+MESSAGE_STORAGE = "django.contrib.messages.storage.session.SessionStorage"
+# https://docs.djangoproject.com/en/5.2/ref/middleware/#referrer-policy
+SECURE_REFERRER_POLICY = "same-origin"
 if not DEVELOPMENT:
     SESSION_COOKIE_SECURE = True
     CSRF_COOKIE_SECURE = True
+    # https://docs.djangoproject.com/en/5.2/ref/middleware/#http-strict-transport-security
+    # HTTPS only, behind a proxy that terminates TLS and sets X-Forwarded-Proto (and strips
+    # the client's own): Django trusts that header to tell https from http.
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    SECURE_SSL_REDIRECT = env.bool("SECURE_SSL_REDIRECT", default=True)
+    SECURE_REDIRECT_EXEMPT = [r"^healthz$"]  # probed over plain http from inside the network
+    SECURE_HSTS_SECONDS = env.int("SECURE_HSTS_SECONDS", default=365 * 86400)
+    SECURE_HSTS_INCLUDE_SUBDOMAINS = env.bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", default=True)
+    # Asking browsers' preload list to include the domain is the operator's decision (it is slow
+    # to undo), so it is off unless asked for, and the check suggesting it is silenced then.
+    SECURE_HSTS_PRELOAD = env.bool("SECURE_HSTS_PRELOAD", default=False)
+    if not SECURE_HSTS_PRELOAD:
+        SILENCED_SYSTEM_CHECKS = ["security.W021"]
 
 # --- Internationalisation and time ------------------------------------------------------
 LANGUAGE_CODE = "en-us"

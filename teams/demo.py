@@ -18,6 +18,7 @@ from django.utils import timezone
 from django.utils.text import slugify
 
 from accounts.models import AccountStatus, Platform, SocialAccount
+from accounts.services import account_sandbox_check
 from sandbox import tokens as sandbox_tokens
 from sandbox.platforms.bluesky import did_for as bluesky_did_for
 from teams import services
@@ -102,6 +103,7 @@ def sandbox_account(
     team: Team, platform: str, *, suffix: str = "", status: str = AccountStatus.ACTIVE
 ) -> SocialAccount:
     """An account connected to the sandbox, with tokens the sandbox accepts (refuses when expired)."""
+    account_sandbox_check(sandbox=True)  # development only, like seed_demo
     external_id = f"{platform}-{team.pk.hex[:12]}{suffix}"
     handle = f"{team.name.lower().replace(' ', '_')}_{platform}{suffix}"
     if platform == Platform.BLUESKY:

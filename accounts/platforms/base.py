@@ -14,7 +14,8 @@ A client turns a post into calls to the platform's real public API and every ans
 
 Every client talks to the real hosts through `Connection.url()`; for a sandbox account the same
 URL is prefixed with SANDBOX_URL (CONTRACT.md "Sandbox addressing"), so one code path serves
-the real platform and the local stand-in.
+the real platform and the local stand-in. Outside development a sandbox account's calls raise
+`SandboxUnavailable` there instead: production never sends to the sandbox.
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ import requests
 import urllib3
 from django.conf import settings
 
+from accounts.errors import SandboxUnavailable
 from accounts.platforms.limits import PlatformLimits, limits_for
 
 CONNECT_TIMEOUT_SECONDS = 5.0
@@ -127,6 +129,10 @@ class Connection:
     def url(self, real_url: str) -> str:
         if not self.sandbox:
             return real_url
+        if not settings.DEVELOPMENT:
+            # Every request a client sends is addressed here, so this one check keeps a sandbox
+            # account found in production (copied data, an admin edit) from sending anything.
+            raise SandboxUnavailable()
         parts = urlsplit(real_url)
         query = f"?{parts.query}" if parts.query else ""
         return f"{settings.SANDBOX_URL}/{parts.netloc}{parts.path}{query}"

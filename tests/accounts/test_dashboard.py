@@ -212,3 +212,22 @@ def test_a_malformed_or_foreign_team_in_the_address_is_not_found(client, owner, 
     client.force_login(owner.user)
 
     assert client.get("/dashboard/", {"team": team_id}).status_code == 404
+
+
+@pytest.mark.parametrize("account", ["not-a-uuid", "00000000-0000-0000-0000-000000000000"])
+def test_connect_page_with_an_unknown_account_is_a_404(browser, owner, account):
+    page = browser.get(f"/dashboard/accounts/password/bluesky/?team={owner.team.pk}&account={account}")
+    form = browser.post(
+        "/dashboard/accounts/password/bluesky/",
+        {"team": owner.team.pk, "account": account, "identifier": "a.bsky.social", "app_password": "x"},
+    )
+
+    assert (page.status_code, form.status_code) == (404, 404)
+
+
+def test_another_teams_account_cannot_be_re_authorized_from_the_connect_page(browser, owner, outsider):
+    theirs = SocialAccountFactory(team=outsider.team, platform="bluesky")
+
+    page = browser.get(f"/dashboard/accounts/password/bluesky/?team={owner.team.pk}&account={theirs.pk}")
+
+    assert page.status_code == 404
