@@ -6,10 +6,12 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+from accounts.errors import SandboxUnavailable
 from accounts.models import AccountStatus, SocialAccount
 from accounts.platforms import pinterest
 from accounts.platforms.base import Media, Post, Problem
 from accounts.platforms.registry import NoClient, client_for
+from accounts.services import account_sandbox_check
 from config.errors import InvalidRequest, Unprocessable
 from media.models import MediaUpload
 from media.selectors import media_pull_url, open_media, ready_media_by_ids
@@ -39,6 +41,10 @@ def accounts_by_id(*, team: Team, account_ids: Sequence[str]) -> dict[str, Socia
                 code=f"ACCOUNT_{account.status.upper()}",
                 details=where,
             )
+        try:
+            account_sandbox_check(sandbox=account.sandbox)
+        except SandboxUnavailable as exc:
+            raise InvalidRequest(f"targets[{index}]: {exc.message}", code=exc.code, details=where) from None
     return found
 
 

@@ -16,6 +16,7 @@ from accounts.models import AccountStatus, SocialAccount
 from accounts.platforms.base import Connection, Credentials, Post
 from accounts.platforms.registry import client_for
 from config.celery import app as celery_app
+from publishing import dispatch, lifecycle
 from teams import demo
 from tests.factories import SocialAccountFactory, UserFactory
 
@@ -141,7 +142,7 @@ def test_a_sandbox_account_sends_nothing_to_the_sandbox_in_production(owner, san
     assert sandbox.posts() == []
 
 
-def test_a_publish_to_a_sandbox_account_fails_without_sending_in_production(api, owner, sandbox, settings, eager_tasks):
+def test_a_publish_to_a_sandbox_account_is_a_400_in_production(api, owner, sandbox, settings):
     settings.FIELD_ENCRYPTION_KEYS = [KEY]
     account = demo.sandbox_account(owner.team, "x")  # made in development, then found in production
     settings.APP_ENV, settings.DEVELOPMENT = "production", False
@@ -150,10 +151,33 @@ def test_a_publish_to_a_sandbox_account_fails_without_sending_in_production(api,
         "/api/v1/publishes", {"content": "Hello", "targets": [{"account_id": str(account.pk)}]}, format="json"
     )
 
-    assert response.status_code == 201, response.json()
-    publish = api.get(f"/api/v1/publishes/{response.json()['data']['id']}").json()["data"]
-    assert publish["status"] == "failed"
-    assert publish["targets"][0]["error"]["code"] == "SANDBOX_UNAVAILABLE"
+    assert response.status_code == 400, response.json()
+    error = response.json()["error"]
+    assert (error["code"], error["details"]) == ("SANDBOX_UNAVAILABLE", {"target": 0, "account_id": str(account.pk)})
+    assert sandbox.posts() == []
+
+
+def test_a_publish_queued_in_development_fails_without_sending_in_production(
+    api, owner, sandbox, settings, eager_tasks
+):
+    settings.FIELD_ENCRYPTION_KEYS = [KEY]
+    account = demo.sandbox_account(owner.team, "x")
+    publish = lifecycle.publish_create(
+        team=owner.team,
+        caller=lifecycle.Caller(user=owner.user),
+        content="Hello",
+        media_ids=[],
+        targets=[lifecycle.TargetInput(account_id=str(account.pk))],
+        publish_mode="immediate",
+        scheduled_at=None,
+    )
+    settings.APP_ENV, settings.DEVELOPMENT = "production", False
+
+    dispatch.send_pending(publish)
+
+    data = api.as_(owner.key).get(f"/api/v1/publishes/{publish.pk}").json()["data"]
+    assert data["status"] == "failed"
+    assert data["targets"][0]["error"]["code"] == "SANDBOX_UNAVAILABLE"
     assert sandbox.posts() == []
 
 
