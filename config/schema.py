@@ -68,12 +68,13 @@ def data_envelope(name: str, serializer: Any) -> Any:
     return envelope
 
 
-def error_response(status: int) -> OpenApiResponse:
+def error_response(status: int, description: str = "") -> OpenApiResponse:
+    """The error object documented for `status`; `description` replaces the usual meaning."""
     type_, code, message = _ERROR_TYPES[status]
     example = {"error": {"type": type_, "code": code, "message": message, "request_id": "req_0193..."}}
     return OpenApiResponse(
         response=ErrorResponse,
-        description=_DESCRIPTIONS[status],
+        description=description or _DESCRIPTIONS[status],
         examples=[OpenApiExample(f"{status} {code}", value=example, status_codes=[str(status)])],
     )
 

@@ -100,7 +100,7 @@ def problems_of(account: SocialAccount, post: Post) -> list[Problem]:
         client = client_for(account.platform)
     except NoClient:
         return [Problem("platform", "PLATFORM_UNSUPPORTED", f"Publishing to {account.platform} is not available.")]
-    return client.validate(post)
+    return client.problems(post)
 
 
 def raise_for_problems(

@@ -15,7 +15,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from config.errors import Forbidden
-from config.schema import api_operation, data_envelope
+from config.schema import api_operation, data_envelope, error_response
 from teams import selectors, services
 from teams.authentication import Caller, get_caller
 from teams.models import Plan, Role, Team
@@ -140,6 +140,11 @@ def _bound_team(caller: Caller, team_id: str, *, acting_only: bool) -> Team:
     return team
 
 
+# Any id of no team is a 403 (`_bound_team`); only a path whose team_id is not a UUID at all
+# matches no route and is a 404.
+_MALFORMED_TEAM_ID = error_response(404, "`team_id` is not a UUID: no such path (`not_found`).")
+
+
 class TeamViewSet(viewsets.GenericViewSet[Team]):
     lookup_url_kwarg = "team_id"
     required_scopes = {"list": "teams:read", "default": "teams:write", "destroy": "teams:write"}
@@ -168,7 +173,7 @@ class TeamViewSet(viewsets.GenericViewSet[Team]):
             "the current default answers 200 with `already_default: true`."
         ),
         request=None,
-        responses={200: OpenApiResponse(TeamDefaultResponse)},
+        responses={200: OpenApiResponse(TeamDefaultResponse), 404: _MALFORMED_TEAM_ID},
     )
     @action(detail=True, methods=["patch"])
     def default(self, request: Request, team_id: str) -> Response:
@@ -190,7 +195,7 @@ class TeamViewSet(viewsets.GenericViewSet[Team]):
                 value={"destination_team_id": "0193c1d2-7a4e-7c3b-9f10-2b5e8d6a4c01", "confirmation_name": "Acme"},
             )
         ],
-        responses={200: OpenApiResponse(TeamDeletedResponse)},
+        responses={200: OpenApiResponse(TeamDeletedResponse), 404: _MALFORMED_TEAM_ID},
         errors=(400,),
     )
     @_documents_delete_body

@@ -25,7 +25,7 @@ import datetime as dt
 import enum
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import IO, Any, ClassVar
+from typing import IO, Any, ClassVar, Literal
 from urllib.parse import urlsplit
 
 import requests
@@ -67,6 +67,39 @@ class Problem:
     field: str
     code: str
     message: str
+
+
+# The JSON types a platform_settings value may have, named as JSON Schema names them.
+SettingType = Literal["string", "boolean", "number", "integer", "object", "array", "null"]
+
+_IS_TYPE: dict[SettingType, Callable[[object], bool]] = {
+    "string": lambda value: isinstance(value, str),
+    "boolean": lambda value: isinstance(value, bool),
+    # JSON has no separate booleans-as-numbers: true is not 1 here, although Python says so.
+    "number": lambda value: isinstance(value, int | float) and not isinstance(value, bool),
+    "integer": lambda value: isinstance(value, int) and not isinstance(value, bool),
+    "object": lambda value: isinstance(value, Mapping),
+    "array": lambda value: isinstance(value, list),
+    "null": lambda value: value is None,
+}
+_TYPE_WORDS: dict[SettingType, str] = {
+    "string": "a string",
+    "boolean": "true or false",
+    "number": "a number",
+    "integer": "a whole number",
+    "object": "an object",
+    "array": "a list",
+    "null": "null",
+}
+
+
+def setting_type_problems(types: Mapping[str, tuple[SettingType, ...]], values: Mapping[str, Any]) -> list[Problem]:
+    """INVALID_SETTING for each declared key whose value has none of its declared types."""
+    return [
+        Problem(key, "INVALID_SETTING", f"{key} must be {' or '.join(_TYPE_WORDS[t] for t in allowed)}.")
+        for key, allowed in types.items()
+        if key in values and not any(_IS_TYPE[t](values[key]) for t in allowed)
+    ]
 
 
 @dataclass(frozen=True)
@@ -145,6 +178,9 @@ class PlatformClient(abc.ABC):
     # Posts one `metrics()` call reads: the size of the platform's batch lookup, or 1 where
     # insights are read one post at a time.
     metrics_batch_size: ClassVar[int] = 1
+    # The JSON types each platform_settings key the client reads may have (spec §2).
+    # `problems()` refuses a value of another type, so `validate()` never meets one.
+    setting_types: ClassVar[Mapping[str, tuple[SettingType, ...]]] = {}
 
     def __init__(self) -> None:
         # One pooled session per client; every call passes explicit timeouts.
@@ -159,9 +195,16 @@ class PlatformClient(abc.ABC):
     def timeout(self) -> tuple[float, float]:
         return (CONNECT_TIMEOUT_SECONDS, float(settings.PLATFORM_TIMEOUT_SECONDS))
 
+    def problems(self, post: Post) -> list[Problem]:
+        """What keeps `post` from this platform: settings of a type other than declared or,
+        when every setting has its type, what `validate()` finds. Checking types first lets
+        every client rely on them (a list where a string belongs is a 400, never a crash)."""
+        return setting_type_problems(self.setting_types, post.settings) or self.validate(post)
+
     @abc.abstractmethod
     def validate(self, post: Post) -> list[Problem]:
-        """Text, title, media type/count/size/duration and platform_settings problems."""
+        """Text, title, media type/count/size/duration and platform_settings problems; the
+        settings declared in `setting_types` are of their declared types here."""
 
     def media_problems(self, media: Sequence[Media]) -> list[Problem]:
         """What the limits table rules out: missing or mixed media, counts, types, sizes and

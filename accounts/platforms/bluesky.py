@@ -191,18 +191,11 @@ def _is_at_ref(value: Any) -> bool:
     return isinstance(uri, str) and uri.startswith("at://") and isinstance(cid, str) and bool(cid)
 
 
-def _first_comment_problems(value: Any) -> list[Problem]:
-    name = "platform_settings.first_comment"
-    if not isinstance(value, str):
-        return [Problem(name, "INVALID_SETTING", "first_comment must be a string.")]
-    return _text_problems(value, name)
-
-
 def _reply_problems(value: Any) -> list[Problem]:
-    if isinstance(value, Mapping) and _is_at_ref(value.get("root")) and _is_at_ref(value.get("parent")):
+    if _is_at_ref(value.get("root")) and _is_at_ref(value.get("parent")):
         return []
     message = "reply must be an object with root and parent, each {uri: at://..., cid}."
-    return [Problem("platform_settings.reply", "INVALID_SETTING", message)]
+    return [Problem("reply", "INVALID_SETTING", message)]
 
 
 def _is_external(value: Any) -> bool:
@@ -214,18 +207,17 @@ def _is_external(value: Any) -> bool:
 
 
 def _embed_problems(value: Any, post: Post) -> list[Problem]:
-    name = "platform_settings.embed"
-    if not isinstance(value, Mapping) or not _is_external(value.get("external")):
+    if not _is_external(value.get("external")):
         message = "embed must be {external: {uri: http(s) URL, title: string, description: string}}."
-        return [Problem(name, "INVALID_SETTING", message)]
+        return [Problem("embed", "INVALID_SETTING", message)]
     if post.media:
-        return [Problem(name, "EMBED_WITH_MEDIA", "A Bluesky post has one embed: a link card or media, not both.")]
+        return [Problem("embed", "EMBED_WITH_MEDIA", "A Bluesky post has one embed: a link card or media, not both.")]
     return []
 
 
 def _settings_problems(post: Post) -> list[Problem]:
     checks: dict[str, Callable[[Any], list[Problem]]] = {
-        "first_comment": _first_comment_problems,
+        "first_comment": lambda value: _text_problems(value, "first_comment"),
         "reply": _reply_problems,
         "embed": lambda value: _embed_problems(value, post),
     }
@@ -249,6 +241,7 @@ class _Call:
 
 class Client(PlatformClient):
     platform = "bluesky"
+    setting_types = {"first_comment": ("string",), "reply": ("object",), "embed": ("object",)}
     metrics_batch_size = GETPOSTS_BATCH
 
     # --- connecting ----------------------------------------------------------------------

@@ -179,7 +179,7 @@ def _post_type(post: Post) -> str:
 
 def _setting_problems(post: Post) -> list[Problem]:
     value = post.settings.get("postType", "post")
-    if not isinstance(value, str) or value not in POST_TYPES:
+    if value not in POST_TYPES:
         return [Problem("postType", "INVALID_SETTING", "postType must be one of: post, reels.")]
     return _reel_problems(post.media) if value == "reels" else []
 
@@ -216,6 +216,7 @@ def _first_link(text: str) -> str:
 
 class Client(PlatformClient):
     platform = "facebook"
+    setting_types = {"postType": ("string",)}
     status_polls = 1  # video status reads inside publish() before answering PROCESSING
     poll_seconds = 2.0
 

@@ -186,10 +186,7 @@ def _aspect_problems(index: int, media: Media) -> list[Problem]:
 def _first_comment_problems(settings_: Mapping[str, Any]) -> list[Problem]:
     if "first_comment" not in settings_:
         return []
-    value = settings_["first_comment"]
-    if not isinstance(value, str):
-        return [Problem("first_comment", "INVALID_SETTING", "first_comment must be a string.")]
-    return caption_problems(value, "first_comment")
+    return caption_problems(settings_["first_comment"], "first_comment")
 
 
 # --- small helpers -------------------------------------------------------------------------------
@@ -246,6 +243,7 @@ def _metrics_of(values: Mapping[str, int]) -> Metrics:
 
 class Client(PlatformClient):
     platform = "instagram"
+    setting_types = {"first_comment": ("string",)}
     status_polls = 3  # container status checks inside publish() before answering PROCESSING
     poll_seconds = 2.0
 

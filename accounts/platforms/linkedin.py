@@ -190,10 +190,7 @@ def _audience_problems(values: Mapping[str, Any]) -> list[Problem]:
 def _title_problems(post: Post) -> list[Problem]:
     if "title" not in post.settings:
         return []
-    title = post.settings["title"]
-    if not isinstance(title, str):
-        return [Problem("title", "INVALID_SETTING", "title must be a string.")]
-    if title and len(post.media) != 1:
+    if post.settings["title"] and len(post.media) != 1:
         message = "LinkedIn shows a title only on a single image or a video."
         return [Problem("title", "UNSUPPORTED_SETTING", message)]
     return []
@@ -204,6 +201,7 @@ def _title_problems(post: Post) -> list[Problem]:
 
 class Client(PlatformClient):
     platform = "linkedin"
+    setting_types = {"title": ("string",), "visibility": ("string",), "target_audience": ("object",)}
     status_polls = 3  # video status checks inside publish() before answering PROCESSING
     poll_interval_seconds = 2.0
 

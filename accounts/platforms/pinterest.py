@@ -160,8 +160,7 @@ def _board_problems(values: Mapping[str, Any]) -> list[Problem]:
 
 
 def _string_problems(values: Mapping[str, Any]) -> list[Problem]:
-    wrong = [key for key in STRING_SETTINGS if key in values and not isinstance(values[key], str)]
-    problems = [Problem(key, "INVALID_SETTING", f"{key} must be a string.") for key in wrong]
+    problems = []
     link = values.get("link")
     if isinstance(link, str) and (len(link) > MAX_LINK or urlsplit(link).scheme not in ("http", "https")):
         problems.append(
@@ -203,6 +202,12 @@ def _cover_problems(post: Post) -> list[Problem]:
 
 class Client(PlatformClient):
     platform = "pinterest"
+    setting_types = {
+        "boardId": ("string", "null"),  # null is a missing board: BOARD_REQUIRED
+        **dict.fromkeys(STRING_SETTINGS, ("string",)),
+        "cover_image_key_frame_time": ("number",),
+        "per_account": ("object", "null"),
+    }
     status_polls = 2  # GET /v5/media/{id} checks inside publish() before answering PROCESSING
     poll_interval_seconds = 2.0
 

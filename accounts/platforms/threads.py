@@ -208,6 +208,7 @@ def _aspect_problems(media: Sequence[Media]) -> list[Problem]:
 
 class Client(PlatformClient):
     platform = "threads"
+    setting_types = {"link_attachment": ("string", "null"), "topic_tag": ("string",)}  # null: no link
     status_polls = 3  # status checks inside publish() before answering PROCESSING
     poll_seconds = 2.0  # between those checks
 

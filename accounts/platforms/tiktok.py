@@ -205,19 +205,13 @@ def _value_problems(values: Mapping[str, Any]) -> list[Problem]:
     for key, allowed in (("tiktok_post_mode", POST_MODES), ("privacy_level", PRIVACY_LEVELS)):
         if key in values and values[key] not in allowed:
             problems.append(Problem(key, "INVALID_SETTING", f"{key} must be one of {', '.join(allowed)}."))
-    for key in BOOL_SETTINGS:
-        if key in values and not isinstance(values[key], bool):
-            problems.append(Problem(key, "INVALID_SETTING", f"{key} must be true or false."))
     return problems + _title_problems(values)
 
 
 def _title_problems(values: Mapping[str, Any]) -> list[Problem]:
     if "title" not in values:
         return []
-    title = values["title"]
-    if not isinstance(title, str):
-        return [Problem("title", "INVALID_SETTING", "title must be a string.")]
-    if utf16_length(title) > PHOTO_TITLE_MAX:
+    if utf16_length(values["title"]) > PHOTO_TITLE_MAX:
         return [Problem("title", "TITLE_TOO_LONG", f"A TikTok photo title has at most {PHOTO_TITLE_MAX} characters.")]
     return []
 
@@ -300,6 +294,12 @@ def _chunks(media: Media, chunk: int, count: int) -> Iterator[tuple[int, bytes]]
 
 class Client(PlatformClient):
     platform = "tiktok"
+    setting_types = {
+        "tiktok_post_mode": ("string",),
+        "privacy_level": ("string",),
+        "title": ("string",),
+        **dict.fromkeys(BOOL_SETTINGS, ("boolean",)),
+    }
     metrics_batch_size = MAX_IDS_PER_QUERY
     chunk_bytes = 10 * MB
     video_source = "FILE_UPLOAD"  # or "PULL_FROM_URL" (needs the pull domain verified at TikTok)

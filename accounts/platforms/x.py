@@ -182,14 +182,17 @@ def _setting_problems(values: Mapping[str, Any]) -> list[Problem]:
     for key in ("reply_to", "quote_tweet"):
         if key in values and not _is_id(values[key]):
             problems.append(Problem(key, "INVALID_SETTING", f"{key} must be a post id (a string of digits)."))
-    for key in ("sensitive", "for_super_followers_only"):
-        if key in values and not isinstance(values[key], bool):
-            problems.append(Problem(key, "INVALID_SETTING", f"{key} must be true or false."))
     return problems
 
 
 class Client(PlatformClient):
     platform = "x"
+    setting_types = {
+        "reply_to": ("string",),
+        "quote_tweet": ("string",),
+        "sensitive": ("boolean",),
+        "for_super_followers_only": ("boolean",),
+    }
     metrics_batch_size = MAX_IDS_PER_LOOKUP
     chunk_bytes = 4 * MB
     status_polls = 5  # STATUS checks inside publish() before answering PROCESSING

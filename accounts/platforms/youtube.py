@@ -170,10 +170,8 @@ def _angle_problem(field: str, value: str) -> list[Problem]:
 
 def _title_problems(values: Mapping[str, Any]) -> list[Problem]:
     title = values.get("title")
-    if title is None or (isinstance(title, str) and not title.strip()):
+    if title is None or not title.strip():
         return [Problem("title", "TITLE_REQUIRED", "A YouTube video needs a title.")]
-    if not isinstance(title, str):
-        return [Problem("title", "INVALID_SETTING", "title must be a string.")]
     if len(title) > TITLE_MAX:
         return [Problem("title", "TITLE_TOO_LONG", f"A YouTube title has at most {TITLE_MAX} characters.")]
     return _angle_problem("title", title)
@@ -188,7 +186,7 @@ def _tags_problems(values: Mapping[str, Any]) -> list[Problem]:
     if "tags" not in values:
         return []
     tags = values["tags"]
-    if not isinstance(tags, list) or not all(isinstance(t, str) and t.strip() for t in tags):
+    if not all(isinstance(t, str) and t.strip() for t in tags):
         return [Problem("tags", "INVALID_SETTING", "tags must be a list of non-empty strings.")]
     if _tags_length(tags) > TAGS_MAX:
         return [Problem("tags", "INVALID_SETTING", f"YouTube tags take at most {TAGS_MAX} characters in all.")]
@@ -199,8 +197,6 @@ def _choice_problems(values: Mapping[str, Any]) -> list[Problem]:
     problems = []
     if "privacyStatus" in values and values["privacyStatus"] not in PRIVACY:
         problems.append(Problem("privacyStatus", "INVALID_SETTING", f"privacyStatus must be one of {PRIVACY}."))
-    if "madeForKids" in values and not isinstance(values["madeForKids"], bool):
-        problems.append(Problem("madeForKids", "INVALID_SETTING", "madeForKids must be true or false."))
     if "category_id" in values and not _category(values["category_id"]):
         problems.append(Problem("category_id", "INVALID_SETTING", "category_id must be a category number."))
     for key in ("default_language", "default_audio_language"):
@@ -255,6 +251,15 @@ def _chunks(media: Media, size: int) -> Iterator[bytes]:
 
 class Client(PlatformClient):
     platform = "youtube"
+    setting_types = {
+        "title": ("string", "null"),  # null is a missing title: TITLE_REQUIRED
+        "privacyStatus": ("string",),
+        "category_id": ("string", "integer"),
+        "default_language": ("string",),
+        "default_audio_language": ("string",),
+        "tags": ("array",),
+        "madeForKids": ("boolean",),
+    }
     metrics_batch_size = MAX_IDS_PER_LIST
     chunk_bytes = 32 * CHUNK_UNIT  # 8 MiB; Google wants multiples of 256 KiB
     status_polls = 1  # videos.list checks inside publish() before answering PROCESSING

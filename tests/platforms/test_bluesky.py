@@ -201,7 +201,7 @@ def test_a_failed_first_comment_leaves_the_post_published_with_the_failure_noted
 
 
 def _codes(client, post):
-    return {(p.field, p.code) for p in client.validate(post)}
+    return {(p.field, p.code) for p in client.problems(post)}
 
 
 def test_text_length_counts_graphemes_not_code_points(client):
@@ -244,16 +244,16 @@ def test_an_empty_post_is_refused(client):
 @pytest.mark.parametrize(
     ("values", "field"),
     [
-        ({"first_comment": 5}, "platform_settings.first_comment"),
-        ({"first_comment": "x" * 301}, "platform_settings.first_comment"),
-        ({"reply": "at://did:plc:x/app.bsky.feed.post/1"}, "platform_settings.reply"),
-        ({"reply": {"root": {"uri": "https://x", "cid": "c"}, "parent": {}}}, "platform_settings.reply"),
-        ({"embed": {"external": {"uri": "ftp://x", "title": "t", "description": "d"}}}, "platform_settings.embed"),
-        ({"embed": "https://example.com"}, "platform_settings.embed"),
+        ({"first_comment": 5}, "first_comment"),
+        ({"first_comment": "x" * 301}, "first_comment"),
+        ({"reply": "at://did:plc:x/app.bsky.feed.post/1"}, "reply"),
+        ({"reply": {"root": {"uri": "https://x", "cid": "c"}, "parent": {}}}, "reply"),
+        ({"embed": {"external": {"uri": "ftp://x", "title": "t", "description": "d"}}}, "embed"),
+        ({"embed": "https://example.com"}, "embed"),
     ],
 )
 def test_known_settings_with_the_wrong_shape_are_named(client, values, field):
-    assert {p.field for p in client.validate(base.Post(text="hi", settings=values))} == {field}
+    assert {p.field for p in client.problems(base.Post(text="hi", settings=values))} == {field}
 
 
 def test_unknown_settings_are_ignored_and_a_link_card_cannot_join_media(client):
@@ -261,9 +261,7 @@ def test_unknown_settings_are_ignored_and_a_link_card_cannot_join_media(client):
     png = media(b"x", "image/png")
 
     assert client.validate(base.Post(text="hi", settings={"boardId": 1})) == []
-    assert _codes(client, base.Post(text="", media=[png], settings={"embed": card})) == {
-        ("platform_settings.embed", "EMBED_WITH_MEDIA")
-    }
+    assert _codes(client, base.Post(text="", media=[png], settings={"embed": card})) == {("embed", "EMBED_WITH_MEDIA")}
 
 
 # --- control outcomes ----------------------------------------------------------------------------

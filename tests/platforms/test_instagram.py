@@ -44,7 +44,7 @@ def server():
 
 
 def _codes(client, post):
-    return {(p.field, p.code) for p in client.validate(post)}
+    return {(p.field, p.code) for p in client.problems(post)}
 
 
 # --- publishing ----------------------------------------------------------------------------------
@@ -186,7 +186,7 @@ def test_feed_images_must_be_between_4_5_and_1_91_1(client, width, height, ok):
 
 @pytest.mark.parametrize("value", [5, ["a"], "x" * 2201])
 def test_first_comment_with_the_wrong_shape_is_named(client, value):
-    problems = client.validate(base.Post(text="", media=[jpeg(None)], settings={"first_comment": value}))
+    problems = client.problems(base.Post(text="", media=[jpeg(None)], settings={"first_comment": value}))
 
     assert {p.field for p in problems} == {"first_comment"}
 

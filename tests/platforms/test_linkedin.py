@@ -199,6 +199,9 @@ def test_media_linkedin_refuses_is_a_problem(client, media_list, field, code):
     [
         ({"visibility": "public"}, "visibility", "INVALID_SETTING"),
         ({"visibility": "LOGGED_IN"}, "visibility", "INVALID_SETTING"),
+        ({"visibility": 5}, "visibility", "INVALID_SETTING"),
+        ({"visibility": ["PUBLIC"]}, "visibility", "INVALID_SETTING"),
+        ({"visibility": {"PUBLIC": True}}, "visibility", "INVALID_SETTING"),
         ({"target_audience": "everyone"}, "target_audience", "INVALID_SETTING"),
         ({"target_audience": {}}, "target_audience", "INVALID_SETTING"),
         ({"target_audience": {"planets": ["urn:li:planet:1"]}}, "target_audience", "INVALID_SETTING"),
@@ -208,7 +211,7 @@ def test_media_linkedin_refuses_is_a_problem(client, media_list, field, code):
     ],
 )
 def test_settings_of_the_wrong_type_or_value_are_problems_naming_the_key(client, values, field, code):
-    assert _codes(client.validate(Post(text="hi", settings=values))) == {(field, code)}
+    assert _codes(client.problems(Post(text="hi", settings=values))) == {(field, code)}
 
 
 def test_a_title_on_a_multi_image_post_is_unsupported(client):

@@ -205,7 +205,7 @@ def test_media_pinterest_refuses_is_a_problem(client, media_list, field, code):
 def test_settings_of_the_wrong_type_or_value_are_problems_naming_the_key(client, values, field):
     post = Post(text="hi", media=[video()], settings={"boardId": BOARD, **values})
 
-    assert [p.field for p in client.validate(post)] == [field]
+    assert [p.field for p in client.problems(post)] == [field]
 
 
 def test_a_cover_frame_needs_a_video(client):

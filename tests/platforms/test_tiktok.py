@@ -233,7 +233,7 @@ def test_photo_media_upload_mode_goes_to_the_inbox_without_privacy(sandbox, clie
 
 
 def _codes(client, post):
-    return {(p.field, p.code) for p in client.validate(post)}
+    return {(p.field, p.code) for p in client.problems(post)}
 
 
 @pytest.fixture

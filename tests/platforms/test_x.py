@@ -189,7 +189,7 @@ def test_a_large_animated_gif_and_a_long_video_within_limits_pass(client):
     ],
 )
 def test_settings_of_the_wrong_type_are_problems_naming_the_key(client, values, field):
-    assert [p.field for p in client.validate(Post(text="hi", settings=values))] == [field]
+    assert [p.field for p in client.problems(Post(text="hi", settings=values))] == [field]
 
 
 def test_x_refuses_a_quote_with_media_and_sensitive_text_only_posts(client):

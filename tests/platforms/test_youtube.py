@@ -151,7 +151,7 @@ def test_publish_without_a_video_sends_nothing(sandbox, client):
 
 
 def _codes(client, value):
-    return {(p.field, p.code) for p in client.validate(value)}
+    return {(p.field, p.code) for p in client.problems(value)}
 
 
 def test_a_good_post_has_no_problems(client):
@@ -214,7 +214,7 @@ def test_tags_total_500_characters_counting_commas_and_quotes(client):
     ],
 )
 def test_known_settings_with_the_wrong_type_or_value_are_named(client, values, field):
-    assert {(p.field, p.code) for p in client.validate(post(**values))} == {(field, "INVALID_SETTING")}
+    assert _codes(client, post(**values)) == {(field, "INVALID_SETTING")}
 
 
 def test_unknown_settings_are_ignored(client):
