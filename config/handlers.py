@@ -10,6 +10,7 @@ import logging
 from typing import Any
 
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
+from django.core.exceptions import RequestDataTooBig
 from django.db import InterfaceError, OperationalError
 from django.http import Http404, HttpRequest, JsonResponse
 from rest_framework import exceptions as drf
@@ -17,6 +18,7 @@ from rest_framework.response import Response
 from rest_framework.views import set_rollback
 
 from config.errors import ApplicationError, error_body, internal_error_body
+from config.parsers import too_large
 
 logger = logging.getLogger(__name__)
 
@@ -39,6 +41,8 @@ def _authentication_code(exc: drf.APIException) -> str:
 
 def _translate(exc: Exception) -> tuple[int, dict[str, Any], dict[str, str]]:
     """Map an exception to (status, body, extra headers)."""
+    if isinstance(exc, RequestDataTooBig):  # Django's own limit, read before any parser
+        exc = too_large()
     if isinstance(exc, ApplicationError):
         body = error_body(type=exc.type, code=exc.code, message=exc.message, details=exc.details)
         return exc.status_code, body, {}

@@ -1,7 +1,9 @@
 """The API's one JSON parser, with a bounded cost.
 
 A body is read only up to `API_MAX_BODY_BYTES` (1 MB): a larger one is a 413 whether or not
-its Content-Length said so. The parsed document may nest at most `API_MAX_BODY_DEPTH` levels:
+its Content-Length said so. DRF hands JSON parsers `request.body`, which Django reads only up
+to DATA_UPLOAD_MAX_MEMORY_SIZE (set to the same limit); the exception handler answers its
+RequestDataTooBig with the same 413. The parsed document may nest at most `API_MAX_BODY_DEPTH` levels:
 the standard library's decoder recurses, so a body of a few thousand `[` would otherwise end in
 a RecursionError deep in the parser (a 500), and deep structures only cost every later step.
 """
@@ -19,7 +21,7 @@ from rest_framework.parsers import JSONParser
 from config.errors import InvalidRequest, PayloadTooLarge
 
 
-def _too_large() -> PayloadTooLarge:
+def too_large() -> PayloadTooLarge:
     limit = settings.API_MAX_BODY_BYTES
     return PayloadTooLarge(f"The request body is larger than {limit // 1024} KB.", details={"max_bytes": limit})
 
@@ -47,10 +49,10 @@ class BoundedJSONParser(JSONParser):
         request = (parser_context or {}).get("request")
         declared = request.META.get("CONTENT_LENGTH") if request is not None else None
         if declared and declared.isdigit() and int(declared) > limit:
-            raise _too_large()
+            raise too_large()
         raw = stream.read(limit + 1) if stream is not None else b""
         if len(raw) > limit:
-            raise _too_large()
+            raise too_large()
         encoding = (parser_context or {}).get("encoding", settings.DEFAULT_CHARSET)
         try:
             document = json.loads(raw.decode(encoding), parse_constant=_refuse_constant)

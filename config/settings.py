@@ -239,6 +239,8 @@ REST_FRAMEWORK = {
 # JSON request bodies: larger ones are a 413, deeper ones a 400 (config/parsers.py).
 API_MAX_BODY_BYTES = 1024 * 1024
 API_MAX_BODY_DEPTH = 32
+# Django reads request.body (what DRF gives JSON parsers, and forms) no further than this.
+DATA_UPLOAD_MAX_MEMORY_SIZE = API_MAX_BODY_BYTES
 # Requests per minute per API key, by bucket (spec §8).
 RATE_LIMITS = {"create_publish": 30, "retry": 30, "default": 120}
 RATE_LIMIT_KEY_PREFIX = env.str("RATE_LIMIT_KEY_PREFIX", default="ratelimit")

@@ -52,7 +52,23 @@ class PlatformSettingsField(serializers.DictField):
             raise serializers.ValidationError(f"Settings nest at most {SETTINGS_MAX_DEPTH} levels deep.")
         if len(json.dumps(value)) > SETTINGS_MAX_BYTES:
             raise serializers.ValidationError(f"Settings take at most {SETTINGS_MAX_BYTES // 1024} KB as JSON.")
+        if _holds_nul(value):  # PostgreSQL's jsonb cannot store one
+            raise serializers.ValidationError("Settings may not contain the NUL character (\\u0000).")
         return value
+
+
+def _holds_nul(document: Any) -> bool:
+    pending = [document]
+    while pending:
+        node = pending.pop()
+        if isinstance(node, str) and "\x00" in node:
+            return True
+        if isinstance(node, dict):
+            pending.extend(node)  # the keys
+            pending.extend(node.values())
+        elif isinstance(node, list):
+            pending.extend(node)
+    return False
 
 
 class TargetInputSerializer(serializers.Serializer[Any]):
