@@ -102,7 +102,7 @@ class PagePagination(BasePagination):
                 "in": "query",
                 "required": False,
                 "description": "Page number, from 1. A page past the last is empty.",
-                "schema": {"type": "integer", "minimum": 1, "default": 1},
+                "schema": {"type": "integer", "minimum": 1, "maximum": MAX_PAGE, "default": 1},
             },
             {
                 "name": "page_size",

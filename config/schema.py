@@ -7,6 +7,7 @@ from collections.abc import Callable
 from typing import Any
 
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
+from drf_spectacular.openapi import AutoSchema
 from drf_spectacular.utils import (
     OpenApiExample,
     OpenApiResponse,
@@ -57,6 +58,22 @@ ErrorResponse = inline_serializer(
         )
     },
 )
+
+
+class ApiAutoSchema(AutoSchema):
+    """drf-spectacular's AutoSchema, also documenting the bounds of nested lists
+    (`Serializer(many=True, allow_empty=False, max_length=50)`) as minItems and maxItems."""
+
+    def _get_serializer_field_meta(self, field: Any, direction: Any) -> dict[str, Any]:
+        meta: dict[str, Any] = super()._get_serializer_field_meta(field, direction)  # type: ignore[no-untyped-call]
+        if isinstance(field, serializers.ListSerializer):
+            # min_length and max_length are DRF's, missing from its type stubs.
+            min_length, max_length = getattr(field, "min_length", None), getattr(field, "max_length", None)
+            if not field.allow_empty or min_length is not None:
+                meta["minItems"] = max(0 if field.allow_empty else 1, min_length or 0)
+            if max_length is not None:
+                meta["maxItems"] = max_length
+        return meta
 
 
 def data_envelope(name: str, serializer: Any) -> Any:

@@ -390,7 +390,11 @@ _IDEMPOTENCY_HEADER = OpenApiParameter(
     OpenApiTypes.STR,
     OpenApiParameter.HEADER,
     required=False,
-    description="Makes the create safe to repeat for 24 hours (per team).",
+    pattern=r"^[ -~]{1,255}$",
+    description=(
+        "Makes the create safe to repeat for 24 hours (per team): 1 to 255 printable characters "
+        "(else 400 `INVALID_IDEMPOTENCY_KEY`)."
+    ),
 )
 
 

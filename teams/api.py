@@ -6,7 +6,6 @@ from __future__ import annotations
 import uuid
 from typing import Any
 
-from drf_spectacular.openapi import AutoSchema
 from drf_spectacular.utils import OpenApiExample, OpenApiResponse, inline_serializer
 from rest_framework import serializers, viewsets
 from rest_framework.decorators import action
@@ -15,7 +14,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from config.errors import Forbidden
-from config.schema import api_operation, data_envelope, error_response
+from config.schema import ApiAutoSchema, api_operation, data_envelope, error_response
 from teams import selectors, services
 from teams.authentication import Caller, get_caller
 from teams.models import Plan, Role, Team
@@ -110,7 +109,7 @@ def _documents_delete_body(view_method: Any) -> Any:
     """drf-spectacular documents bodies only for PUT, PATCH and POST; the spec gives this
     DELETE one. Set before `api_operation`, which builds on it."""
 
-    class DeleteWithBodySchema(AutoSchema):
+    class DeleteWithBodySchema(ApiAutoSchema):
         def _get_request_body(self, direction: str = "request") -> Any:
             method, self.method = self.method, "POST"
             try:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from rest_framework.exceptions import PermissionDenied
+from rest_framework.exceptions import MethodNotAllowed, PermissionDenied
 from rest_framework.permissions import BasePermission
 from rest_framework.request import Request
 
@@ -27,6 +27,10 @@ class HasScope(BasePermission):
             return False  # DRF turns this into 401, as no key was sent
         scope = required_scope(view)
         if scope is None:
+            # A method the path does not serve is a 405 (DRF checks the method only after the
+            # permissions); OPTIONS is not offered either: the OpenAPI document describes the API.
+            if request.method == "OPTIONS" or not hasattr(view, (request.method or "").lower()):
+                raise MethodNotAllowed(request.method or "")
             raise PermissionDenied("This operation is not available to API keys.", code="forbidden")
         if scope not in caller.key.scopes:
             raise PermissionDenied(f"This key lacks the scope {scope}.", code="missing_scope")

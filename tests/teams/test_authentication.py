@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import datetime as dt
 import secrets
+import uuid
 
 import pytest
 from django.db import connection
@@ -323,3 +324,21 @@ def test_user_key_cannot_see_an_account_of_the_users_other_team(api, owner, seco
     response = api.as_(user_key).get(f"/api/v1/accounts/{accounts['second']}")
 
     _assert_error(response, 404, "not_found", "ACCOUNT_NOT_FOUND")
+
+
+@pytest.mark.parametrize(
+    ("method", "path"),
+    [
+        ("delete", "/api/v1/publishes"),
+        ("put", "/api/v1/accounts"),
+        ("patch", "/api/v1/usage"),
+        ("options", "/api/v1/publishes"),
+        ("put", f"/api/v1/webhooks/{uuid.uuid4()}"),
+    ],
+)
+def test_a_method_the_path_does_not_serve_is_a_405(api, owner, method, path):
+    response = getattr(api.as_(owner.key), method)(path)
+
+    assert response.status_code == 405, response.content
+    error = response.json()["error"]
+    assert (error["type"], error["code"]) == ("invalid_request", "METHOD_NOT_ALLOWED")
