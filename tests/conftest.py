@@ -67,6 +67,19 @@ def _isolated_rate_limits(settings: Any) -> None:
     settings.RATE_LIMIT_LOCAL_PROCESSES = 1
 
 
+@pytest.fixture
+def eager_tasks() -> Iterator[None]:
+    """Celery runs each task at once, inside the test (or the live server's request), instead of
+    sending it to a broker no worker reads. Opt in by name or with an autouse wrapper."""
+    from config.celery import app
+
+    conf = app.conf
+    saved = conf.task_always_eager, conf.task_eager_propagates
+    conf.task_always_eager, conf.task_eager_propagates = True, True
+    yield
+    conf.task_always_eager, conf.task_eager_propagates = saved
+
+
 class Api(APIClient):
     def as_(self, key: str | None) -> Api:
         self.credentials(**({"HTTP_AUTHORIZATION": f"Bearer {key}"} if key else {}))

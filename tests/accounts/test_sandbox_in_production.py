@@ -3,8 +3,6 @@ a platform without app credentials cannot be connected (development is unchanged
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
 from cryptography.fernet import Fernet
 from django.core.management import CommandError, call_command
@@ -15,7 +13,6 @@ from accounts.errors import SandboxUnavailable
 from accounts.models import AccountStatus, SocialAccount
 from accounts.platforms.base import Connection, Credentials, Post
 from accounts.platforms.registry import client_for
-from config.celery import app as celery_app
 from publishing import dispatch, lifecycle
 from teams import demo
 from tests.factories import SocialAccountFactory, UserFactory
@@ -39,15 +36,6 @@ def production(settings):
 def browser(client, owner):
     client.force_login(owner.user)
     return client
-
-
-@pytest.fixture
-def eager_tasks() -> Iterator[None]:
-    conf = celery_app.conf
-    saved = conf.task_always_eager, conf.task_eager_propagates
-    conf.task_always_eager, conf.task_eager_propagates = True, True
-    yield
-    conf.task_always_eager, conf.task_eager_propagates = saved
 
 
 def _messages(browser, response) -> str:

@@ -9,9 +9,9 @@ import pytest
 import requests
 
 from publishing.models import Target
-from tests.publishing.conftest import Accounts, accounts, eager_tasks
+from tests.publishing.conftest import Accounts, _eager, accounts
 
-__all__ = ["accounts", "eager_tasks"]
+__all__ = ["_eager", "accounts"]
 
 
 class Posts:

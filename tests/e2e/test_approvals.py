@@ -3,11 +3,8 @@ approvals page, approves a member's pending publish and sees it published on the
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
 
-from config.celery import app as celery_app
 from publishing import lifecycle
 from publishing.models import ApprovalStatus, Publish, PublishMode, PublishStatus
 from teams.demo import sandbox_account
@@ -16,13 +13,8 @@ pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.e2e]
 
 
 @pytest.fixture(autouse=True)
-def eager_tasks() -> Iterator[None]:
-    # Delivery runs inside the live server's request, so the page after Approve shows the outcome.
-    conf = celery_app.conf
-    saved = conf.task_always_eager, conf.task_eager_propagates
-    conf.task_always_eager, conf.task_eager_propagates = True, True
-    yield
-    conf.task_always_eager, conf.task_eager_propagates = saved
+def _eager(eager_tasks: None) -> None:
+    """Delivery runs inside the live server's request, so the page after Approve shows the outcome."""
 
 
 @pytest.fixture

@@ -10,7 +10,6 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 
-from config.celery import app as celery_app
 from media import services, storage
 from media.models import FetchStatus, MediaUpload
 from tests.media import files
@@ -56,13 +55,6 @@ def origin(settings):
     settings.SSRF_ALLOW_PRIVATE = True
     with _serve("127.0.0.1") as served:
         yield served
-
-
-@pytest.fixture
-def eager_tasks():
-    celery_app.conf.task_always_eager = True
-    yield
-    celery_app.conf.task_always_eager = False
 
 
 def _create(api, key, url, **fields):

@@ -4,22 +4,16 @@ sandbox."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
-from config.celery import app as celery_app
 from teams.demo import sandbox_account
 
 
 @pytest.fixture(autouse=True)
-def eager_tasks() -> Iterator[None]:
-    conf = celery_app.conf
-    saved = conf.task_always_eager, conf.task_eager_propagates
-    conf.task_always_eager, conf.task_eager_propagates = True, True
-    yield
-    conf.task_always_eager, conf.task_eager_propagates = saved
+def _eager(eager_tasks: None) -> None:
+    """Dispatched jobs run inside the test, over real HTTP to the sandbox."""
 
 
 class Accounts:

@@ -8,20 +8,14 @@ from typing import Any
 
 import pytest
 
-from config.celery import app as celery_app
 from tests.factories import UserFactory
 from tests.webhooks.receiver import Receiver
 
 
 @pytest.fixture(autouse=True)
-def eager_tasks() -> Iterator[None]:
+def _eager(eager_tasks: None) -> None:
     """Every `deliver.delay()` (after commit, from the sweep, from the admin) runs at once in
     the test instead of going to a broker with no worker."""
-    conf = celery_app.conf
-    saved = conf.task_always_eager, conf.task_eager_propagates
-    conf.task_always_eager, conf.task_eager_propagates = True, True
-    yield
-    conf.task_always_eager, conf.task_eager_propagates = saved
 
 
 @pytest.fixture
