@@ -74,11 +74,20 @@ CLOCK_SLACK_SECONDS = 30
 
 
 def resolve_settings(settings: Mapping[str, Any], account_id: str) -> dict[str, Any]:
-    """The flat settings for one target: `per_account[account_id]` overrides, without `per_account`."""
-    flat = {key: value for key, value in settings.items() if key != "per_account"}
+    """The flat settings for one target: `per_account[account_id]` overrides, without `per_account`.
+    A `per_account` that is not a map of objects is left in place, for `validate()` to refuse."""
     per_account = settings.get("per_account")
+    if not _per_account_well_formed(per_account):
+        return dict(settings)
+    flat = {key: value for key, value in settings.items() if key != "per_account"}
     override = per_account.get(account_id) if isinstance(per_account, Mapping) else None
     return {**flat, **override} if isinstance(override, Mapping) else flat
+
+
+def _per_account_well_formed(per_account: Any) -> bool:
+    return per_account is None or (
+        isinstance(per_account, Mapping) and all(isinstance(v, Mapping) for v in per_account.values())
+    )
 
 
 class _Stop(PlatformError):
@@ -173,12 +182,9 @@ def _string_problems(values: Mapping[str, Any]) -> list[Problem]:
 
 
 def _per_account_problems(values: Mapping[str, Any]) -> list[Problem]:
-    per_account = values.get("per_account")
-    if per_account is None:
+    if _per_account_well_formed(values.get("per_account")):
         return []
-    if not isinstance(per_account, Mapping) or not all(isinstance(v, Mapping) for v in per_account.values()):
-        return [Problem("per_account", "INVALID_SETTING", "per_account must map account ids to objects.")]
-    return []
+    return [Problem("per_account", "INVALID_SETTING", "per_account must map account ids to objects.")]
 
 
 def _cover_problems(post: Post) -> list[Problem]:

@@ -140,7 +140,11 @@ def test_resolve_settings_applies_the_account_override_and_drops_per_account():
     assert resolve_settings(values, "acc-1") == {"boardId": "2", "title": "t"}
     assert resolve_settings(values, "acc-2") == {"boardId": "1", "title": "u"}
     assert resolve_settings(values, "acc-3") == {"boardId": "1", "title": "t"}
-    assert resolve_settings({"per_account": "nonsense", "boardId": "1"}, "x") == {"boardId": "1"}
+    # A malformed per_account stays, for validate() to refuse rather than be silently dropped.
+    assert resolve_settings({"per_account": "nonsense", "boardId": "1"}, "x") == {
+        "per_account": "nonsense",
+        "boardId": "1",
+    }
 
 
 def test_per_account_entries_must_be_objects(client):

@@ -21,6 +21,7 @@ pytestmark = pytest.mark.django_db
         ("pinterest", {"boardId": "549755885175", "cover_image_key_frame_time": "abc"}, "cover_image_key_frame_time"),
         ("pinterest", {"boardId": "549755885175", "cover_image_key_frame_time": True}, "cover_image_key_frame_time"),
         ("pinterest", {"boardId": 549755885175}, "boardId"),
+        ("pinterest", {"boardId": "549755885175", "per_account": "549755885175"}, "per_account"),  # was ignored
         ("youtube", {"title": "A video", "tags": "a"}, "tags"),
         ("youtube", {"title": ["A video"]}, "title"),
         ("youtube", {"title": "A video", "madeForKids": "no"}, "madeForKids"),
