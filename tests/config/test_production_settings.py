@@ -18,8 +18,12 @@ from django.core.exceptions import ImproperlyConfigured
 from config.fernet_keys import fernets
 
 BASE_DIR = Path(django_settings.BASE_DIR)
-# Variables of the calling environment that would change what is tested here.
-DROPPED = ("DATABASE_URL", "REDIS_URL", "DEBUG", "ALLOWED_HOSTS", "FIELD_ENCRYPTION_KEYS", "SECRET_KEY")
+# Variables of the calling environment that would change what is tested here (the browser
+# tests set DJANGO_ALLOW_ASYNC_UNSAFE for the whole test process; no deployment has it).
+DROPPED = (
+    *("DATABASE_URL", "REDIS_URL", "DEBUG", "ALLOWED_HOSTS", "FIELD_ENCRYPTION_KEYS", "SECRET_KEY"),
+    "DJANGO_ALLOW_ASYNC_UNSAFE",
+)
 
 
 def _env(tmp_path: Path, **overrides: str) -> dict[str, str]:
