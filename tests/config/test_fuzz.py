@@ -40,8 +40,6 @@ from schemathesis.specs.openapi.checks import (
 from accounts.models import Platform
 from config.celery import app as celery_app
 from config.wsgi import application
-from media import services as media_services
-from media import storage
 from teams import services
 from teams.demo import sandbox_account
 from teams.models import SCOPES, Role
@@ -232,16 +230,6 @@ def _sending_to_the_sandbox() -> Iterator[None]:
         celery_app.conf.task_always_eager = saved
 
 
-def _upload(team: Any, data: bytes, content_type: str, name: str, *, confirmed: bool = True) -> str:
-    made = media_services.media_create(
-        team=team, user=None, filename=name, content_type=content_type, size_bytes=len(data)
-    )
-    storage.write_stream(made.storage_key, [data])
-    if confirmed:
-        made = media_services.media_confirm(team=team, media_id=str(made.pk))
-    return str(made.pk)
-
-
 @pytest.fixture
 def seeded(settings: Any, tmp_path: Any, sandbox: Any) -> Iterator[str]:
     """A team needing approval, with an account on every platform (and an expired one), ready
@@ -259,11 +247,11 @@ def seeded(settings: Any, tmp_path: Any, sandbox: Any) -> Iterator[str]:
     accounts = {platform: sandbox_account(team, platform) for platform in Platform.values}
     expired = sandbox_account(team, Platform.X, suffix="_expired", status="expired")
     media = [
-        _upload(team, files.image(), "image/png", "photo.png"),
-        _upload(team, files.image("JPEG"), "image/jpeg", "photo.jpg"),
-        _upload(team, files.video(), "video/mp4", "clip.mp4"),
+        files.stored_upload(team, files.image(), "image/png", "photo.png"),
+        files.stored_upload(team, files.image("JPEG"), "image/jpeg", "photo.jpg"),
+        files.stored_upload(team, files.video(), "video/mp4", "clip.mp4"),
     ]
-    unconfirmed = _upload(team, files.image(), "image/png", "later.png", confirmed=False)
+    unconfirmed = files.stored_upload(team, files.image(), "image/png", "later.png", confirmed=False)
     _, key = services.api_key_create(user=owner, name="fuzz", scopes=SCOPES, team=team)
     _, member_key = services.api_key_create(user=member, name="member", scopes=SCOPES, team=team)
     owner_client = _client(key)

@@ -12,8 +12,6 @@ import pytest
 from django.utils import timezone
 
 from config.throttling import WINDOW_SECONDS
-from media import services as media_services
-from media import storage
 from publishing.dispatch import release_due
 from publishing.models import Publish
 from teams import keys
@@ -67,13 +65,7 @@ def upload(settings, tmp_path):
             "jpeg": (files.image("JPEG"), "image/jpeg", "photo.jpg"),
             "video": (files.video(), "video/mp4", "clip.mp4"),
         }[kind]
-        made = media_services.media_create(
-            team=team, user=None, filename=name, content_type=content_type, size_bytes=len(data)
-        )
-        storage.write_stream(made.storage_key, [data])
-        if confirmed:
-            made = media_services.media_confirm(team=team, media_id=str(made.pk))
-        return str(made.pk)
+        return files.stored_upload(team, data, content_type, name, confirmed=confirmed)
 
     return make
 
