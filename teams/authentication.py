@@ -15,7 +15,7 @@ from rest_framework.authentication import BaseAuthentication
 from rest_framework.exceptions import AuthenticationFailed
 from rest_framework.request import Request
 
-from teams import keys
+from teams import caller_cache, keys
 from teams.models import ApiKey, Membership, Role, Team
 from teams.services import api_key_mark_used
 
@@ -58,6 +58,11 @@ def _membership(key: ApiKey) -> Membership | None:
     return memberships.order_by("-is_default", "created_at").first()
 
 
+def _lookup(prefix: str) -> caller_cache.Entry | None:
+    key = ApiKey.objects.select_related("user").filter(prefix=prefix).first()
+    return None if key is None else (key, _membership(key))
+
+
 class ApiKeyAuthentication(BaseAuthentication):
     def authenticate(self, request: Request) -> tuple[User, Caller] | None:
         header = request.headers.get("Authorization", "")
@@ -70,7 +75,12 @@ class ApiKeyAuthentication(BaseAuthentication):
         prefix = keys.parse_prefix(plaintext)
         if prefix is None:
             raise _fail("malformed_api_key", "The API key is malformed.")
-        key = ApiKey.objects.select_related("user").filter(prefix=prefix).first()
+        epoch, entry = caller_cache.cached_caller(prefix)
+        if entry is None:
+            entry = _lookup(prefix)
+            if entry is not None:
+                caller_cache.remember(prefix, epoch, entry)
+        key, membership = entry or (None, None)
         if key is None or not keys.matches(plaintext, key.secret_hash):
             raise _fail("invalid_api_key", "The API key is not valid.")
         # Past this point the caller proved they hold the key, so saying why it fails leaks nothing.
@@ -78,10 +88,10 @@ class ApiKeyAuthentication(BaseAuthentication):
             raise _fail("api_key_revoked", "The API key has been revoked.")
         if key.expires_at is not None and key.expires_at <= timezone.now():
             raise _fail("api_key_expired", "The API key has expired.")
-        membership = _membership(key)
         if not key.user.is_active or membership is None:
             raise _fail("invalid_api_key", "The API key's user no longer has access to its team.")
-        api_key_mark_used(api_key=key)
+        if api_key_mark_used(api_key=key):
+            caller_cache.remember(prefix, epoch, (key, membership))
         caller = Caller(key=key, user=key.user, team=membership.team, role=Role(membership.role))
         return key.user, caller
 

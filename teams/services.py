@@ -7,17 +7,20 @@ import datetime as dt
 import uuid
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Any
 
 from django.contrib.auth.models import User
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import F, Q
 from django.utils import timezone
 
 from accounts.models import SocialAccount
 from config.errors import Forbidden, InvalidRequest, QuotaExceeded
+from config.ids import new_id
 from media.models import MediaUpload
 from publishing.models import Publish, Target
 from teams import keys
+from teams.caller_cache import forget_callers
 from teams.models import SCOPES, ApiKey, ApiKeyKind, Membership, MonthlyUsage, Plan, Role, Team
 from webhooks.models import Subscription
 
@@ -55,6 +58,7 @@ def team_set_default(*, user: User, team: Team) -> bool:
         return False
     memberships.filter(is_default=True).update(is_default=False)
     Membership.objects.filter(pk=chosen.pk).update(is_default=True)
+    forget_callers()
     return True
 
 
@@ -97,16 +101,19 @@ def api_key_create(
 
 def api_key_revoke(*, api_key: ApiKey) -> None:
     ApiKey.objects.filter(pk=api_key.pk, revoked_at__isnull=True).update(revoked_at=timezone.now())
+    forget_callers()
 
 
-def api_key_mark_used(*, api_key: ApiKey) -> None:
+def api_key_mark_used(*, api_key: ApiKey) -> bool:
+    """Record that the key was used, at most once a minute. True when `api_key` changed."""
     now = timezone.now()
     if api_key.last_used_at is not None and now - api_key.last_used_at < LAST_USED_RESOLUTION:
-        return
+        return False
     # Conditional, so concurrent requests of one key write once between them.
     stale = now - LAST_USED_RESOLUTION
     ApiKey.objects.filter(pk=api_key.pk).exclude(last_used_at__gte=stale).update(last_used_at=now)
     api_key.last_used_at = now
+    return True
 
 
 def month_start(moment: dt.datetime | None = None) -> dt.date:
@@ -114,22 +121,43 @@ def month_start(moment: dt.datetime | None = None) -> dt.date:
     return moment.astimezone(dt.UTC).date().replace(day=1)
 
 
+_QUOTA_UPSERT = """
+    INSERT INTO teams_monthlyusage AS usage (id, created_at, updated_at, team_id, month, posts)
+    VALUES (%(id)s, %(now)s, %(now)s, %(team)s, %(month)s, %(posts)s)
+    ON CONFLICT (team_id, month) DO UPDATE
+        SET posts = usage.posts + EXCLUDED.posts, updated_at = EXCLUDED.updated_at
+        WHERE %(limit)s::integer IS NULL OR usage.posts + EXCLUDED.posts <= %(limit)s::integer
+    RETURNING posts
+"""
+
+
 def quota_consume(*, team: Team, posts: int = 1) -> None:
     """Count `posts` against the team's monthly plan limit, or raise QuotaExceeded.
 
-    Call it inside the transaction that creates the posts: the usage row is locked, so two
-    concurrent creates cannot both take the last post, and a rolled-back create gives it back.
+    Call it inside the transaction that creates the posts. One upsert counts them: the row it
+    inserts or updates stays locked until commit, so two concurrent creates cannot both take
+    the last post, and a rolled-back create gives it back.
     """
-    month = month_start()
-    MonthlyUsage.objects.get_or_create(team=team, month=month)  # handles a concurrent insert itself
-    usage = MonthlyUsage.objects.select_for_update().get(team=team, month=month)
-    limit = team.plan.posts_per_month
-    if limit is not None and usage.posts + posts > limit:
-        raise QuotaExceeded(
-            f"The plan allows {limit} posts a month and {usage.posts} are used.",
-            details={"posts_per_month": limit, "posts_used": usage.posts},
-        )
-    MonthlyUsage.objects.filter(pk=usage.pk).update(posts=F("posts") + posts)
+    month, limit = month_start(), team.plan.posts_per_month
+    if limit is None or posts <= limit:
+        now = timezone.now()
+        params: dict[str, Any] = {
+            "id": new_id(),
+            "now": now,
+            "team": team.pk,
+            "month": month,
+            "posts": posts,
+            "limit": limit,
+        }
+        with connection.cursor() as cursor:
+            cursor.execute(_QUOTA_UPSERT, params)
+            if cursor.fetchone() is not None:
+                return
+    used = MonthlyUsage.objects.filter(team=team, month=month).values_list("posts", flat=True).first() or 0
+    raise QuotaExceeded(
+        f"The plan allows {limit} posts a month and {used} are used.",
+        details={"posts_per_month": limit, "posts_used": used},
+    )
 
 
 @dataclass(frozen=True)
@@ -218,6 +246,7 @@ def _remove_keys(*, source: Team, used: ApiKey, now: dt.datetime) -> tuple[int, 
         revoked_at=now, active_team=None, updated_at=now
     )
     _, deleted = ApiKey.objects.filter(kind=ApiKeyKind.TEAM, team=source).delete()
+    forget_callers()
     return deleted.get(ApiKey._meta.label, 0), revoked
 
 

@@ -11,9 +11,12 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
+from rest_framework.request import Request
+from rest_framework.test import APIRequestFactory
 
 from teams import keys, services
-from teams.models import SCOPES, ApiKey, Membership
+from teams.authentication import ApiKeyAuthentication
+from teams.models import SCOPES, ApiKey, Membership, Role
 from tests.factories import SocialAccountFactory
 
 pytestmark = pytest.mark.django_db
@@ -342,3 +345,64 @@ def test_a_method_the_path_does_not_serve_is_a_405(api, owner, method, path):
     assert response.status_code == 405, response.content
     error = response.json()["error"]
     assert (error["type"], error["code"]) == ("invalid_request", "METHOD_NOT_ALLOWED")
+
+
+# --- the caller cache: a warm key costs no query, and no write to who it is goes unseen -----
+
+
+def _auth_queries(api, plaintext):
+    """SQL statements that authenticating one request runs (the view's own are excluded by
+    asking for the one endpoint that reads nothing: an unknown account id)."""
+    with CaptureQueriesContext(connection) as queries:
+        api.as_(plaintext).get(f"/api/v1/accounts/{uuid.uuid4()}")
+    return [q["sql"] for q in queries.captured_queries]
+
+
+@pytest.mark.redis
+def test_a_warm_key_authenticates_without_a_query(api, owner):
+    cold = _auth_queries(api, owner.key)
+    warm = _auth_queries(api, owner.key)
+
+    assert any("teams_apikey" in sql for sql in cold)
+    assert not any("teams_apikey" in sql or "teams_membership" in sql for sql in warm)
+
+
+def _caller_of(plaintext):
+    request = Request(APIRequestFactory().get("/", HTTP_AUTHORIZATION=f"Bearer {plaintext}"))
+    return ApiKeyAuthentication().authenticate(request)[1]
+
+
+@pytest.mark.redis
+def test_a_change_to_role_team_or_plan_applies_to_the_next_request(member):
+    assert _caller_of(member.key).role == Role.MEMBER  # now cached
+    membership = Membership.objects.get(user=member.user, team=member.team)
+    membership.role = Role.ADMIN
+    membership.save()
+    assert _caller_of(member.key).role == Role.ADMIN
+
+    member.team.approval_required = True
+    member.team.save()
+    assert _caller_of(member.key).team.approval_required is True
+
+    plan = member.team.plan
+    plan.posts_per_month = 7
+    plan.save()
+    assert _caller_of(member.key).team.plan.posts_per_month == 7
+
+
+@pytest.mark.redis
+def test_a_revoke_applies_to_a_warm_key_at_once(api, owner):
+    api_key, plaintext = _key(owner)
+    assert api.as_(plaintext).get("/api/v1/accounts").status_code == 200
+    assert not any("teams_apikey" in sql for sql in _auth_queries(api, plaintext))  # served from the cache
+
+    services.api_key_revoke(api_key=api_key)
+
+    _assert_refused(api.as_(plaintext).get("/api/v1/accounts"), "API_KEY_REVOKED")
+
+
+def test_without_a_shared_cache_every_request_reads_the_key(api, owner, settings):
+    settings.REDIS_URL = ""
+    _auth_queries(api, owner.key)
+
+    assert any("teams_apikey" in sql for sql in _auth_queries(api, owner.key))
