@@ -59,7 +59,8 @@ def _membership(key: ApiKey) -> Membership | None:
 
 
 def _lookup(prefix: str) -> caller_cache.Entry | None:
-    key = ApiKey.objects.select_related("user").filter(prefix=prefix).first()
+    # Without the user's password hash, which has no business in the cache.
+    key = ApiKey.objects.select_related("user").defer("user__password").filter(prefix=prefix).first()
     return None if key is None else (key, _membership(key))
 
 

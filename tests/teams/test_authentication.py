@@ -14,7 +14,7 @@ from django.utils import timezone
 from rest_framework.request import Request
 from rest_framework.test import APIRequestFactory
 
-from teams import keys, services
+from teams import caller_cache, keys, services
 from teams.authentication import ApiKeyAuthentication
 from teams.models import SCOPES, ApiKey, Membership, Role
 from tests.factories import SocialAccountFactory
@@ -406,3 +406,15 @@ def test_without_a_shared_cache_every_request_reads_the_key(api, owner, settings
     _auth_queries(api, owner.key)
 
     assert any("teams_apikey" in sql for sql in _auth_queries(api, owner.key))
+
+
+@pytest.mark.redis
+def test_the_cache_keeps_no_password_hash(api, owner):
+    owner.user.set_password("a password for this test")
+    owner.user.save()
+    assert api.as_(owner.key).get("/api/v1/accounts").status_code == 200
+
+    _, entry = caller_cache.cached_caller(keys.parse_prefix(owner.key))
+
+    assert entry is not None
+    assert "password" not in entry[0].user.__dict__
