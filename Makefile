@@ -9,7 +9,7 @@ PUBLIC_BASE_URL ?= http://127.0.0.1:$(PORT)
 # honcho gives every process its own PORT, so the web port travels as WEB_PORT.
 export PORT SANDBOX_PORT PUBLIC_BASE_URL
 
-.PHONY: install run test lint format migrate seed schema clean
+.PHONY: install run test lint format migrate seed schema clean bench bench-quick
 
 # Re-install only when the declared dependencies change.
 S3_DOUBLE := tests/media/s3rver
@@ -47,6 +47,19 @@ lint: install
 format: install
 	$(BIN)/ruff format .
 	$(BIN)/ruff check --fix .
+
+# Benchmarks (bench/run.py): each figure beside its ceiling, measured in the same run, on scratch
+# databases created beside DATABASE_URL's (PostgreSQL) and scratch Redis databases of REDIS_URL's
+# server. `bench` writes bench/results/latest.json; `bench-quick` (CI, under two minutes) writes
+# bench/results/quick.json. Both fail only on a broken run, never on a missed goal.
+BENCH_ENV = DATABASE_URL="$${DATABASE_URL:-postgres://postgres@127.0.0.1:5432/postgres}" \
+	REDIS_URL="$${REDIS_URL:-redis://127.0.0.1:6379/0}"
+
+bench: install
+	$(BENCH_ENV) $(BIN)/python -m bench.run
+
+bench-quick: install
+	$(BENCH_ENV) $(BIN)/python -m bench.run --quick
 
 schema: install
 	$(BIN)/python manage.py spectacular --validate --fail-on-warn --file var/openapi.yaml

@@ -26,7 +26,6 @@ no key is ever throttled.
 from __future__ import annotations
 
 import argparse
-import contextlib
 import datetime as dt
 import http.client
 import itertools
@@ -36,21 +35,33 @@ import os
 import re
 import secrets
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
 import threading
 import time
 from collections import Counter
-from collections.abc import Iterator
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Any
-from urllib.parse import urlsplit, urlunsplit
+from typing import Any
 
-ROOT = Path(__file__).resolve().parent.parent
-BIN = ROOT / ".venv/bin"
+if __package__ in (None, ""):  # run as a script: bench.common is imported from the project root
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bench.common import (
+    BIN,
+    ROOT,
+    Stack,
+    free_port,
+    http_ok,
+    parse_json,
+    scratch_database,
+    wait_for,
+)
+
+__all__ = ["BIN", "ROOT", "Stack", "_database", "_free_port", "_http_ok", "_json", "_wait"]
+
 CREATES_PER_KEY = 30  # settings.RATE_LIMITS["create_publish"]: per key and minute, not configurable
 FINAL = ("published", "failed", "partial")
 WEB_WORKERS, WEB_THREADS = 2, 4  # as in the Procfile
@@ -92,130 +103,12 @@ print(json.dumps(rows))
 """ % (FINAL,)  # noqa: UP031 - the tuple is written into the script as a literal
 
 
-def _json(text: str | bytes, what: str) -> Any:
-    try:
-        return json.loads(text)
-    except ValueError:
-        raise RuntimeError(f"{what} did not answer JSON: {text[:1000]!r}") from None
-
-
-# --- processes -------------------------------------------------------------------------------
-
-
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
-@dataclass
-class Stack:
-    """The processes this benchmark started; stop() ends each of them (and its children)."""
-
-    logs: Path
-    env: dict[str, str]
-    procs: dict[str, subprocess.Popen[bytes]] = field(default_factory=dict)
-    files: list[IO[bytes]] = field(default_factory=list)
-    marks: dict[str, int] = field(default_factory=dict)  # log lines before the measured run
-
-    def manage(self, *args: str, extra: dict[str, str] | None = None) -> str:
-        done = subprocess.run(  # noqa: S603
-            [sys.executable, "manage.py", *args],
-            cwd=ROOT,
-            env={**self.env, **(extra or {})},
-            capture_output=True,
-            text=True,
-        )
-        if done.returncode:
-            raise RuntimeError(f"manage.py {args[0]} failed:\n{done.stderr[-3000:]}")
-        return done.stdout
-
-    def shell(self, script: str, **extra: str) -> Any:
-        """Run a script in `manage.py shell`; its last line of output is read as JSON."""
-        return _json(self.manage("shell", "-v0", "-c", script, extra=extra).strip().rpartition("\n")[2], "shell")
-
-    def start(self, name: str, argv: list[str]) -> None:
-        log = (self.logs / f"{name}.log").open("wb")
-        self.files.append(log)
-        # Own session: a Ctrl-C reaches only this script, which then stops them in order.
-        self.procs[name] = subprocess.Popen(  # noqa: S603
-            argv, cwd=ROOT, env=self.env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True
-        )
-
-    def check_alive(self) -> None:
-        for name, proc in self.procs.items():
-            if proc.poll() is not None:
-                raise RuntimeError(f"{name} exited with {proc.returncode}:\n{self.tail(name)}")
-
-    def tail(self, name: str, lines: int = 20) -> str:
-        return "\n".join(self.log_lines(name)[-lines:])
-
-    def mark(self) -> None:
-        self.marks = {name: len(self.log_lines(name)) for name in self.procs}
-
-    def new_lines(self, name: str) -> list[str]:
-        return self.log_lines(name)[self.marks.get(name, 0) :]
-
-    def log_lines(self, name: str) -> list[str]:
-        path = self.logs / f"{name}.log"
-        return path.read_text(errors="replace").splitlines() if path.exists() else []
-
-    def stop(self) -> None:
-        for proc in self.procs.values():
-            if proc.poll() is None:
-                proc.terminate()  # gunicorn and celery shut down gracefully on SIGTERM
-        for proc in self.procs.values():
-            try:
-                proc.wait(timeout=30)
-            except subprocess.TimeoutExpired:
-                os.killpg(proc.pid, signal.SIGKILL)  # its own session: the group is its process id
-                proc.wait()
-            with contextlib.suppress(ProcessLookupError):  # leftover children, e.g. prefork pool
-                os.killpg(proc.pid, signal.SIGKILL)
-        for log in self.files:
-            log.close()
-
-
-def _wait(stack: Stack, what: str, ready: Any, timeout: float = 60) -> None:
-    deadline = time.monotonic() + timeout
-    while not ready():
-        stack.check_alive()
-        if time.monotonic() > deadline:
-            raise RuntimeError(f"{what} not ready after {timeout:.0f} s")
-        time.sleep(0.1)
-
-
-def _http_ok(port: int, path: str) -> bool:
-    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
-    try:
-        conn.request("GET", path)
-        return conn.getresponse().status == 200
-    except OSError:
-        return False
-    finally:
-        conn.close()
-
-
-@contextlib.contextmanager
-def _database(scratch: str) -> Iterator[tuple[str, str]]:
-    """(url, description) of a scratch database: beside DATABASE_URL's when that is PostgreSQL,
-    else a SQLite file in the scratch folder."""
-    given = urlsplit(os.environ.get("DATABASE_URL", ""))
-    if given.scheme not in {"postgres", "postgresql", "pgsql"}:
-        yield f"sqlite:///{scratch}/bench.sqlite3", "SQLite"
-        return
-    import psycopg
-    from psycopg import sql
-
-    name = f"{given.path.strip('/') or 'bench'}_{secrets.token_hex(4)}"[:63]
-    maintenance = urlunsplit(given._replace(scheme="postgresql", path="/postgres"))
-    with psycopg.connect(maintenance, autocommit=True) as conn:
-        conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
-    try:
-        yield urlunsplit(given._replace(path=f"/{name}")), f"PostgreSQL (scratch database {name})"
-    finally:
-        with psycopg.connect(maintenance, autocommit=True) as conn:
-            conn.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name)))
+_json = parse_json
+# The process and database helpers live in bench.common; these names stay importable from here.
+_free_port = free_port
+_wait = wait_for
+_http_ok = http_ok
+_database = scratch_database
 
 
 # --- the measured calls ----------------------------------------------------------------------
@@ -445,6 +338,11 @@ def run(publishes: int, workers: int, clients: int, n_targets: int, keep_logs: b
     return code
 
 
+def _logged(stack: Stack, name: str, text: str) -> Callable[[], bool]:
+    """Whether process `name` of `stack` has logged `text` yet."""
+    return lambda: any(text in line for line in stack.log_lines(name))
+
+
 def _run_stack(stack: Stack, publishes: int, workers: int, clients: int, n_targets: int, port: int, tag: str) -> int:
     stack.manage("migrate", "-v0")
     seed = _json(stack.manage("seed_demo", "--fresh", "--json"), "seed_demo")
@@ -493,7 +391,7 @@ def _run_stack(stack: Stack, publishes: int, workers: int, clients: int, n_targe
     _wait(stack, "sandbox", lambda: _http_ok(sandbox_port, "/_sandbox/posts"))
     _wait(stack, "web server", lambda: _http_ok(port, "/healthz"))
     for n in range(1, workers + 1):
-        _wait(stack, f"worker{n}", lambda n=n: any(" ready." in line for line in stack.log_lines(f"worker{n}")))
+        _wait(stack, f"worker{n}", _logged(stack, f"worker{n}", " ready."))
 
     # Warm-up on the demo key: every web thread imports and connects once, the pipeline works.
     warm = _create_all(port, [seed["keys"]["acme_owner"]], accounts, min(2 * clients, 20), clients, f"{tag} warm-up")

@@ -1,0 +1,11 @@
+"""WSGI entry point of the ceiling app (`gunicorn bench.ceiling.wsgi`)."""
+
+from __future__ import annotations
+
+import os
+
+from django.core.wsgi import get_wsgi_application
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "bench.ceiling.settings")
+
+application = get_wsgi_application()
