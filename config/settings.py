@@ -151,9 +151,16 @@ CELERY_BROKER_URL = REDIS_URL or "filesystem://localhost/"  # the host is ignore
 if not REDIS_URL:
     for _folder in ("queue", "control"):
         (BROKER_DIR / _folder).mkdir(parents=True, exist_ok=True)
+CELERY_BROKER_CONNECTION_TIMEOUT = env.float("BROKER_CONNECT_TIMEOUT", default=3.0)
 CELERY_BROKER_TRANSPORT_OPTIONS: dict[str, object] = (
-    # At least twice the longest hard time limit, or Redis redelivers running tasks.
-    {"visibility_timeout": 2 * 3600}
+    {
+        # At least twice the longest hard time limit, or Redis redelivers running tasks.
+        "visibility_timeout": 2 * 3600,
+        # Producer connections are pooled: a broker that stops answering (or a connect that
+        # hangs) fails a hand-over within these bounds instead of holding the request.
+        "socket_connect_timeout": CELERY_BROKER_CONNECTION_TIMEOUT,
+        "socket_timeout": env.float("BROKER_SOCKET_TIMEOUT", default=10.0),
+    }
     if REDIS_URL
     else {
         "data_folder_in": str(BROKER_DIR / "queue"),
@@ -164,7 +171,6 @@ CELERY_BROKER_TRANSPORT_OPTIONS: dict[str, object] = (
         "polling_interval": 0.05,
     }
 )
-CELERY_BROKER_CONNECTION_TIMEOUT = env.float("BROKER_CONNECT_TIMEOUT", default=3.0)
 CELERY_TASK_SERIALIZER = "json"
 CELERY_RESULT_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
@@ -173,6 +179,10 @@ CELERY_TASK_DEFAULT_QUEUE = "default"
 CELERY_TASK_SOFT_TIME_LIMIT = 300
 CELERY_TASK_TIME_LIMIT = 360
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+# Celery's Django fixup closes every database connection after every task unless this is set;
+# a worker process then reconnects only every this many tasks (config.celery also applies
+# CONN_MAX_AGE and CONN_HEALTH_CHECKS around each task, as Django does around a request).
+CELERY_DB_REUSE_MAX = env.int("CELERY_DB_REUSE_MAX", default=1000)
 CELERY_BEAT_SCHEDULER = "django_celery_beat.schedulers:DatabaseScheduler"
 CELERY_TIMEZONE = "UTC"
 CELERY_TASK_ROUTES = {

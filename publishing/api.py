@@ -4,6 +4,7 @@ answer. Dispatch to the broker happens after the lifecycle transaction has commi
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from typing import Any
 
 from django.db import transaction
@@ -22,7 +23,7 @@ from config.parsers import depth_of
 from config.schema import api_operation, data_envelope
 from publishing import dispatch, idempotency, lifecycle
 from publishing.models import TARGET_STATUSES, DeliveryAttempt, Id, Publish, PublishMode, PublishStatus, Target
-from publishing.selectors import approvals_for, publishes_for
+from publishing.selectors import approvals_for, publish_by_id, publishes_for
 from teams.authentication import Caller, get_caller
 
 # --- input -----------------------------------------------------------------------------------
@@ -325,6 +326,34 @@ class DiscardedSerializer(serializers.Serializer[Any]):
 
 
 PublishResponse = data_envelope("PublishResponse", PublishSerializer())
+
+
+def _built(serializer: serializers.BaseSerializer[Any]) -> serializers.BaseSerializer[Any]:
+    """`serializer` with its fields, and those of every nested serializer, built now."""
+    if isinstance(serializer, serializers.ListSerializer):
+        _built(serializer.child)  # type: ignore[arg-type]
+    elif isinstance(serializer, serializers.Serializer):
+        for nested in serializer.fields.values():
+            if isinstance(nested, serializers.BaseSerializer):
+                _built(nested)
+    return serializer
+
+
+# A ModelSerializer builds its fields from the model on every instantiation, which was most
+# of the cost of an answer. Its fields only convert values (no request context), so one
+# instance built at import shapes every publish, in every thread.
+_PUBLISH_SHAPE = _built(PublishSerializer())
+
+
+def publish_data(publish: Publish) -> dict[str, Any]:
+    """The API representation of a publish whose targets and attempts are loaded."""
+    return dict(_PUBLISH_SHAPE.to_representation(publish))
+
+
+def publishes_data(publishes: Iterable[Publish] | None) -> list[dict[str, Any]]:
+    return [publish_data(publish) for publish in publishes or ()]
+
+
 ApproveResponse = data_envelope("ApproveResponse", ApproveSerializer())
 DiscardResponse = data_envelope("DiscardResponse", DiscardedSerializer())
 
@@ -338,7 +367,17 @@ def _fresh(publish_id: Id) -> Publish:
 
 
 def _shape(publish: Publish) -> dict[str, Any]:
-    return dict(PublishSerializer(_fresh(publish.pk)).data)
+    """The publish as committed: a new one answers from memory, any other is read back."""
+    known = "targets" in getattr(publish, "_prefetched_objects_cache", {})
+    return publish_data(publish if known else _fresh(publish.pk))
+
+
+def _hand_over(publish: Publish) -> None:
+    """Send the jobs the transition wrote (or, when it wrote none, any the broker never took)."""
+    if publish.written_jobs is not None:
+        dispatch.send_jobs(publish.written_jobs)
+    else:
+        dispatch.send_pending(publish)
 
 
 def _uncertain(publish: Publish) -> ServiceUnavailable:
@@ -473,7 +512,7 @@ class PublishViewSet(viewsets.GenericViewSet[Publish]):
         # The record as committed (an immediate publish answers `publishing`), then the jobs.
         body = {"data": _shape(publish)}
         try:
-            dispatch.send_pending(publish)
+            _hand_over(publish)
         except dispatch.DispatchUncertain as exc:
             raise _uncertain(publish) from exc
         return Response(body, status=status_code)
@@ -501,7 +540,7 @@ class PublishViewSet(viewsets.GenericViewSet[Publish]):
         if f.get("account_id"):
             query = query.filter(Exists(targets.filter(account_id=f["account_id"])))
         page = self.paginate_queryset(query)
-        return self.get_paginated_response(PublishSerializer(page, many=True).data)
+        return self.get_paginated_response(publishes_data(page))
 
     @api_operation(
         scope="posts:read",
@@ -511,10 +550,10 @@ class PublishViewSet(viewsets.GenericViewSet[Publish]):
         errors=(404,),
     )
     def retrieve(self, request: Request, pk: str) -> Response:
-        publish = publishes_for(team=get_caller(request).team).filter(pk=pk).first()
+        publish = publish_by_id(team=get_caller(request).team, publish_id=pk)
         if publish is None:
             raise NotFound("No such publish.", code="PUBLISH_NOT_FOUND")
-        return Response({"data": PublishSerializer(publish).data})
+        return Response({"data": publish_data(publish)})
 
     @api_operation(
         scope="posts:write",
@@ -713,4 +752,4 @@ class ApprovalViewSet(viewsets.GenericViewSet[Publish]):
         caller = get_caller(request)
         query = approvals_for(team=caller.team, user=None if caller.is_team_admin else caller.user)
         page = self.paginate_queryset(query)
-        return self.get_paginated_response(PublishSerializer(page, many=True).data)
+        return self.get_paginated_response(publishes_data(page))

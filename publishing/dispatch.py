@@ -10,14 +10,19 @@ worker or a double relay does nothing. The broker is never called inside a trans
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import logging
-from collections.abc import Iterable, Mapping
-from typing import Any
+import operator
+import time
+from collections import defaultdict
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any, NamedTuple
 
 from django.conf import settings
 from django.db import transaction
 from django.db.models import F, Q
 from django.utils import timezone
+from kombu import pools
 
 from accounts.models import AccountStatus
 from accounts.platforms.base import Connection, Outcome, OutcomeKind, Post
@@ -33,7 +38,6 @@ from publishing.models import (
     Id,
     JobState,
     Publish,
-    ScheduledRelease,
     Target,
     TargetState,
 )
@@ -44,6 +48,13 @@ logger = logging.getLogger(__name__)
 # the claim is a compare-and-set).
 RELAY_AFTER = dt.timedelta(minutes=2)
 BATCH = 200
+# Jobs (relay) and publishes (release) handed over per transaction and broker round trip, and
+# how long one run of either goes on before leaving the rest to the next tick (well inside the
+# tasks' 50 s soft time limit).
+RELAY_BATCH = 1000
+RELEASE_BATCH = 250
+RELAY_BUDGET_SECONDS = 30.0
+RELEASE_BUDGET_SECONDS = 30.0
 # What a client's check() answers for a ref it cannot follow: ask find_recent() instead.
 NO_REF = "NO_REF"
 
@@ -55,34 +66,77 @@ class DispatchUncertain(Exception):
 # --- to the broker ----------------------------------------------------------------------------
 
 
-def send_jobs(job_ids: Iterable[Id]) -> None:
-    """Hand jobs to the broker on a fresh connection; raise DispatchUncertain when it fails.
-    A job is marked enqueued only after the broker took its message."""
+class _Job(NamedTuple):
+    """What handing a job over needs: its id, its message's task id and its claim count."""
+
+    pk: str
+    dispatch_id: str
+    runs: int
+
+
+def _jobs_of(jobs: Iterable[DeliveryJob | Id]) -> list[_Job]:
+    """Job instances as they are (no query); ids looked up in one SELECT."""
+    found: list[_Job] = []
+    ids: list[str] = []
+    for job in jobs:
+        if isinstance(job, DeliveryJob):
+            found.append(_Job(str(job.pk), job.dispatch_id, job.runs))
+        else:
+            ids.append(str(job))
+    if ids:
+        rows = DeliveryJob.objects.filter(pk__in=ids).values_list("pk", "dispatch_id", "runs")
+        found += [_Job(str(pk), dispatch_id, runs) for pk, dispatch_id, runs in rows]
+    return found
+
+
+def _hand_over(jobs: Sequence[_Job]) -> None:
+    """Publish one `deliver` message per job over a pooled producer connection, all of them
+    in one round trip where the transport batches (a Redis pipeline). In eager mode (tests,
+    tools) each task runs here instead."""
     from publishing.tasks import deliver
 
-    ids = [str(i) for i in job_ids]
-    if not ids:
+    if app.conf.task_always_eager:
+        for job in jobs:
+            deliver.apply_async(args=(job.pk,), task_id=job.dispatch_id)
         return
-    jobs = DeliveryJob.objects.filter(pk__in=ids).values_list("pk", "dispatch_id", "runs")
+    timeout = settings.CELERY_BROKER_CONNECTION_TIMEOUT
+    # Celery's own producer pool (app.producer_pool) for the broker configured now: the pool
+    # group is keyed by broker URL and options, and reset in forked children.
+    with pools.producers[app.connection_for_write()].acquire(block=True, timeout=timeout) as producer:
+        producer.connection.ensure_connection(max_retries=1, timeout=timeout)
+        with producer.batch(max_size=max(1, len(jobs))):
+            for job in jobs:
+                deliver.apply_async(args=(job.pk,), task_id=job.dispatch_id, producer=producer, retry=False)
+
+
+def _mark_enqueued(jobs: Sequence[_Job]) -> None:
+    """One UPDATE: the jobs the broker took are enqueued now, unless a worker ran one
+    meanwhile (its `runs` moved on, or it is no longer pending): that one is the relay's to
+    send again when due."""
+    by_runs: dict[int, list[str]] = defaultdict(list)
+    for job in jobs:
+        by_runs[job.runs].append(job.pk)
+    taken = functools.reduce(operator.or_, (Q(pk__in=ids, runs=runs) for runs, ids in by_runs.items()))
+    DeliveryJob.objects.filter(taken, state=JobState.PENDING).update(enqueued_at=timezone.now())
+
+
+def send_jobs(jobs: Iterable[DeliveryJob | Id]) -> None:
+    """Hand jobs to the broker in one go over a pooled connection; raise DispatchUncertain
+    when it fails. DeliveryJob instances are used as they are, ids are looked up. The jobs
+    are marked enqueued (one UPDATE) only after the broker took their messages."""
+    found = _jobs_of(jobs)
+    if not found:
+        return
     try:
-        with app.connection_for_write() as connection:
-            connection.ensure_connection(max_retries=1, timeout=settings.CELERY_BROKER_CONNECTION_TIMEOUT)
-            for job_id, dispatch_id, runs in jobs:
-                deliver.apply_async(  # type: ignore[call-arg]
-                    args=(str(job_id),), task_id=dispatch_id, connection=connection, retry=False
-                )
-                # Unless a worker ran it meanwhile (and put it back to wait): that one is the
-                # relay's to send again when due.
-                DeliveryJob.objects.filter(pk=job_id, state=JobState.PENDING, runs=runs).update(
-                    enqueued_at=timezone.now()
-                )
+        _hand_over(found)
+        _mark_enqueued(found)
     except Exception as exc:  # any broker failure: connection refused, timeout, full disk
-        logger.warning("The broker did not take %d delivery jobs: %s", len(ids), type(exc).__name__)
+        logger.warning("The broker did not take %d delivery jobs: %s", len(found), type(exc).__name__)
         # Recorded so that only a confirm repeated after this refusal hands the jobs over again;
         # a confirm racing the first one's hand-over finds nothing refused and is a 422.
-        DeliveryJob.objects.filter(pk__in=ids, state=JobState.PENDING, enqueued_at__isnull=True).update(
-            refused_at=timezone.now()
-        )
+        DeliveryJob.objects.filter(
+            pk__in=[job.pk for job in found], state=JobState.PENDING, enqueued_at__isnull=True
+        ).update(refused_at=timezone.now())
         raise DispatchUncertain(str(exc)) from exc
 
 
@@ -90,8 +144,8 @@ def send_pending(publish: Publish) -> None:
     """Send the publish's jobs that never reached the broker (after create, confirm, approve,
     retry, or a repeated request after a 503). Raises DispatchUncertain."""
     # runs=0: a job that already ran and waits out a pause is the relay's to send when due.
-    ids = DeliveryJob.objects.filter(target__publish=publish, state=JobState.PENDING, enqueued_at__isnull=True, runs=0)
-    send_jobs(ids.values_list("pk", flat=True))
+    jobs = DeliveryJob.objects.filter(target__publish=publish, state=JobState.PENDING, enqueued_at__isnull=True, runs=0)
+    send_jobs(jobs.only("pk", "dispatch_id", "runs"))
 
 
 def send_pending_quietly(publish: Publish) -> bool:
@@ -104,27 +158,45 @@ def send_pending_quietly(publish: Publish) -> bool:
     return True
 
 
+def _relay_batch(now: dt.datetime, after: tuple[dt.datetime, str] | None) -> list[DeliveryJob]:
+    """Lock and mark a batch of due jobs (SKIP LOCKED), in `not_before` order past `after`."""
+    due = (
+        DeliveryJob.objects.select_for_update(skip_locked=True)
+        .filter(state=JobState.PENDING, not_before__lte=now)
+        .filter(Q(enqueued_at__isnull=True) | Q(enqueued_at__lt=now - RELAY_AFTER))
+    )
+    if after is not None:
+        due = due.filter(Q(not_before__gt=after[0]) | Q(not_before=after[0], pk__gt=after[1]))
+    with transaction.atomic():
+        jobs = list(due.order_by("not_before", "pk").only("pk", "dispatch_id", "runs", "not_before")[:RELAY_BATCH])
+        # Mark them taken for now so a parallel relay skips them; send_jobs sets the real time.
+        DeliveryJob.objects.filter(pk__in=[job.pk for job in jobs]).update(enqueued_at=now)
+    return jobs
+
+
 def relay(*, now: dt.datetime | None = None) -> int:
     """Send due pending jobs the broker never took, or took long ago without a worker
-    claiming them. Rows are claimed with SKIP LOCKED so concurrent relays share the work."""
+    claiming them, batch after batch until none is left or the time budget is spent. Rows
+    are claimed with SKIP LOCKED so concurrent relays share the work; each batch goes to the
+    broker in one hand-over. Returns the jobs handed over."""
     now = now or timezone.now()
-    with transaction.atomic():
-        due = (
-            DeliveryJob.objects.select_for_update(skip_locked=True)
-            .filter(state=JobState.PENDING, not_before__lte=now)
-            .filter(Q(enqueued_at__isnull=True) | Q(enqueued_at__lt=now - RELAY_AFTER))
-            .order_by("not_before")
-            .values_list("pk", flat=True)[:BATCH]
-        )
-        ids = list(due)
-        # Mark them taken for now so a parallel relay skips them; send_jobs sets the real time.
-        DeliveryJob.objects.filter(pk__in=ids).update(enqueued_at=now)
-    try:
-        send_jobs(ids)
-    except DispatchUncertain:
-        DeliveryJob.objects.filter(pk__in=ids, state=JobState.PENDING, enqueued_at=now).update(enqueued_at=None)
-        return 0
-    return len(ids)
+    deadline = time.monotonic() + RELAY_BUDGET_SECONDS
+    sent, after = 0, None
+    while time.monotonic() < deadline:
+        jobs = _relay_batch(now, after)
+        if not jobs:
+            break
+        try:
+            send_jobs(jobs)
+        except DispatchUncertain:
+            ids = [job.pk for job in jobs]
+            DeliveryJob.objects.filter(pk__in=ids, state=JobState.PENDING, enqueued_at=now).update(enqueued_at=None)
+            break
+        sent += len(jobs)
+        if len(jobs) < RELAY_BATCH:
+            break
+        after = (jobs[-1].not_before, str(jobs[-1].pk))  # each job at most once a run
+    return sent
 
 
 # --- sending a target ------------------------------------------------------------------------
@@ -181,11 +253,14 @@ def job_run(*, job_id: str) -> None:
     job = _claim(job_id)
     if job is None:
         return
-    attempt = lifecycle.attempt_begin(job=job)
+    account, publish = job.target.account, job.target.publish
+    attempt = lifecycle.attempt_start(job=job)
     if attempt is None:
         DeliveryJob.objects.filter(pk=job.pk).update(state=JobState.DONE)
         return
     target = job.target
+    # Read by the claim a moment ago; a queued target's publish and content no longer change.
+    target.account, target.publish = account, publish
     request: dict[str, Any] = {}
     try:
         outcome = _refusal(target)
@@ -198,7 +273,7 @@ def job_run(*, job_id: str) -> None:
         else:
             logger.exception("Sending target %s raised; its outcome is unknown", target.pk)
             outcome = Outcome(OutcomeKind.UNKNOWN, error_code="CLIENT_ERROR", error_message=type(exc).__name__)
-    lifecycle.attempt_record(attempt_id=attempt.pk, outcome=outcome, request=request)
+    lifecycle.attempt_finish(attempt=attempt, outcome=outcome, request=request)
 
 
 def _call(target: Target, attempt: DeliveryAttempt, post: Post) -> Outcome:
@@ -219,26 +294,31 @@ def _call(target: Target, attempt: DeliveryAttempt, post: Post) -> Outcome:
 # --- scheduling -------------------------------------------------------------------------------
 
 
-def release_due(*, now: dt.datetime | None = None) -> int:
-    """Release every due scheduled publish. Rows are claimed with SKIP LOCKED, so two ticks
-    never release one publish; each release is its own transaction."""
+def release_due(*, now: dt.datetime | None = None, on_backlog: Callable[[], None] | None = None) -> int:
+    """Release every scheduled publish due at `now`, RELEASE_BATCH publishes a transaction
+    (`lifecycle.publishes_release_due`: SKIP LOCKED, so two runs never release one publish),
+    each batch's jobs handed to the broker in one go after its commit; jobs the broker refuses
+    stay pending for the relay (after one refusal the run stops trying and leaves the later
+    batches' jobs to it too). `on_backlog` is called once when the first batch was full (more
+    is due than one batch), so that the caller can ask for help. Stops when nothing due is
+    left free or the time budget is spent (the next tick goes on). Returns the publishes
+    released."""
     now = now or timezone.now()
-    released = 0
-    while True:
-        with transaction.atomic():
-            batch = list(
-                ScheduledRelease.objects.select_for_update(skip_locked=True)
-                .filter(due_at__lte=now)
-                .exclude(publish__approval_status__in=("pending_approval", "rejected"))
-                .order_by("due_at")
-                .values_list("publish_id", flat=True)[:BATCH]
-            )
-            publishes = [p for p in (lifecycle.publish_release(publish_id=i, now=now) for i in batch) if p is not None]
-        for publish in publishes:
-            send_pending_quietly(publish)
-        released += len(publishes)
-        if len(batch) < BATCH:
-            return released
+    deadline = time.monotonic() + RELEASE_BUDGET_SECONDS
+    released, refused = 0, False
+    while time.monotonic() < deadline:
+        locked, jobs = lifecycle.publishes_release_due(now=now, limit=RELEASE_BATCH)
+        if locked == RELEASE_BATCH and released == 0 and on_backlog is not None:
+            on_backlog()
+        released += locked
+        if not refused:
+            try:
+                send_jobs(jobs)
+            except DispatchUncertain:
+                refused = True
+        if locked < RELEASE_BATCH:
+            break
+    return released
 
 
 # --- reconciliation ---------------------------------------------------------------------------

@@ -102,8 +102,9 @@ def derive_status(states: Collection[str]) -> PublishStatus:
     return PublishStatus.PUBLISHED
 
 
-def event_data(publish: Publish, **extra: Any) -> dict[str, Any]:
-    targets = [
+def event_data(publish: Publish, *, targets: Sequence[Target] | None = None, **extra: Any) -> dict[str, Any]:
+    """An event's `data`: the publish and its targets (read unless given)."""
+    rows = [
         {
             "id": str(t.pk),
             "account_id": str(t.account_id),
@@ -114,13 +115,13 @@ def event_data(publish: Publish, **extra: Any) -> dict[str, Any]:
             "error_code": t.error_code or None,
             "error_message": t.error_message or None,
         }
-        for t in publish.targets.all()
+        for t in (publish.targets.all() if targets is None else targets)
     ]
     return {
         "publish_id": str(publish.pk),
         "status": publish.status,
         "approval_status": publish.approval_status,
-        "targets": targets,
+        "targets": rows,
         **extra,
     }
 
@@ -202,16 +203,31 @@ def _check_targets(
     validation.raise_for_problems(found, unsupported_media_is_422=unsupported_media_is_422)
 
 
-def _release(publish: Publish, targets: Sequence[Target], *, now: dt.datetime) -> None:
-    """Queue `targets` for sending: a new attempt number each and one outbox job per target."""
-    ScheduledRelease.objects.filter(publish=publish).delete()
+# What releasing writes of a target: its queued state, and what it will send (a retry may
+# have edited that in memory just before).
+_QUEUED_FIELDS = [
+    "attempt_count",
+    "state",
+    "error_code",
+    "error_message",
+    "next_check_at",
+    "updated_at",
+    "content",
+    "media_ids",
+    "platform_settings",
+]
+
+
+def _queue(targets: Sequence[Target], *, now: dt.datetime) -> list[DeliveryJob]:
+    """Move `targets` (in memory) to queued with a new attempt number each; their outbox jobs,
+    not yet saved."""
     jobs = []
     for target in targets:
         target.attempt_count += 1
         target.state = TargetState.QUEUED
         target.error_code = target.error_message = ""
         target.next_check_at = None
-        target.save()
+        target.updated_at = now
         jobs.append(
             DeliveryJob(
                 target=target,
@@ -220,7 +236,16 @@ def _release(publish: Publish, targets: Sequence[Target], *, now: dt.datetime) -
                 not_before=now,
             )
         )
-    DeliveryJob.objects.bulk_create(jobs)
+    return jobs
+
+
+def _release(publish: Publish, targets: Sequence[Target], *, now: dt.datetime) -> None:
+    """Queue `targets` for sending: a new attempt number each and one outbox job per target,
+    kept on `publish.written_jobs` for the hand-over after commit."""
+    ScheduledRelease.objects.filter(publish=publish).delete()
+    jobs = _queue(targets, now=now)
+    Target.objects.bulk_update(targets, _QUEUED_FIELDS)
+    publish.written_jobs = DeliveryJob.objects.bulk_create(jobs)
     publish.released_at = publish.released_at or now
     publish.completed_at = None
 
@@ -282,24 +307,41 @@ def publish_create(
             content=t.content,
             media_ids=t.media_ids,
             platform_settings=t.platform_settings or {},
-            state=TargetState.DRAFT,
+            state=TargetState.SCHEDULED if publish_mode == PublishMode.SCHEDULED else TargetState.DRAFT,
         )
         for t in targets
     ]
     _check_targets(publish, rows, accounts=accounts, unsupported_media_is_422=False)
-    if publish.confirmed:
-        quota_consume(team=team)
-    publish.save()
+    gated = publish.confirmed and _gated(team, caller)
+    jobs = _queue(rows, now=now) if publish_mode == PublishMode.IMMEDIATE and not gated else []
+    # Everything is decided in memory first, so each row is written once.
+    publish.status = derive_status([t.state for t in rows])
+    if gated:
+        publish.approval_status = ApprovalStatus.PENDING
+    if jobs:
+        publish.released_at = now
+    publish.save(force_insert=True)
     Target.objects.bulk_create(rows)
+    publish.written_jobs = DeliveryJob.objects.bulk_create(jobs) if jobs else []
     if publish_mode == PublishMode.SCHEDULED:
         assert scheduled_at is not None  # noqa: S101 - checked above
-        _schedule(publish, scheduled_at)
-    if publish.confirmed and _gated(team, caller):
-        _ask_approval(publish)
-    elif publish_mode == PublishMode.IMMEDIATE:
-        _release(publish, rows, now=now)
-    _settle(publish, now=now)
+        ScheduledRelease.objects.create(publish=publish, due_at=scheduled_at)
+    if gated:
+        emit(team=team, event_type="post.pending_approval", data=event_data(publish, targets=rows))
+    if publish.confirmed:
+        # Last: the usage row stays locked until commit, so concurrent creates of one team
+        # wait for each other only this long.
+        quota_consume(team=team)
+    _keep_written(publish, rows)
     return publish
+
+
+def _keep_written(publish: Publish, targets: list[Target]) -> None:
+    """Let the new publish answer for its targets (and their attempts: none yet) without
+    reading them back."""
+    publish._prefetched_objects_cache = {"targets": targets}  # type: ignore[attr-defined]
+    for target in targets:
+        target._prefetched_objects_cache = {"attempts": []}  # type: ignore[attr-defined]
 
 
 _UPDATABLE = frozenset({"content", "media_ids", "targets", "scheduled_at"})
@@ -776,6 +818,151 @@ def check_record(*, target_id: Id, outcome: Outcome, now: dt.datetime | None = N
     if target.state in (TargetState.PROCESSING, TargetState.UNKNOWN):
         pause = min(FIRST_CHECK * 2 ** min(target.checks, 10), MAX_CHECK_PAUSE)
         target.next_check_at = now + pause if target.checks < MAX_CHECKS else None
+    target.save()
+    _settle(publish, now=now)
+    return publish
+
+
+# --- scheduled release, many publishes at once -------------------------------------------------
+
+
+@transaction.atomic
+def publishes_release_due(*, now: dt.datetime, limit: int) -> tuple[int, list[DeliveryJob]]:
+    """The scheduler's transition for up to `limit` publishes due at `now`, in one transaction
+    and a fixed number of statements: each starts sending exactly as `publish_release` would
+    (its scheduled targets queued with a new attempt number and one outbox job each, its
+    release row removed, its status settled).
+
+    A publish and its release row are locked together with SKIP LOCKED: a concurrent tick
+    skips them, so no publish is released twice, and a publish that a transition holds right
+    now (reschedule, unschedule, reject, edit) is left for the next tick instead of waited for.
+    PostgreSQL re-checks the due time and approval of a row changed meanwhile once its lock is
+    taken. Returns (publishes locked, jobs written); fewer locked than `limit` means nothing
+    else was due and free."""
+    from collections import defaultdict
+
+    from django.db.models import F, Value
+    from django.db.models.functions import Coalesce
+
+    due = list(
+        Publish.objects.select_for_update(skip_locked=True, of=("self", "release"))
+        .select_related("release")
+        .filter(release__due_at__lte=now)
+        .exclude(approval_status__in=(ApprovalStatus.PENDING, ApprovalStatus.REJECTED))
+        .order_by("release__due_at")
+        .only("pk", "team_id", "status", "released_at", "release__id")[:limit]
+    )
+    if not due:
+        return 0, []
+    now = timezone.now()  # the jobs are claimable from the real moment of release
+    targets = list(Target.objects.filter(publish__in=due).only("pk", "publish_id", "state", "attempt_count"))
+    queued = [t for t in targets if t.state == TargetState.SCHEDULED]
+    ScheduledRelease.objects.filter(publish__in=due).delete()
+    Target.objects.filter(pk__in=[t.pk for t in queued]).update(
+        state=TargetState.QUEUED,
+        attempt_count=F("attempt_count") + 1,
+        error_code="",
+        error_message="",
+        next_check_at=None,
+        updated_at=now,
+    )
+    jobs = DeliveryJob.objects.bulk_create(
+        DeliveryJob(
+            target_id=t.pk,
+            number=t.attempt_count + 1,
+            dispatch_id=f"deliver:{t.pk}:{t.attempt_count + 1}",
+            not_before=now,
+        )
+        for t in queued
+    )
+    states: dict[Id, list[str]] = defaultdict(list)
+    for target in targets:
+        states[target.publish_id].append(TargetState.QUEUED if target.state == TargetState.SCHEDULED else target.state)
+    by_status: dict[PublishStatus, list[Publish]] = defaultdict(list)
+    for publish in due:
+        by_status[derive_status(states[publish.pk])].append(publish)
+    for status, publishes in by_status.items():
+        Publish.objects.filter(pk__in=[p.pk for p in publishes]).update(
+            status=status,
+            released_at=Coalesce(F("released_at"), Value(now)),
+            completed_at=now if status in OUTCOME_EVENTS else None,
+            updated_at=now,
+        )
+        if status not in OUTCOME_EVENTS:
+            continue
+        for publish in publishes:  # no scheduled target was left: settled as _settle() would
+            if publish.status != status:
+                publish.refresh_from_db()
+                emit(team=publish.team, event_type=OUTCOME_EVENTS[status], data=event_data(publish))
+    return len(due), jobs
+
+
+# --- delivery: the worker's path ---------------------------------------------------------------
+
+
+@transaction.atomic
+def attempt_start(*, job: DeliveryJob) -> DeliveryAttempt | None:
+    """Record that a just-claimed job's target is being sent, before the platform is called:
+    the transition of `attempt_begin` in fewer statements. Under the publish lock the target
+    moves from queued to sending by a compare-and-set on its attempt number, and the attempt
+    is created, or counted once more after a not-sent answer. None when the job is stale
+    (the target moved on): nothing is sent then."""
+    from django.db.models import F
+
+    target = job.target
+    list(Publish.objects.select_for_update().filter(pk=target.publish_id).values_list("pk", flat=True))
+    now = timezone.now()
+    moved = Target.objects.filter(pk=target.pk, state=TargetState.QUEUED, attempt_count=job.number).update(
+        state=TargetState.SENDING, updated_at=now
+    )
+    if not moved:
+        return None
+    target.state, target.attempt_count, target.updated_at = TargetState.SENDING, job.number, now
+    again = DeliveryAttempt.objects.filter(target=target, number=job.number).update(
+        state=AttemptState.SENDING, tries=F("tries") + 1, started_at=now, updated_at=now
+    )
+    if again:
+        return DeliveryAttempt.objects.select_related("target").get(target=target, number=job.number)
+    return DeliveryAttempt.objects.create(
+        target=target, number=job.number, state=AttemptState.SENDING, tries=1, started_at=now
+    )
+
+
+@transaction.atomic
+def attempt_finish(*, attempt: DeliveryAttempt, outcome: Outcome, request: Mapping[str, Any]) -> Publish:
+    """Record the platform's answer to the attempt `attempt_start` began: the transition of
+    `attempt_record` in fewer statements. Under the publish lock the attempt and its target
+    are read once; an answer for an attempt settled meanwhile (reconciled as unknown) changes
+    nothing. A not-sent answer puts the job back with a pause (the same attempt tries again)
+    until MAX_TRIES, then fails the target with it."""
+    publish = _locked(None, attempt.target.publish_id)
+    attempt = DeliveryAttempt.objects.select_related("target").get(pk=attempt.pk)
+    target = attempt.target
+    if attempt.state != AttemptState.SENDING or target.state != TargetState.SENDING:
+        return publish
+    now = timezone.now()
+    attempt.request = dict(request)
+    job = DeliveryJob.objects.filter(target=target, number=attempt.number)
+    if outcome.kind == OutcomeKind.NOT_SENT and attempt.tries < MAX_TRIES:
+        pause = max(outcome.retry_after or 0.0, 2.0**attempt.tries)
+        attempt.state, attempt.response = AttemptState.NOT_SENT, _evidence(outcome)
+        attempt.error_code, attempt.error_message = outcome.error_code, outcome.error_message
+        attempt.http_status = outcome.http_status
+        target.state = TargetState.QUEUED
+        job.update(
+            state=JobState.PENDING, not_before=now + dt.timedelta(seconds=pause), enqueued_at=None, updated_at=now
+        )
+    else:
+        if outcome.kind == OutcomeKind.NOT_SENT:  # tries used up: nothing was ever sent
+            outcome = Outcome(
+                OutcomeKind.FAILED,
+                error_code=outcome.error_code or "NOT_SENT",
+                error_message=f"Not sent after {attempt.tries} tries: {outcome.error_message}".strip(": "),
+                http_status=outcome.http_status,
+            )
+        _apply_outcome(target, attempt, outcome, now=now)
+        job.update(state=JobState.DONE, updated_at=now)
+    attempt.save()
     target.save()
     _settle(publish, now=now)
     return publish

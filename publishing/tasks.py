@@ -7,10 +7,14 @@ reconciler settles the attempt the lost worker left in `sending`).
 
 from __future__ import annotations
 
+import logging
+
 from celery import shared_task
 from django.conf import settings
 
 from publishing import dispatch
+
+logger = logging.getLogger(__name__)
 
 
 @shared_task(
@@ -26,7 +30,17 @@ def deliver(job_id: str) -> None:
 
 @shared_task(name="publishing.release_due", soft_time_limit=50, time_limit=60)
 def release_due() -> int:
-    return dispatch.release_due()
+    """One scheduler tick. When more is due than one batch, one more run is queued first, so
+    an idle worker process shares the release (SKIP LOCKED keeps the two apart)."""
+    return dispatch.release_due(on_backlog=_one_more_release)
+
+
+def _one_more_release() -> None:
+    """Queue one more release run for an idle worker process to take."""
+    try:
+        release_due.apply_async(retry=False)
+    except Exception:  # the broker refused: this run goes on alone
+        logger.info("Could not queue a second release run; this one goes on alone", exc_info=True)
 
 
 @shared_task(name="publishing.relay", soft_time_limit=50, time_limit=60)

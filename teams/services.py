@@ -11,7 +11,7 @@ from typing import Any
 
 from django.contrib.auth.models import User
 from django.db import connection, transaction
-from django.db.models import F, Q
+from django.db.models import F, Field, Q
 from django.utils import timezone
 
 from accounts.models import SocialAccount
@@ -125,27 +125,34 @@ _QUOTA_UPSERT = """
     INSERT INTO teams_monthlyusage AS usage (id, created_at, updated_at, team_id, month, posts)
     VALUES (%(id)s, %(now)s, %(now)s, %(team)s, %(month)s, %(posts)s)
     ON CONFLICT (team_id, month) DO UPDATE
-        SET posts = usage.posts + EXCLUDED.posts, updated_at = EXCLUDED.updated_at
-        WHERE %(limit)s::integer IS NULL OR usage.posts + EXCLUDED.posts <= %(limit)s::integer
+        SET posts = usage.posts + excluded.posts, updated_at = excluded.updated_at
+        WHERE CAST(%(limit)s AS integer) IS NULL OR usage.posts + excluded.posts <= CAST(%(limit)s AS integer)
     RETURNING posts
 """
+
+
+def _column(name: str, value: Any) -> Any:
+    """`value` as the database driver takes it for MonthlyUsage's column `name`."""
+    field = MonthlyUsage._meta.get_field(name)
+    assert isinstance(field, Field)  # noqa: S101 - a concrete column, not a relation's reverse side
+    return field.get_db_prep_value(value, connection)
 
 
 def quota_consume(*, team: Team, posts: int = 1) -> None:
     """Count `posts` against the team's monthly plan limit, or raise QuotaExceeded.
 
-    Call it inside the transaction that creates the posts. One upsert counts them: the row it
-    inserts or updates stays locked until commit, so two concurrent creates cannot both take
-    the last post, and a rolled-back create gives it back.
+    Call it inside the transaction that creates the posts, as late as it can be: one upsert
+    counts them, and the row it inserts or updates stays locked until commit, so two
+    concurrent creates cannot both take the last post, and a rolled-back create gives it back.
     """
     month, limit = month_start(), team.plan.posts_per_month
     if limit is None or posts <= limit:
         now = timezone.now()
         params: dict[str, Any] = {
-            "id": new_id(),
-            "now": now,
-            "team": team.pk,
-            "month": month,
+            "id": _column("id", new_id()),
+            "now": _column("created_at", now),
+            "team": _column("team", team.pk),
+            "month": _column("month", month),
             "posts": posts,
             "limit": limit,
         }

@@ -24,8 +24,8 @@ DEAD_BROKER = "redis://127.0.0.1:1/0"
 
 @contextmanager
 def broker_down() -> Iterator[None]:
-    """The broker is unreachable and tasks are not eager: `send_jobs` opens a fresh connection
-    per send, so this is the outage a web process would see."""
+    """The broker is unreachable and tasks are not eager: `send_jobs` takes its producer from
+    the pool of the broker configured now, so this is the outage a web process would see."""
     conf = celery_app.conf
     saved = conf.broker_url, conf.broker_write_url, conf.task_always_eager
     conf.broker_url = conf.broker_write_url = DEAD_BROKER

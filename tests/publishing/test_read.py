@@ -9,6 +9,8 @@ import uuid
 import pytest
 from django.utils import timezone
 
+from publishing.api import AttemptSerializer
+from publishing.models import Target
 from teams.demo import sandbox_account
 
 pytestmark = pytest.mark.django_db
@@ -288,3 +290,22 @@ def test_failed_target_shows_its_error_evidence(api, owner, accounts, sandbox):
     assert published["error"] is None
     assert [p["platform"] for p in sandbox.posts()] == ["bluesky"]
     assert _ids(_list(api, owner.key, status="partial")) == [publish_id]
+
+
+def test_attempts_read_with_their_targets_show_what_is_stored(api, owner, accounts, sandbox):
+    """Attempts come in the targets' query as JSON: each shows exactly what its row holds,
+    times included, in attempt order, in one read and in the list alike."""
+    sandbox.outcomes("x", "error")
+    publish_id = _create(api, owner.key, [accounts.x, accounts.bluesky], "Twice on X")
+    api.as_(owner.key).post(f"{URL}/{publish_id}/retry", {}, format="json")
+    stored = {
+        str(t.pk): AttemptSerializer(t.attempts.order_by("number"), many=True).data
+        for t in Target.objects.filter(publish_id=publish_id)
+    }
+
+    one = api.as_(owner.key).get(f"{URL}/{publish_id}").json()["data"]
+    listed = next(p for p in _list(api, owner.key).json()["data"] if p["id"] == publish_id)
+
+    for data in (one, listed):
+        assert {t["id"]: t["attempts"] for t in data["targets"]} == stored
+    assert [a["number"] for a in stored[one["targets"][0]["id"]]] == [1, 2]
