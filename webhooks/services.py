@@ -4,7 +4,9 @@
 matching subscription, so an event exists if and only if the change it describes committed.
 Deliveries are sent by a task after commit; when a message is lost (broker down, worker
 killed) the sweeper finds the delivery by its `next_attempt_at` and sends it. Retry times live
-in the database, never in a broker countdown.
+in the database, never in a broker countdown. An attempt costs two statements on PostgreSQL
+(`hotpath`: claim-and-load, then record the success), and deliveries to one receiver share a
+keep-alive connection (`config.outbound`), which the address policy checks again every time.
 
 Disabling rule: a subscription is disabled at once when its receiver answers 410 Gone, and
 after DISABLE_AFTER_FAILED_DELIVERIES deliveries in a row whose every attempt failed (any
@@ -24,14 +26,15 @@ from collections.abc import Iterable
 from email.utils import parsedate_to_datetime
 
 from django.conf import settings
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
 from django.db.models import F, Q
 from django.utils import timezone
 
 from config import outbound
 from config.errors import InvalidRequest, NotFound
+from config.ids import new_id
 from teams.models import Team
-from webhooks import signing
+from webhooks import hotpath, signing
 from webhooks.models import Delivery, DeliveryAttempt, DeliveryState, Event, EventType, Subscription
 
 logger = logging.getLogger(__name__)
@@ -141,6 +144,14 @@ def envelope(event: Event) -> dict[str, object]:
 
 
 def _claim(delivery_id: str) -> Delivery | None:
+    """Claim the delivery if it is pending and due (the one gate against sending it twice) and
+    return it with its subscription and event; None when it is not claimable."""
+    if connection.vendor == "postgresql":
+        return hotpath.claim(delivery_id, timezone.now())
+    return _claim_with_orm(delivery_id)
+
+
+def _claim_with_orm(delivery_id: str) -> Delivery | None:
     now = timezone.now()
     claimed = Delivery.objects.filter(pk=delivery_id, state=DeliveryState.PENDING, next_attempt_at__lte=now).update(
         state=DeliveryState.SENDING, claimed_at=now, attempts=F("attempts") + 1
@@ -166,6 +177,7 @@ def _post(delivery: Delivery) -> tuple[int | None, str, dict[str, str]]:
             deadline_seconds=ATTEMPT_TIMEOUT_SECONDS,
             max_bytes=sys.maxsize,
             max_redirects=0,
+            keep_alive=True,  # one connection carries many deliveries to the same receiver
         ) as response:
             status, response_headers = response.status_code, dict(response.headers)
     except outbound.OutboundError as exc:
@@ -197,22 +209,49 @@ def _next_attempt_at(attempts: int, headers: dict[str, str]) -> dt.datetime:
     return timezone.now() + max(jittered, _retry_after(headers) or dt.timedelta(0))
 
 
+def _log_attempt(delivery: Delivery, status: int | None, error: str, duration_ms: int) -> None:
+    DeliveryAttempt.objects.create(
+        delivery=delivery, number=delivery.attempts, status_code=status, error=error[:300], duration_ms=duration_ms
+    )
+
+
 def _record_success(delivery: Delivery, status: int, duration_ms: int) -> None:
+    """Log the attempt, mark the delivery succeeded and reset the subscription's failure counts,
+    atomically."""
+    if connection.vendor == "postgresql":
+        hotpath.record_success(delivery, new_id(), status, duration_ms, timezone.now())
+        return
+    _record_success_with_orm(delivery, status, duration_ms)
+
+
+def _record_success_with_orm(delivery: Delivery, status: int, duration_ms: int) -> None:
     now = timezone.now()
-    Delivery.objects.filter(pk=delivery.pk).update(
-        state=DeliveryState.SUCCEEDED,
-        delivered_at=now,
-        next_attempt_at=None,
-        last_status_code=status,
-        last_error="",
-        last_duration_ms=duration_ms,
-    )
-    Subscription.objects.filter(pk=delivery.subscription_id).update(
-        last_success_at=now, consecutive_failures=0, failed_deliveries_in_row=0
-    )
+    with transaction.atomic():
+        _log_attempt(delivery, status, "", duration_ms)
+        Delivery.objects.filter(pk=delivery.pk).update(
+            state=DeliveryState.SUCCEEDED,
+            delivered_at=now,
+            next_attempt_at=None,
+            last_status_code=status,
+            last_error="",
+            last_duration_ms=duration_ms,
+        )
+        Subscription.objects.filter(pk=delivery.subscription_id).update(
+            last_success_at=now, consecutive_failures=0, failed_deliveries_in_row=0
+        )
 
 
 def _record_failure(
+    delivery: Delivery, status: int | None, error: str, headers: dict[str, str], duration_ms: int
+) -> None:
+    """Log the attempt, schedule the next one or fail the delivery, count the failure against the
+    subscription and disable it when the rules say so, atomically."""
+    with transaction.atomic():
+        _log_attempt(delivery, status, error, duration_ms)
+        _count_failure(delivery, status, error, headers, duration_ms)
+
+
+def _count_failure(
     delivery: Delivery, status: int | None, error: str, headers: dict[str, str], duration_ms: int
 ) -> None:
     final = status == 410 or delivery.attempts >= MAX_ATTEMPTS
@@ -255,18 +294,10 @@ def delivery_attempt(*, delivery_id: str) -> None:
     status, error, headers = _post(delivery)
     duration_ms = int((time.monotonic() - started) * 1000)
     try:
-        with transaction.atomic():
-            DeliveryAttempt.objects.create(
-                delivery=delivery,
-                number=delivery.attempts,
-                status_code=status,
-                error=error[:300],
-                duration_ms=duration_ms,
-            )
-            if not error and status is not None:
-                _record_success(delivery, status, duration_ms)
-            else:
-                _record_failure(delivery, status, error, headers, duration_ms)
+        if not error and status is not None:
+            _record_success(delivery, status, duration_ms)
+        else:
+            _record_failure(delivery, status, error, headers, duration_ms)
     except IntegrityError:
         logger.info("Webhook %s was deleted while delivery %s was in flight", delivery.subscription_id, delivery.pk)
 

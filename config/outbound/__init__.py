@@ -6,11 +6,13 @@ Every request goes through the same steps, on the first hop and on every redirec
    public addresses on ports 80/443 only, unless `settings.SSRF_ALLOW_PRIVATE` is on or the
    address is inside `settings.SSRF_ALLOWED_NETWORKS`.
 2. Connect to a checked IP address, never to the name (pinning); `Host`, SNI and the
-   certificate check use the original name (`transport`).
+   certificate check use the original name (`transport`). With `keep_alive`, an idle
+   connection is reused only under the key of an address that step 1 just returned, for the
+   same scheme, name and port (`pool`).
 3. Redirects are never followed by a library: `stream()` follows GET redirects itself and
    repeats steps 1-2 for each hop (`redirects`).
 4. A byte cap (declared Content-Length and running total, `response`) and a total deadline
-   whose timer shuts the socket down, which also wakes a read blocked on a server trickling
+   whose watchdog shuts the socket down, which also wakes a read blocked on a server trickling
    one byte at a time (`transport`).
 
 Why not requests-hardened (1.3.0, read from its source)? Its pinning itself is sound - it swaps
@@ -35,7 +37,7 @@ address (`errors`).
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from contextlib import closing, contextmanager
+from contextlib import contextmanager
 
 from .errors import (
     BlockedDestination,
@@ -45,6 +47,7 @@ from .errors import (
     ResponseTooLarge,
 )
 from .policy import checked_target
+from .pool import POOL
 from .redirects import follow
 from .response import OutboundResponse, OutboundStream, refuse_declared_oversize
 from .transport import USER_AGENT, Deadline, Request, caller_headers
@@ -59,6 +62,7 @@ __all__ = [
     "OutboundTimeout",
     "ResponseTooLarge",
     "check_url",
+    "close_idle_connections",
     "request",
     "stream",
 ]
@@ -69,6 +73,11 @@ def check_url(url: str) -> None:
     that its host resolves only to allowed addresses. Raises BlockedDestination, or
     OutboundConnectionError (code DNS_FAILED) when the host does not resolve."""
     checked_target(url)
+
+
+def close_idle_connections() -> None:
+    """Close the keep-alive connections this process holds (tests, shutdown)."""
+    POOL.clear()
 
 
 @contextmanager
@@ -83,19 +92,28 @@ def stream(
     deadline_seconds: float = 60.0,
     max_bytes: int,
     max_redirects: int = 3,
+    keep_alive: bool = False,
 ) -> Iterator[OutboundStream]:
     """Send one request and yield the response with its body unread. GET follows up to
     `max_redirects` redirects (more is TOO_MANY_REDIRECTS; 0 returns the 3xx); other methods
     never follow. `deadline_seconds` covers connecting, every hop and reading the body inside
     the `with` block. Caller headers are sent as given, except Host, Content-Length,
-    Transfer-Encoding and Connection, which this client sets; User-Agent defaults to USER_AGENT."""
+    Transfer-Encoding and Connection, which this client sets; User-Agent defaults to USER_AGENT.
+    With `keep_alive`, an idle connection to the same checked address is reused and the
+    connection is kept after the `with` block when the response ended (see `transport`)."""
     if max_bytes < 0 or max_redirects < 0:
         raise ValueError("max_bytes and max_redirects must not be negative")
-    request = Request(method.upper(), caller_headers(headers), body, connect_timeout, read_timeout)
-    with Deadline(deadline_seconds) as deadline, closing(follow(url, request, deadline, max_redirects)) as hop:
-        if request.method != "HEAD":
-            refuse_declared_oversize(hop.response, max_bytes)
-        yield OutboundStream(hop, max_bytes, deadline)
+    request = Request(method.upper(), caller_headers(headers), body, connect_timeout, read_timeout, keep_alive)
+    with Deadline(deadline_seconds) as deadline:
+        hop = follow(url, request, deadline, max_redirects)
+        try:
+            if request.method != "HEAD":
+                refuse_declared_oversize(hop.response, max_bytes)
+            yield OutboundStream(hop, max_bytes, deadline)
+        except BaseException:
+            hop.close()
+            raise
+        hop.release()
 
 
 def request(
@@ -109,6 +127,7 @@ def request(
     deadline_seconds: float = 10.0,
     max_bytes: int = 1024 * 1024,
     max_redirects: int = 0,
+    keep_alive: bool = False,
 ) -> OutboundResponse:
     """Send one request and read its (capped) body. With max_redirects=0 a 3xx is returned."""
     with stream(
@@ -121,6 +140,7 @@ def request(
         deadline_seconds=deadline_seconds,
         max_bytes=max_bytes,
         max_redirects=max_redirects,
+        keep_alive=keep_alive,
     ) as response:
         content = b"".join(response.iter_bytes())
     return OutboundResponse(response.status_code, response.headers, response.url, content)

@@ -48,9 +48,9 @@ def follow(url: str, request: Request, deadline: Deadline, max_redirects: int) -
         location = _redirect_location(hop, request.method)
         if location is None:
             return hop
-        hop.close()
+        hop.release()
         hop, request = _redirect(hop, location, request, deadline)
     if max_redirects and _redirect_location(hop, request.method) is not None:
-        hop.close()
+        hop.release()
         raise BlockedDestination("The URL redirected too many times.", code="TOO_MANY_REDIRECTS", sent=True)
     return hop

@@ -1,4 +1,5 @@
-"""config.outbound over real HTTP on loopback: refusals, pinning, redirects, byte cap, deadline.
+"""config.outbound over real HTTP on loopback: refusals, pinning, redirects, byte cap, deadline,
+keep-alive connection reuse.
 
 Servers are `ThreadingHTTPServer`s on 127.0.0.1 / 127.0.0.2. Only the DNS-rebinding, failover
 and DNS-failure tests replace `socket.getaddrinfo` (the stdlib resolver, not project code) to
@@ -7,7 +8,9 @@ script answers for made-up names; every other name goes to the machine's real re
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
+import os
 import socket
 import ssl
 import threading
@@ -32,9 +35,11 @@ from config.outbound import (
     OutboundTimeout,
     ResponseTooLarge,
     check_url,
+    close_idle_connections,
     request,
     stream,
 )
+from config.outbound.pool import IDLE_SECONDS, POOL
 
 # --- Test servers -------------------------------------------------------------------------
 
@@ -45,6 +50,7 @@ class Seen:
     path: str
     headers: dict[str, str]  # lower-case names
     body: bytes
+    client_port: int  # one per TCP connection
 
 
 Route = Callable[["Handler"], None]
@@ -57,7 +63,12 @@ class Server(ThreadingHTTPServer):
         self.routes = routes
         self.seen: list[Seen] = []
         self.release = threading.Event()  # lets handlers that hold a response open finish
+        self.closed = threading.Semaphore(0)  # released each time the server closes a connection
         super().__init__((host, port), Handler)
+
+    def shutdown_request(self, request: Any) -> None:
+        super().shutdown_request(request)
+        self.closed.release()
 
     @property
     def port(self) -> int:
@@ -69,6 +80,11 @@ class Server(ThreadingHTTPServer):
     def paths(self) -> list[str]:
         return [seen.path for seen in self.seen]
 
+    def connections(self) -> list[int]:
+        """The connection of each request, numbered from 1 in order of first use."""
+        numbers: dict[int, int] = {}
+        return [numbers.setdefault(seen.client_port, len(numbers) + 1) for seen in self.seen]
+
 
 class Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
@@ -78,7 +94,7 @@ class Handler(BaseHTTPRequestHandler):
         length = int(self.headers.get("Content-Length") or 0)
         body = self.rfile.read(length)
         headers = {name.lower(): value for name, value in self.headers.items()}
-        self.server.seen.append(Seen(self.command, self.path, headers, body))
+        self.server.seen.append(Seen(self.command, self.path, headers, body, self.client_address[1]))
         route = self.server.routes.get(self.path.split("?")[0], reply(b"not found", status=404))
         try:
             route(self)
@@ -119,6 +135,17 @@ def chunked(parts: list[bytes]) -> Route:
         handler.wfile.write(b"0\r\n\r\n")
 
     return route
+
+
+def reply_and_close(handler: Handler) -> None:
+    """Answer, then close the connection without a `Connection: close` header."""
+    reply()(handler)
+    handler.close_connection = True
+
+
+def drop(handler: Handler) -> None:
+    """Read the request, then close the connection without answering."""
+    handler.close_connection = True
 
 
 def declared_but_never_sent(handler: Handler) -> None:
@@ -176,6 +203,7 @@ def serve() -> Iterator[Callable[..., Server]]:
         return server
 
     yield start
+    close_idle_connections()  # so the servers' keep-alive handlers end too
     for server in servers:
         server.release.set()
         server.shutdown()
@@ -757,3 +785,184 @@ def test_connection_refused_was_not_sent(closed_port: int) -> None:
         request(f"http://127.0.0.1:{closed_port}/hook", body=b"{}")
 
     assert (failed.value.code, failed.value.sent) == ("CONNECTION_FAILED", False)
+
+
+# --- Keep-alive ---------------------------------------------------------------------------
+
+
+@pytest.fixture
+def allow_127_0_0_2_and_3(settings: Any) -> Any:
+    settings.SSRF_ALLOW_PRIVATE = False
+    settings.SSRF_ALLOWED_NETWORKS = ["127.0.0.2/32", "127.0.0.3/32"]
+    return settings
+
+
+@pytest.mark.usefixtures("private_on")
+def test_keep_alive_carries_many_requests_on_one_connection(serve: Callable[..., Server]) -> None:
+    server = serve()
+
+    answers = [request(server.url(), body=b"{}", keep_alive=True).content for _ in range(3)]
+
+    assert answers == [b"ok"] * 3
+    assert server.connections() == [1, 1, 1]
+    assert "connection" not in server.seen[0].headers
+
+
+@pytest.mark.usefixtures("private_on")
+def test_without_keep_alive_every_request_has_its_own_connection(serve: Callable[..., Server]) -> None:
+    server = serve()
+
+    for _ in range(2):
+        request(server.url(), body=b"{}")
+
+    assert server.connections() == [1, 2]
+    assert server.seen[0].headers["connection"] == "close"
+
+
+@pytest.mark.usefixtures("private_on")
+def test_a_connection_the_server_said_it_would_close_is_not_reused(serve: Callable[..., Server]) -> None:
+    server = serve({"/": reply(headers={"Connection": "close"})})
+
+    for _ in range(2):
+        assert request(server.url(), body=b"{}", keep_alive=True).content == b"ok"
+
+    assert server.connections() == [1, 2]
+
+
+@pytest.mark.usefixtures("allow_127_0_0_2")
+def test_a_changed_dns_answer_is_checked_before_a_pooled_connection_is_used(
+    serve: Callable[..., Server], fake_dns: dict[str, list[list[str]]]
+) -> None:
+    server = serve(host="127.0.0.2")
+    fake_dns["pool.test"] = [["127.0.0.2"], ["127.0.0.1"]]  # then a forbidden address
+    url = f"http://pool.test:{server.port}/"
+    assert request(url, body=b"{}", keep_alive=True).content == b"ok"  # leaves a pooled connection
+
+    with pytest.raises(BlockedDestination) as refused:
+        request(url, body=b"{}", keep_alive=True)
+
+    assert refused.value.sent is False
+    assert len(server.seen) == 1
+
+
+@pytest.mark.usefixtures("allow_127_0_0_2_and_3")
+def test_a_pooled_connection_is_never_used_for_another_address(
+    serve: Callable[..., Server], fake_dns: dict[str, list[list[str]]]
+) -> None:
+    before = serve({"/": reply(b"before")}, host="127.0.0.2")
+    after = serve({"/": reply(b"after")}, host="127.0.0.3", port=before.port)
+    fake_dns["moved.test"] = [["127.0.0.2"], ["127.0.0.3"]]  # both allowed
+    url = f"http://moved.test:{before.port}/"
+
+    answers = [request(url, body=b"{}", keep_alive=True).content for _ in range(2)]
+
+    assert answers == [b"before", b"after"]
+    assert (len(before.seen), len(after.seen)) == (1, 1)
+
+
+def test_a_pooled_tls_connection_serves_only_the_name_it_was_verified_for(
+    tls_server: tuple[Server, list[str | None]],
+) -> None:
+    server, server_names = tls_server
+    named = server.url("/", host="localhost", scheme="https")
+
+    for _ in range(2):
+        assert request(named, method="GET", keep_alive=True).content == b"ok"
+    with pytest.raises(OutboundConnectionError) as failed:
+        request(server.url("/", scheme="https"), method="GET", keep_alive=True)  # same address, other name
+
+    # One handshake for both requests to localhost, and a new one (no SNI for an IP address)
+    # whose certificate check fails for the other name.
+    assert server_names == ["localhost", None]
+    assert server.connections() == [1, 1]
+    assert failed.value.code == "TLS_FAILED"
+
+
+@pytest.mark.usefixtures("private_on")
+def test_an_idle_connection_the_server_closed_is_replaced_before_sending(serve: Callable[..., Server]) -> None:
+    server = serve({"/": reply_and_close})
+    assert request(server.url(), method="GET", keep_alive=True).content == b"ok"
+    assert server.closed.acquire(timeout=5)
+
+    # A GET goes out in one write, which a closed connection would still accept.
+    assert request(server.url(), method="GET", keep_alive=True).content == b"ok"
+
+    assert server.connections() == [1, 2]
+
+
+@pytest.mark.usefixtures("private_on")
+def test_a_request_the_server_read_but_never_answered_is_not_sent_again(serve: Callable[..., Server]) -> None:
+    server = serve({"/": reply(), "/drop": drop})
+    request(server.url(), body=b"{}", keep_alive=True)
+
+    with pytest.raises(OutboundConnectionError) as failed:
+        request(server.url("/drop"), body=b"{}", keep_alive=True)
+
+    assert (failed.value.code, failed.value.sent) == ("CONNECTION_FAILED", True)
+    assert server.paths() == ["/", "/drop"]
+    assert server.connections() == [1, 1]
+
+
+@pytest.mark.usefixtures("private_on")
+def test_a_connection_idle_too_long_is_not_reused(serve: Callable[..., Server]) -> None:
+    server = serve()
+    request(server.url(), body=b"{}", keep_alive=True)
+    time.sleep(IDLE_SECONDS + 0.1)
+
+    request(server.url(), body=b"{}", keep_alive=True)
+
+    assert server.connections() == [1, 2]
+
+
+@pytest.mark.usefixtures("private_on")
+def test_an_unread_body_is_drained_when_small_else_its_connection_is_closed(serve: Callable[..., Server]) -> None:
+    server = serve({"/small": reply(b"s" * 100), "/large": reply(b"l" * 200_000)})
+
+    for path in ("/small", "/small", "/large", "/small"):
+        with stream(server.url(path), method="GET", max_bytes=10**6, keep_alive=True) as response:
+            assert response.status_code == 200  # the body is left unread
+
+    assert server.connections() == [1, 1, 1, 2]
+
+
+@pytest.mark.usefixtures("private_on")
+def test_a_connection_cut_by_the_deadline_is_not_reused(serve: Callable[..., Server]) -> None:
+    server = serve({"/": reply(), "/slow": trickle("content-length")})
+    with pytest.raises(OutboundTimeout):
+        request(server.url("/slow"), method="GET", deadline_seconds=0.5, keep_alive=True)
+
+    assert request(server.url(), method="GET", keep_alive=True).content == b"ok"
+
+    assert server.connections() == [1, 2]
+
+
+def _in_a_forked_child(check: Callable[[], bool]) -> bool:
+    """Run `check` in a forked child process (as Celery's prefork pool does) and return its answer."""
+    pid = os.fork()
+    if pid == 0:  # the child: answer through the exit code, skipping pytest's clean-up
+        try:
+            os._exit(0 if check() else 1)
+        finally:
+            os._exit(2)
+    _, status = os.waitpid(pid, 0)
+    return os.waitstatus_to_exitcode(status) == 0
+
+
+@pytest.mark.usefixtures("private_on")
+def test_a_forked_child_starts_with_no_pooled_connection_and_a_working_deadline(
+    serve: Callable[..., Server],
+) -> None:
+    server = serve({"/": reply(), "/slow": trickle("content-length")})
+    request(server.url(), body=b"{}", keep_alive=True)  # the parent has a pooled connection and a watchdog
+
+    def child() -> bool:
+        inherited = POOL.idle_count()
+        started = time.monotonic()
+        with contextlib.suppress(OutboundTimeout):
+            request(server.url("/slow"), method="GET", deadline_seconds=0.5, keep_alive=True)
+        return inherited == 0 and time.monotonic() - started < 3
+
+    assert _in_a_forked_child(child)
+    request(server.url(), body=b"{}", keep_alive=True)  # the parent still has its own
+    assert server.paths() == ["/", "/slow", "/"]
+    assert server.connections() == [1, 2, 1]

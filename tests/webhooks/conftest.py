@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from config import outbound
 from tests.factories import UserFactory
 from tests.webhooks.receiver import Receiver
 
@@ -16,6 +17,14 @@ from tests.webhooks.receiver import Receiver
 def _eager(eager_tasks: None) -> None:
     """Every `deliver.delay()` (after commit, from the sweep, from the admin) runs at once in
     the test instead of going to a broker with no worker."""
+
+
+@pytest.fixture(autouse=True)
+def _no_idle_connections() -> Iterator[None]:
+    """Keep-alive connections to a test's receiver end with the test, so the next test (which
+    may get the same port) starts on fresh connections."""
+    yield
+    outbound.close_idle_connections()
 
 
 @pytest.fixture

@@ -1,5 +1,6 @@
-"""A real HTTP receiver on 127.0.0.1 that records what each request carried (method, path, the
-raw body bytes, the headers) and answers from a configurable sequence of answers."""
+"""A real HTTP/1.1 receiver on 127.0.0.1 that records what each request carried (method, path, the
+raw body bytes, the headers, the TCP connection) and answers from a configurable sequence of
+answers. Connections are kept alive, as real receivers do, unless an answer closes them."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
 
 
 @dataclass(frozen=True)
@@ -17,6 +19,8 @@ class Answer:
     body: bytes = b""
     delay: float = 0.0  # seconds to wait before answering (cut short when the receiver stops)
     before: Callable[[], None] | None = None  # run in the server thread before answering
+    close: bool = False  # close the connection after answering, without saying so in a header
+    drop: bool = False  # close the connection after reading the request, without answering
 
 
 @dataclass(frozen=True)
@@ -25,17 +29,29 @@ class Received:
     path: str
     body: bytes  # exactly the bytes on the wire
     headers: dict[str, str]  # names lower-cased
+    connection: int  # the TCP connection it came on, numbered from 1 in order of arrival
 
 
 class _Server(ThreadingHTTPServer):
     block_on_close = False
+    receiver: Receiver
 
     def handle_error(self, request: object, client_address: object) -> None:
         pass  # a client that gave up (timeout test) makes the write fail: expected, not noise
 
+    def shutdown_request(self, request: Any) -> None:
+        super().shutdown_request(request)
+        self.receiver._closed()
+
 
 class _Handler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
     receiver: Receiver
+    number: int
+
+    def setup(self) -> None:
+        super().setup()
+        self.number = self.receiver._connected()
 
     def do_POST(self) -> None:
         self._answer()
@@ -48,11 +64,14 @@ class _Handler(BaseHTTPRequestHandler):
         body = self.rfile.read(length)
         headers = {name.lower(): value for name, value in self.headers.items()}
         # Recorded before answering, so it is visible once the sender has its response.
-        answer = self.receiver._record(Received(self.command, self.path, body, headers))
+        answer = self.receiver._record(Received(self.command, self.path, body, headers, self.number))
         if answer.before is not None:
             answer.before()
         if answer.delay:
             self.receiver._stopping.wait(answer.delay)
+        self.close_connection = answer.close or answer.drop
+        if answer.drop:
+            return
         self.send_response(answer.status)
         for name, value in {"Content-Length": str(len(answer.body)), **answer.headers}.items():
             self.send_header(name, value)
@@ -69,6 +88,8 @@ class Receiver:
 
     def __init__(self) -> None:
         self.requests: list[Received] = []
+        self.connections = 0  # TCP connections accepted so far
+        self.closed = threading.Semaphore(0)  # released each time the receiver closes one
         self.default = Answer()
         self._answers: deque[Answer] = deque()
         self._lock = threading.Lock()
@@ -76,6 +97,7 @@ class Receiver:
         self._thread: threading.Thread | None = None
         handler = type("Handler", (_Handler,), {"receiver": self})
         self._server = _Server(("127.0.0.1", 0), handler, bind_and_activate=False)
+        self._server.receiver = self
         self._server.server_bind()
         self.port: int = self._server.server_port
         self.base = f"http://127.0.0.1:{self.port}"
@@ -108,6 +130,18 @@ class Receiver:
     def posts(self) -> list[Received]:
         with self._lock:
             return [r for r in self.requests if r.method == "POST"]
+
+    def wait_closed(self, timeout: float = 5.0) -> bool:
+        """Wait until the receiver has closed one more connection."""
+        return self.closed.acquire(timeout=timeout)
+
+    def _connected(self) -> int:
+        with self._lock:
+            self.connections += 1
+            return self.connections
+
+    def _closed(self) -> None:
+        self.closed.release()
 
     def _record(self, received: Received) -> Answer:
         with self._lock:
