@@ -13,12 +13,15 @@ states after every change (DESIGN §4.1), and `_settle()` emits `post.published`
 from __future__ import annotations
 
 import datetime as dt
+from collections import defaultdict
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from django.contrib.auth.models import User
 from django.db import transaction
+from django.db.models import F, Value
+from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from accounts.models import SocialAccount
@@ -498,21 +501,6 @@ def publish_unschedule(*, team: Team, publish_id: Id) -> Publish:
     return publish
 
 
-@transaction.atomic
-def publish_release(*, publish_id: Id, now: dt.datetime | None = None) -> Publish | None:
-    """The scheduler's transition: a publish due at `now` starts sending. None when it is
-    not due, waits for approval, or was changed meanwhile."""
-    publish = Publish.objects.select_for_update().select_related("team").filter(pk=publish_id).first()
-    if publish is None or publish.approval_status in (ApprovalStatus.PENDING, ApprovalStatus.REJECTED):
-        return None
-    if not ScheduledRelease.objects.filter(publish=publish, due_at__lte=now or timezone.now()).exists():
-        return None
-    now = timezone.now()  # the jobs are claimable from the real moment of release
-    _release(publish, list(publish.targets.filter(state=TargetState.SCHEDULED)), now=now)
-    _settle(publish, now=now)
-    return publish
-
-
 # --- approval ----------------------------------------------------------------------------------
 
 
@@ -642,26 +630,6 @@ def _target_of(targets: Sequence[Target], edit: Mapping[str, Any], index: int) -
 # --- delivery outcomes -------------------------------------------------------------------------
 
 
-@transaction.atomic
-def attempt_begin(*, job: DeliveryJob) -> DeliveryAttempt | None:
-    """Record that the target is being sent, before the platform is called. None when the
-    job is stale (the target moved on): nothing is sent then."""
-    target = job.target
-    _locked(None, target.publish_id)
-    target.refresh_from_db()
-    if target.state != TargetState.QUEUED or target.attempt_count != job.number:
-        return None
-    now = timezone.now()
-    attempt, _ = DeliveryAttempt.objects.get_or_create(
-        target=target, number=job.number, defaults={"state": AttemptState.SENDING}
-    )
-    attempt.state, attempt.tries, attempt.started_at = AttemptState.SENDING, attempt.tries + 1, now
-    attempt.save()
-    target.state = TargetState.SENDING
-    target.save()
-    return attempt
-
-
 def _apply_outcome(target: Target, attempt: DeliveryAttempt, outcome: Outcome, *, now: dt.datetime) -> None:
     kind = outcome.kind
     if kind == OutcomeKind.PUBLISHED:
@@ -697,45 +665,6 @@ def _evidence(outcome: Outcome) -> dict[str, Any]:
         "error_message": outcome.error_message or None,
         "retry_after": outcome.retry_after,
     }
-
-
-@transaction.atomic
-def attempt_record(*, attempt_id: Id, outcome: Outcome, request: Mapping[str, Any] | None = None) -> Publish:
-    """Record the platform's answer to an attempt. A not-sent answer puts the job back with a
-    pause (the same attempt tries again) until MAX_TRIES, then fails the target with it."""
-    attempt = DeliveryAttempt.objects.select_related("target").get(pk=attempt_id)
-    publish = _locked(None, attempt.target.publish_id)
-    attempt.refresh_from_db()
-    target = attempt.target
-    target.refresh_from_db()
-    now = timezone.now()
-    if request is not None:
-        attempt.request = dict(request)
-    if attempt.state != AttemptState.SENDING or target.state != TargetState.SENDING:
-        return publish  # settled meanwhile (reconciled as unknown): keep what is recorded
-    job = DeliveryJob.objects.get(target=target, number=attempt.number)
-    if outcome.kind == OutcomeKind.NOT_SENT and attempt.tries < MAX_TRIES:
-        pause = max(outcome.retry_after or 0.0, 2.0**attempt.tries)
-        attempt.state, attempt.response = AttemptState.NOT_SENT, _evidence(outcome)
-        attempt.error_code, attempt.error_message = outcome.error_code, outcome.error_message
-        attempt.http_status = outcome.http_status
-        target.state = TargetState.QUEUED
-        job.state, job.not_before, job.enqueued_at = JobState.PENDING, now + dt.timedelta(seconds=pause), None
-    else:
-        if outcome.kind == OutcomeKind.NOT_SENT:  # tries used up: nothing was ever sent
-            outcome = Outcome(
-                OutcomeKind.FAILED,
-                error_code=outcome.error_code or "NOT_SENT",
-                error_message=f"Not sent after {attempt.tries} tries: {outcome.error_message}".strip(": "),
-                http_status=outcome.http_status,
-            )
-        _apply_outcome(target, attempt, outcome, now=now)
-        job.state = JobState.DONE
-    attempt.save()
-    target.save()
-    job.save()
-    _settle(publish, now=now)
-    return publish
 
 
 @transaction.atomic
@@ -829,9 +758,8 @@ def check_record(*, target_id: Id, outcome: Outcome, now: dt.datetime | None = N
 @transaction.atomic
 def publishes_release_due(*, now: dt.datetime, limit: int) -> tuple[int, list[DeliveryJob]]:
     """The scheduler's transition for up to `limit` publishes due at `now`, in one transaction
-    and a fixed number of statements: each starts sending exactly as `publish_release` would
-    (its scheduled targets queued with a new attempt number and one outbox job each, its
-    release row removed, its status settled).
+    and a fixed number of statements: each starts sending (its scheduled targets queued with a
+    new attempt number and one outbox job each, its release row removed, its status settled).
 
     A publish and its release row are locked together with SKIP LOCKED: a concurrent tick
     skips them, so no publish is released twice, and a publish that a transition holds right
@@ -839,11 +767,6 @@ def publishes_release_due(*, now: dt.datetime, limit: int) -> tuple[int, list[De
     PostgreSQL re-checks the due time and approval of a row changed meanwhile once its lock is
     taken. Returns (publishes locked, jobs written); fewer locked than `limit` means nothing
     else was due and free."""
-    from collections import defaultdict
-
-    from django.db.models import F, Value
-    from django.db.models.functions import Coalesce
-
     due = list(
         Publish.objects.select_for_update(skip_locked=True, of=("self", "release"))
         .select_related("release")
@@ -902,12 +825,11 @@ def publishes_release_due(*, now: dt.datetime, limit: int) -> tuple[int, list[De
 
 @transaction.atomic
 def attempt_start(*, job: DeliveryJob) -> DeliveryAttempt | None:
-    """Record that a just-claimed job's target is being sent, before the platform is called:
-    the transition of `attempt_begin` in fewer statements. Under the publish lock the target
+    """Record that a just-claimed job's target is being sent, before the platform is called
+    (committed, so a crash mid-call leaves the evidence). Under the publish lock the target
     moves from queued to sending by a compare-and-set on its attempt number, and the attempt
     is created, or counted once more after a not-sent answer. None when the job is stale
     (the target moved on): nothing is sent then."""
-    from django.db.models import F
 
     target = job.target
     list(Publish.objects.select_for_update().filter(pk=target.publish_id).values_list("pk", flat=True))
@@ -930,11 +852,10 @@ def attempt_start(*, job: DeliveryJob) -> DeliveryAttempt | None:
 
 @transaction.atomic
 def attempt_finish(*, attempt: DeliveryAttempt, outcome: Outcome, request: Mapping[str, Any]) -> Publish:
-    """Record the platform's answer to the attempt `attempt_start` began: the transition of
-    `attempt_record` in fewer statements. Under the publish lock the attempt and its target
-    are read once; an answer for an attempt settled meanwhile (reconciled as unknown) changes
-    nothing. A not-sent answer puts the job back with a pause (the same attempt tries again)
-    until MAX_TRIES, then fails the target with it."""
+    """Record the platform's answer to the attempt `attempt_start` began. Under the publish
+    lock the attempt and its target are read once; an answer for an attempt settled meanwhile
+    (reconciled as unknown) changes nothing. A not-sent answer puts the job back with a pause
+    (the same attempt tries again) until MAX_TRIES, then fails the target with it."""
     publish = _locked(None, attempt.target.publish_id)
     attempt = DeliveryAttempt.objects.select_related("target").get(pk=attempt.pk)
     target = attempt.target

@@ -309,7 +309,7 @@ def test_a_worker_killed_after_its_claim_and_before_sending_loses_nothing(api, o
     publish = _queued_publish(owner, accounts.x, content="Claimed, then lost")
     job = _job_of(publish.pk)
     with transaction.atomic():
-        # Holding the publish row keeps the worker's attempt_begin waiting, right after its claim.
+        # Holding the publish row keeps the worker's attempt_start waiting, right after its claim.
         Publish.objects.select_for_update().get(pk=publish.pk)
         worker = start_worker(job_id=str(job.pk), sandbox_url=sandbox.url, platform_timeout=120)
         try:
@@ -347,7 +347,7 @@ def test_a_worker_lost_before_its_request_left_is_failed_only_once_surely_absent
     publish = _queued_publish(owner, accounts.x, content="Never left")
     job = _job_of(publish.pk)
     DeliveryJob.objects.filter(pk=job.pk).update(state=JobState.RUNNING, claimed_at=timezone.now(), runs=1)
-    lifecycle.attempt_begin(job=DeliveryJob.objects.get(pk=job.pk))  # then the worker is gone
+    lifecycle.attempt_start(job=DeliveryJob.objects.get(pk=job.pk))  # then the worker is gone
 
     reconcile(now=_later(seconds=5))
     reconcile(now=_later(minutes=2))

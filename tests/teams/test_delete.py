@@ -255,7 +255,7 @@ def test_everything_moves_to_the_destination_and_nothing_is_lost(api, owner, adm
     _media(team, owner.user, 1000)
     _media(team, owner.user, 2000)
     sent = _publish(team, owner.user, x, bluesky)
-    lifecycle.attempt_begin(job=DeliveryJob.objects.filter(target__publish=sent).first())
+    lifecycle.attempt_start(job=DeliveryJob.objects.filter(target__publish=sent).first())
     measured = Target.objects.filter(publish=sent).first()
     PostMetrics.objects.create(
         target=measured, views=10, likes=2, last_sync_at=timezone.now(), next_sync_at=timezone.now()
