@@ -54,7 +54,7 @@ ROOT = Path(__file__).resolve().parent.parent
 # `webhooks` this file instead of the app).
 sys.path.insert(0, str(ROOT))
 
-from bench.common import Figure, machine  # noqa: E402
+from bench.common import Figure, machine, postgres_database  # noqa: E402
 from webhooks import signing  # noqa: E402 - stdlib only, no Django set-up needed
 
 NAME = "webhook deliveries per second, one worker, local receiver"
@@ -197,21 +197,11 @@ def _receiver(secret: str) -> Iterator[Receiver]:
 @contextlib.contextmanager
 def _database() -> Iterator[str]:
     """The URL of a scratch PostgreSQL database, dropped afterwards."""
-    import psycopg
-    from psycopg import sql
-
     given = urlsplit(os.environ.get("DATABASE_URL", ""))
     if given.scheme not in {"postgres", "postgresql", "pgsql"}:
         given = urlsplit("postgres://postgres@127.0.0.1:5432/postgres")
-    name = f"bench_webhooks_{secrets.token_hex(4)}"
-    maintenance = urlunsplit(given._replace(scheme="postgresql", path="/postgres"))
-    with psycopg.connect(maintenance, autocommit=True) as conn:
-        conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
-    try:
-        yield urlunsplit(given._replace(path=f"/{name}"))
-    finally:
-        with psycopg.connect(maintenance, autocommit=True) as conn:
-            conn.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name)))
+    with postgres_database(urlunsplit(given), f"bench_webhooks_{secrets.token_hex(4)}") as url:
+        yield url
 
 
 @contextlib.contextmanager

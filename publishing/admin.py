@@ -14,6 +14,7 @@ from accounts.models import Platform
 from config.errors import ApplicationError
 from publishing import dispatch, lifecycle
 from publishing.models import DeliveryAttempt, DeliveryJob, IdempotencyKey, Publish, ScheduledRelease, Target
+from publishing.selectors import ATTEMPT_FIELDS
 from teams.models import Membership, Role
 
 
@@ -44,16 +45,7 @@ class TargetInline(ReadOnlyInline):
 
 class AttemptInline(ReadOnlyInline):
     model = DeliveryAttempt
-    readonly_fields = fields = (
-        "number",
-        "state",
-        "tries",
-        "error_code",
-        "error_message",
-        "http_status",
-        "started_at",
-        "finished_at",
-    )
+    readonly_fields = fields = ATTEMPT_FIELDS
 
 
 class PlatformFilter(admin.SimpleListFilter):

@@ -23,7 +23,7 @@ from config.parsers import depth_of
 from config.schema import api_operation, data_envelope
 from publishing import dispatch, idempotency, lifecycle
 from publishing.models import TARGET_STATUSES, DeliveryAttempt, Id, Publish, PublishMode, PublishStatus, Target
-from publishing.selectors import approvals_for, publish_by_id, publishes_for
+from publishing.selectors import ATTEMPT_FIELDS, approvals_for, publish_by_id, publishes_for
 from teams.authentication import Caller, get_caller
 
 # --- input -----------------------------------------------------------------------------------
@@ -207,7 +207,7 @@ class UserRefSerializer(serializers.Serializer[Any]):
 class AttemptSerializer(serializers.ModelSerializer[DeliveryAttempt]):
     class Meta:
         model = DeliveryAttempt
-        fields = ["number", "state", "tries", "error_code", "error_message", "http_status", "started_at", "finished_at"]
+        fields = list(ATTEMPT_FIELDS)
 
 
 class TargetSerializer(serializers.ModelSerializer[Target]):
