@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
-from django.db import models
+from collections.abc import Sequence
+from typing import Any, TypeVar
+
+from django.db import connection, models
 
 from config.ids import new_id
+
+M = TypeVar("M", bound=models.Model)
 
 
 class BaseModel(models.Model):
@@ -14,3 +19,30 @@ class BaseModel(models.Model):
 
     class Meta:
         abstract = True
+
+
+def loaded(model: type[M], names: Sequence[str], values: Sequence[Any]) -> M:
+    """An instance from a raw row, as the ORM loads one: each field's from_db_value applied
+    (secrets decrypted, JSON parsed); fields not given are deferred, so reading one loads it."""
+    by_name = {_concrete_field(model, name).attname: value for name, value in zip(names, values, strict=True)}
+    fields = [field for field in model._meta.concrete_fields if field.attname in by_name]  # from_db wants this order
+    converted = [
+        field.from_db_value(by_name[field.attname], None, connection)
+        if hasattr(field, "from_db_value")
+        else by_name[field.attname]
+        for field in fields
+    ]
+    return model.from_db(connection.alias, [field.attname for field in fields], converted)
+
+
+def columns(model: type[models.Model], alias: str) -> tuple[tuple[str, ...], str]:
+    """(the model's concrete field names, `alias.column, ...` selecting them in that order)."""
+    fields = model._meta.concrete_fields
+    return tuple(field.name for field in fields), ", ".join(f'{alias}."{field.column}"' for field in fields)
+
+
+def _concrete_field(model: type[models.Model], name: str) -> models.Field[Any, Any]:
+    field = model._meta.get_field(name)
+    if not isinstance(field, models.Field):
+        raise TypeError(f"{model.__name__}.{name} is not a column")
+    return field

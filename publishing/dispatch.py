@@ -30,7 +30,7 @@ from accounts.platforms.registry import NoClient, client_for
 from accounts.services import account_note_outcome, account_store_renewed, connection_for
 from config.celery import app
 from config.errors import InvalidRequest
-from publishing import lifecycle, validation
+from publishing import hotpath, lifecycle, validation
 from publishing.models import (
     AttemptState,
     DeliveryAttempt,
@@ -203,7 +203,11 @@ def relay(*, now: dt.datetime | None = None) -> int:
 
 
 def _claim(job_id: str) -> DeliveryJob | None:
+    """The job, claimed by compare-and-set, with its target, account and publish; None when
+    it is not pending and due (another message for it ran, or it waits out a pause)."""
     now = timezone.now()
+    if hotpath.enabled():
+        return hotpath.claim(job_id, now)
     claimed = DeliveryJob.objects.filter(pk=job_id, state=JobState.PENDING, not_before__lte=now).update(
         state=JobState.RUNNING, claimed_at=now, runs=F("runs") + 1
     )
@@ -231,6 +235,7 @@ def _save_ref(attempt: DeliveryAttempt) -> Any:
         # Autocommit: stored before the call that could create the post.
         saved.update(ref)
         DeliveryAttempt.objects.filter(pk=attempt.pk).update(ref=dict(saved))
+        attempt.ref = dict(saved)  # what attempt_finish merges the answer's ref into
 
     return save
 

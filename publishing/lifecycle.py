@@ -27,7 +27,8 @@ from django.utils import timezone
 from accounts.models import SocialAccount
 from accounts.platforms.base import Outcome, OutcomeKind
 from config.errors import InvalidRequest, NotFound, Unprocessable
-from publishing import validation
+from config.ids import new_id
+from publishing import hotpath, validation
 from publishing.models import (
     ApprovalStatus,
     AttemptState,
@@ -823,14 +824,19 @@ def publishes_release_due(*, now: dt.datetime, limit: int) -> tuple[int, list[De
 # --- delivery: the worker's path ---------------------------------------------------------------
 
 
-@transaction.atomic
 def attempt_start(*, job: DeliveryJob) -> DeliveryAttempt | None:
     """Record that a just-claimed job's target is being sent, before the platform is called
     (committed, so a crash mid-call leaves the evidence). Under the publish lock the target
     moves from queued to sending by a compare-and-set on its attempt number, and the attempt
     is created, or counted once more after a not-sent answer. None when the job is stale
     (the target moved on): nothing is sent then."""
+    if hotpath.enabled():
+        return hotpath.start(job, new_id(), timezone.now())
+    return _attempt_start(job)
 
+
+@transaction.atomic
+def _attempt_start(job: DeliveryJob) -> DeliveryAttempt | None:
     target = job.target
     list(Publish.objects.select_for_update().filter(pk=target.publish_id).values_list("pk", flat=True))
     now = timezone.now()
@@ -853,37 +859,72 @@ def attempt_start(*, job: DeliveryJob) -> DeliveryAttempt | None:
 @transaction.atomic
 def attempt_finish(*, attempt: DeliveryAttempt, outcome: Outcome, request: Mapping[str, Any]) -> Publish:
     """Record the platform's answer to the attempt `attempt_start` began. Under the publish
-    lock the attempt and its target are read once; an answer for an attempt settled meanwhile
-    (reconciled as unknown) changes nothing. A not-sent answer puts the job back with a pause
-    (the same attempt tries again) until MAX_TRIES, then fails the target with it."""
+    lock, an answer for an attempt settled meanwhile (reconciled as unknown) changes nothing.
+    A not-sent answer puts the job back with a pause (the same attempt tries again) until
+    MAX_TRIES, then fails the target with it."""
+    if hotpath.enabled():
+        return _attempt_finish_hot(attempt, outcome, request)
     publish = _locked(None, attempt.target.publish_id)
     attempt = DeliveryAttempt.objects.select_related("target").get(pk=attempt.pk)
     target = attempt.target
     if attempt.state != AttemptState.SENDING or target.state != TargetState.SENDING:
         return publish
     now = timezone.now()
+    job_changes = _answer(attempt, outcome, request, now=now)
+    DeliveryJob.objects.filter(target=target, number=attempt.number).update(**job_changes)
+    attempt.save()
+    target.save()
+    _settle(publish, now=now)
+    return publish
+
+
+def _attempt_finish_hot(attempt: DeliveryAttempt, outcome: Outcome, request: Mapping[str, Any]) -> Publish:
+    """attempt_finish in three statements (hotpath): the attempt and its target as `attempt_start`
+    left them in memory, the ref as saved during the call."""
+    target = attempt.target
+    publish = target.publish
+    hotpath.lock_publish(publish)
+    now = timezone.now()
+    job_changes = _answer(attempt, outcome, request, now=now)
+    others = hotpath.record_answer(attempt, job_changes, now)
+    if others is None:
+        return publish
+    targets = sorted([target, *others], key=lambda t: (t.created_at, t.pk))
+    old = publish.status
+    publish.status = derive_status([t.state for t in targets])
+    if publish.status != old and publish.status in OUTCOME_EVENTS:
+        publish.completed_at = now
+    hotpath.set_status(publish, now)
+    if publish.status != old and publish.status in OUTCOME_EVENTS:
+        emit(team=publish.team, event_type=OUTCOME_EVENTS[publish.status], data=event_data(publish, targets=targets))
+    return publish
+
+
+def _answer(
+    attempt: DeliveryAttempt, outcome: Outcome, request: Mapping[str, Any], *, now: dt.datetime
+) -> dict[str, Any]:
+    """Apply the platform's answer to the attempt and its target in memory; return the job's
+    new field values. A not-sent answer within MAX_TRIES queues the target again."""
+    target = attempt.target
     attempt.request = dict(request)
-    job = DeliveryJob.objects.filter(target=target, number=attempt.number)
     if outcome.kind == OutcomeKind.NOT_SENT and attempt.tries < MAX_TRIES:
         pause = max(outcome.retry_after or 0.0, 2.0**attempt.tries)
         attempt.state, attempt.response = AttemptState.NOT_SENT, _evidence(outcome)
         attempt.error_code, attempt.error_message = outcome.error_code, outcome.error_message
         attempt.http_status = outcome.http_status
         target.state = TargetState.QUEUED
-        job.update(
-            state=JobState.PENDING, not_before=now + dt.timedelta(seconds=pause), enqueued_at=None, updated_at=now
+        return {
+            "state": JobState.PENDING,
+            "not_before": now + dt.timedelta(seconds=pause),
+            "enqueued_at": None,
+            "updated_at": now,
+        }
+    if outcome.kind == OutcomeKind.NOT_SENT:  # tries used up: nothing was ever sent
+        outcome = Outcome(
+            OutcomeKind.FAILED,
+            error_code=outcome.error_code or "NOT_SENT",
+            error_message=f"Not sent after {attempt.tries} tries: {outcome.error_message}".strip(": "),
+            http_status=outcome.http_status,
         )
-    else:
-        if outcome.kind == OutcomeKind.NOT_SENT:  # tries used up: nothing was ever sent
-            outcome = Outcome(
-                OutcomeKind.FAILED,
-                error_code=outcome.error_code or "NOT_SENT",
-                error_message=f"Not sent after {attempt.tries} tries: {outcome.error_message}".strip(": "),
-                http_status=outcome.http_status,
-            )
-        _apply_outcome(target, attempt, outcome, now=now)
-        job.update(state=JobState.DONE, updated_at=now)
-    attempt.save()
-    target.save()
-    _settle(publish, now=now)
-    return publish
+    _apply_outcome(target, attempt, outcome, now=now)
+    return {"state": JobState.DONE, "updated_at": now}

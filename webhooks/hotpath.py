@@ -12,14 +12,14 @@ the ORM path in `services`; the tests check that both paths leave the same rows.
 from __future__ import annotations
 
 import datetime as dt
+import json
 from collections.abc import Sequence
-from typing import Any, TypeVar
+from typing import Any
 
-from django.db import connection, models
+from django.db import connection
 
+from config.db import loaded
 from webhooks.models import Delivery, DeliveryState, Event, Subscription
-
-M = TypeVar("M", bound=models.Model)
 
 _CLAIM_SQL = """
 WITH claimed AS (
@@ -54,6 +54,31 @@ WHERE id = %(delivery_id)s
 """
 
 
+_EVENT_SQL = """
+WITH event AS (
+    INSERT INTO webhooks_event (id, created_at, updated_at, team_id, type, data)
+    VALUES (%(id)s, %(now)s, %(now)s, %(team_id)s, %(type)s, %(data)s)
+)
+SELECT id, events FROM webhooks_subscription WHERE team_id = %(team_id)s AND disabled_at IS NULL
+"""
+
+
+def record_event(event: Event) -> list[tuple[Any, list[str]]]:
+    """Insert the event (id and times set) and return the team's enabled subscriptions as
+    (id, event types), in one statement."""
+    params: dict[str, Any] = {
+        "id": event.pk,
+        "now": event.created_at,
+        "team_id": event.team_id,
+        "type": event.type,
+        "data": Event._meta.get_field("data").get_db_prep_value(event.data, connection),
+    }
+    with connection.cursor() as cursor:
+        cursor.execute(_EVENT_SQL, params)
+        rows = cursor.fetchall()
+    return [(pk, json.loads(types) if isinstance(types, str) else types) for pk, types in rows]
+
+
 def claim(delivery_id: str, now: dt.datetime) -> Delivery | None:
     """Claim the delivery if it is pending and due (the one gate against sending it twice) and
     return it with its subscription and event; None when it is not claimable."""
@@ -70,36 +95,15 @@ def claim(delivery_id: str, now: dt.datetime) -> Delivery | None:
 
 
 def _claimed(row: Sequence[Any]) -> Delivery:
-    subscription = _loaded(Subscription, _SUBSCRIPTION_FIELDS, row[2:6])
-    event = _loaded(Event, _EVENT_FIELDS, row[6:11])
-    delivery = _loaded(
+    subscription = loaded(Subscription, _SUBSCRIPTION_FIELDS, row[2:6])
+    event = loaded(Event, _EVENT_FIELDS, row[6:11])
+    delivery = loaded(
         Delivery,
         ("id", "attempts", "state", "subscription", "event"),
         (row[0], row[1], DeliveryState.SENDING.value, subscription.pk, event.pk),
     )
     delivery.subscription, delivery.event = subscription, event
     return delivery
-
-
-def _loaded(model: type[M], names: Sequence[str], values: Sequence[Any]) -> M:
-    """An instance as the ORM loads one: each field's from_db_value applied (the secret is
-    decrypted, JSON parsed); fields not selected are deferred, so reading one loads it."""
-    by_name = {_concrete_field(model, name).attname: value for name, value in zip(names, values, strict=True)}
-    fields = [field for field in model._meta.concrete_fields if field.attname in by_name]  # from_db wants this order
-    converted = [
-        field.from_db_value(by_name[field.attname], None, connection)
-        if hasattr(field, "from_db_value")
-        else by_name[field.attname]
-        for field in fields
-    ]
-    return model.from_db(connection.alias, [field.attname for field in fields], converted)
-
-
-def _concrete_field(model: type[models.Model], name: str) -> models.Field[Any, Any]:
-    field = model._meta.get_field(name)
-    if not isinstance(field, models.Field):
-        raise TypeError(f"{model.__name__}.{name} is not a column")
-    return field
 
 
 def record_success(delivery: Delivery, attempt_id: Any, status: int, duration_ms: int, now: dt.datetime) -> None:

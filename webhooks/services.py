@@ -105,13 +105,19 @@ def emit(*, team: Team, event_type: str, data: dict[str, object]) -> Event:
     describes: a rollback takes the event with it, and nothing is sent before commit."""
     if event_type not in EventType.values:
         raise ValueError(f"unknown event type {event_type}")
-    event = Event.objects.create(team=team, type=event_type, data=data)
-    subscriptions = Subscription.objects.filter(team=team, disabled_at__isnull=True)
+    if connection.vendor == "postgresql":  # one statement (hotpath)
+        now = timezone.now()
+        event = Event(team=team, type=event_type, data=data, created_at=now, updated_at=now)
+        subscriptions = hotpath.record_event(event)
+        event._state.adding = False
+    else:
+        event = Event.objects.create(team=team, type=event_type, data=data)
+        subscriptions = [(s.pk, s.events) for s in Subscription.objects.filter(team=team, disabled_at__isnull=True)]
     deliveries = Delivery.objects.bulk_create(
         [
-            Delivery(subscription=s, event=event, next_attempt_at=event.created_at)
-            for s in subscriptions
-            if event_type in s.events
+            Delivery(subscription_id=pk, event=event, next_attempt_at=event.created_at)
+            for pk, types in subscriptions
+            if event_type in types
         ]
     )
     ids = [str(d.pk) for d in deliveries]

@@ -469,14 +469,3 @@ def test_a_worker_process_keeps_its_database_connection_from_task_to_task():
         fixup.on_task_postrun(sender=task)
 
     assert connection.connection is opened
-
-
-def test_delivering_one_target_takes_a_bounded_number_of_statements(owner, accounts, sandbox):
-    jobs = _jobs(_publishes(owner, [accounts.x], 1, state=TargetState.QUEUED))
-
-    with CaptureQueriesContext(connection) as queries:
-        dispatch.job_run(job_id=str(jobs[0].pk))
-
-    assert Target.objects.get(pk=jobs[0].target_id).state == TargetState.PUBLISHED
-    assert len(queries.captured_queries) <= 24  # it was 31 when each step re-read what it had
-    assert len(sandbox.posts("x")) == 1

@@ -1,0 +1,152 @@
+"""The worker's path on PostgreSQL (`publishing.hotpath`, a statement per step) and through the
+ORM (the path other databases take) leave the same rows: the same answers from the sandbox,
+delivered both ways, give the same targets, attempts, jobs, publish status and events."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+from typing import Any
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
+
+from publishing import dispatch, hotpath
+from publishing.models import DeliveryAttempt, DeliveryJob, JobState, Publish, PublishStatus, Target, TargetState
+from webhooks.models import Event
+
+pytestmark = [pytest.mark.django_db, pytest.mark.redis]
+
+PLATFORMS = ("x", "bluesky", "linkedin")
+
+
+def _publish(owner: Any, accounts: Any, content: str = "Same rows") -> Publish:
+    """A publish of three queued targets with a pending job each, as a confirm leaves them."""
+    publish = Publish.objects.create(team=owner.team, content=content, confirmed=True, status=PublishStatus.PUBLISHING)
+    for platform in PLATFORMS:
+        account = getattr(accounts, platform)
+        target = Target.objects.create(
+            publish=publish, account=account, platform=platform, state=TargetState.QUEUED, attempt_count=1
+        )
+        DeliveryJob.objects.create(
+            target=target, number=1, dispatch_id=f"deliver:{target.pk}:1", not_before=timezone.now()
+        )
+    return publish
+
+
+def _run(publish: Publish) -> None:
+    for job in DeliveryJob.objects.filter(target__publish=publish, state=JobState.PENDING):
+        dispatch.job_run(job_id=str(job.pk))
+
+
+def _rows(publish: Publish) -> dict[str, Any]:
+    """What a reader of the rows sees, without ids, times and the platform's own post ids."""
+    publish.refresh_from_db()
+    names = {str(t.pk): t.platform for t in publish.targets.all()}
+    targets = {
+        t.platform: (
+            t.state,
+            t.attempt_count,
+            t.error_code,
+            t.error_message,
+            bool(t.platform_post_id),
+            bool(t.platform_post_url),
+            t.published_at is not None,
+            t.next_check_at is not None,
+            t.checks,
+        )
+        for t in publish.targets.all()
+    }
+    attempts = sorted(
+        (
+            a.target.platform,
+            a.number,
+            a.state,
+            a.tries,
+            a.error_code,
+            a.http_status,
+            json.dumps(a.request, sort_keys=True).replace(publish.content, "<content>"),
+            sorted(a.response),
+            sorted(a.ref),
+            a.started_at is not None,
+            a.finished_at is not None,
+        )
+        for a in DeliveryAttempt.objects.filter(target__publish=publish).select_related("target")
+    )
+    jobs = sorted(
+        (j.target.platform, j.number, j.state, j.runs, j.enqueued_at is None, j.not_before > timezone.now())
+        for j in DeliveryJob.objects.filter(target__publish=publish).select_related("target")
+    )
+    events = [
+        (
+            e.type,
+            e.data["status"],
+            sorted(
+                (names[t["id"]], t["status"], t["error_code"], bool(t["platform_post_id"])) for t in e.data["targets"]
+            ),
+        )
+        for e in Event.objects.filter(team=publish.team, data__publish_id=str(publish.pk)).order_by("created_at")
+    ]
+    return {
+        "status": publish.status,
+        "completed": publish.completed_at is not None,
+        "targets": targets,
+        "attempts": attempts,
+        "jobs": jobs,
+        "events": events,
+    }
+
+
+def _deliver(owner: Any, accounts: Any, sandbox: Any, content: str) -> dict[str, Any]:
+    """One target published, one failed, one not sent (rate limited) and then sent on its
+    second try: the rows after the first round and after the second."""
+    publish = _publish(owner, accounts, content)
+    sandbox.outcomes("bluesky", "error")
+    sandbox.outcomes("linkedin", "rate_limited")
+    _run(publish)
+    first = _rows(publish)
+    DeliveryJob.objects.filter(target__publish=publish, state=JobState.PENDING).update(
+        not_before=timezone.now() - dt.timedelta(seconds=1)
+    )
+    _run(publish)
+    return {"first": first, "second": _rows(publish)}
+
+
+def test_the_statement_path_and_the_orm_path_leave_the_same_rows(owner, accounts, sandbox, monkeypatch):
+    assert hotpath.enabled()  # PostgreSQL, as in production
+    fast = _deliver(owner, accounts, sandbox, "Sent by statements")
+    monkeypatch.setattr(hotpath, "enabled", lambda: False)
+    orm = _deliver(owner, accounts, sandbox, "Sent through the ORM")  # not a duplicate
+
+    assert fast == orm
+    # And they are the rows the rules call for.
+    assert fast["first"]["status"] == PublishStatus.PUBLISHING
+    assert fast["first"]["targets"]["linkedin"][0] == TargetState.QUEUED
+    assert ("linkedin", 1, JobState.PENDING, 1, True, True) in fast["first"]["jobs"]
+    second = fast["second"]
+    assert (second["status"], second["completed"]) == (PublishStatus.PARTIAL, True)
+    assert {p: t[0] for p, t in second["targets"].items()} == {
+        "x": TargetState.PUBLISHED,
+        "bluesky": TargetState.FAILED,
+        "linkedin": TargetState.PUBLISHED,
+    }
+    linkedin = [a for a in second["attempts"] if a[0] == "linkedin"]
+    assert [(a[1], a[3]) for a in linkedin] == [(1, 2)]  # one attempt, tried twice
+    assert [e[:2] for e in second["events"]] == [("post.published", PublishStatus.PARTIAL)]
+    assert len(sandbox.posts("x")) == len(sandbox.posts("linkedin")) == 2  # one a run
+
+
+def test_delivering_a_target_on_postgresql_takes_four_statements_and_the_commit(owner, accounts, sandbox):
+    publish = _publish(owner, accounts)
+    job = DeliveryJob.objects.get(target__publish=publish, target__platform="x")
+
+    with CaptureQueriesContext(connection) as queries:
+        dispatch.job_run(job_id=str(job.pk))
+
+    # claim, start, then under the publish lock: the answer and the status
+    statements = [q["sql"].split(None, 1)[0].upper() for q in queries.captured_queries]
+    assert statements.count("WITH") == 3
+    assert len(statements) <= 8, statements
+    assert Target.objects.get(pk=job.target_id).state == TargetState.PUBLISHED
