@@ -16,10 +16,11 @@
    relay as beat does. The figure counts beat's relay interval for each call beyond the first.
 4. **scheduled release.** RELEASE scheduled publishes are all made due at the same moment while a
    worker (2 processes, `default` queue) runs. The bench sends beat's `publishing.release_due`
-   task on beat's timetable in its worst phase (the tick before the due time just missed them,
-   so the first one to see them comes a whole SCHEDULER_TICK_SECONDS later, then one a tick).
-   Lateness is the moment a publish's job reached the broker minus its due time. Deliveries
-   are not consumed during this figure.
+   task on beat's timetable, with a tick just before the due time (the phase where beat alone
+   would release them a whole SCHEDULER_TICK_SECONDS late): that tick finds nothing due yet and
+   arms a run for the due moment, as it does for anything due before the next tick. Lateness
+   is the moment a publish's job reached the broker minus its due time. Deliveries are not
+   consumed during this figure.
 
 A run is broken (RuntimeError) on any create answered other than 201, a publish not published,
 a sandbox post missing or sent twice, a job delivered twice or a message count that does not
@@ -748,9 +749,10 @@ def release(run: Run, sizes: Sizes) -> Figure:
         tick = float(run.helper("tick_seconds"))
         due = time.time() + 0.5
         run.helper("set_due", tag=tag, at=due)
-        # Beat's worst phase: a tick just before the due time found nothing, the next one comes
-        # a whole tick later. The bench sends the beat's task on that timetable.
-        ticks = (due - 0.05 + tick * n for n in range(1, 1000))
+        # A tick just before the due time finds nothing due yet (it arms a run for the due
+        # moment); the next one comes a whole tick later. The bench sends beat's task on that
+        # timetable.
+        ticks = (due - 0.05 + tick * n for n in range(1000))
         deadline = due + sizes.release_cap
         while time.time() < deadline:
             _until(next(ticks), stack)
@@ -794,7 +796,7 @@ def release(run: Run, sizes: Sizes) -> Figure:
             "all_released_in_time": released_all,
             "value_note": "the last lateness, or an extrapolation at the measured rate when cut short",
             "duplicate_messages": messages - len(handed),
-            "lateness_note": "job handed to the broker minus due time; the first value is the tick's phase",
+            "lateness_note": "job handed to the broker minus due time; the first value is when the first run began",
             "quick": sizes is QUICK,
         },
     )

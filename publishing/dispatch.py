@@ -20,7 +20,8 @@ from typing import Any, NamedTuple
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import F, Q
+from django.db.models import F, Max, Q
+from django.db.models.functions import Trunc
 from django.utils import timezone
 from kombu import pools
 
@@ -38,6 +39,7 @@ from publishing.models import (
     Id,
     JobState,
     Publish,
+    ScheduledRelease,
     Target,
     TargetState,
 )
@@ -324,6 +326,22 @@ def release_due(*, now: dt.datetime | None = None, on_backlog: Callable[[], None
         if locked < RELEASE_BATCH:
             break
     return released
+
+
+def release_moments(*, after: dt.datetime, within: dt.timedelta) -> list[dt.datetime]:
+    """When to run a release so that publishes due after `after` and no later than `after +
+    within` go out on time rather than at the next tick: the latest due time within each
+    second that has any (a run releases everything due by its moment, so a publish is released
+    less than a second after its due time, on the dot when a second's publishes share one)."""
+    second = Trunc("due_at", "second", tzinfo=dt.UTC)
+    rows = (
+        ScheduledRelease.objects.filter(due_at__gt=after, due_at__lte=after + within)
+        .annotate(second=second)
+        .values("second")
+        .annotate(last=Max("due_at"))
+        .order_by("second")
+    )
+    return [row["last"] for row in rows]
 
 
 # --- reconciliation ---------------------------------------------------------------------------

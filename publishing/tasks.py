@@ -7,10 +7,12 @@ reconciler settles the attempt the lost worker left in `sending`).
 
 from __future__ import annotations
 
+import datetime as dt
 import logging
 
 from celery import shared_task
 from django.conf import settings
+from django.utils import timezone
 
 from publishing import dispatch
 
@@ -28,19 +30,46 @@ def deliver(job_id: str) -> None:
     dispatch.job_run(job_id=job_id)
 
 
+# A run armed for a due moment starts this much after it: the worker's timer may wake a
+# little early, and a run before the moment would find the publish not yet due.
+ARMED_MARGIN = dt.timedelta(milliseconds=20)
+
+
 @shared_task(name="publishing.release_due", soft_time_limit=50, time_limit=60)
-def release_due() -> int:
-    """One scheduler tick. When more is due than one batch, one more run is queued first, so
-    an idle worker process shares the release (SKIP LOCKED keeps the two apart)."""
-    return dispatch.release_due(on_backlog=_one_more_release)
+def release_due(arm: bool = True) -> int:
+    """One scheduler tick (beat's run, `arm` true) or a run it queued (`arm` false). When more
+    is due than one batch, one more run is queued first, so an idle worker process shares the
+    release (SKIP LOCKED keeps the two apart). Beat's run then arms a run for each due moment
+    before the next tick (`dispatch.release_moments`): a publish goes out at its time, not up
+    to a tick later."""
+    now = timezone.now()
+    released = dispatch.release_due(now=now, on_backlog=_one_more_release)
+    if arm:
+        _arm_releases(after=now)
+    return released
 
 
 def _one_more_release() -> None:
     """Queue one more release run for an idle worker process to take."""
     try:
-        release_due.apply_async(retry=False)
+        release_due.apply_async(kwargs={"arm": False}, retry=False)
     except Exception:  # the broker refused: this run goes on alone
         logger.info("Could not queue a second release run; this one goes on alone", exc_info=True)
+
+
+def _arm_releases(*, after: dt.datetime) -> None:
+    """Queue a release run for each moment publishes fall due after `after` (when this run
+    looked) and before the next tick; one that fell due meanwhile is released at once. A run
+    the broker refused leaves its publishes to the next tick."""
+    tick = dt.timedelta(seconds=settings.SCHEDULER_TICK_SECONDS)
+    for moment in dispatch.release_moments(after=after, within=tick):
+        try:
+            release_due.apply_async(
+                kwargs={"arm": False}, eta=moment + ARMED_MARGIN, expires=moment + tick, retry=False
+            )
+        except Exception:  # the broker refused: the next tick releases them
+            logger.info("Could not arm a release run for %s; the next tick releases it", moment, exc_info=True)
+            return
 
 
 @shared_task(name="publishing.relay", soft_time_limit=50, time_limit=60)

@@ -7,6 +7,7 @@ the `dispatch` list and removed at the end); concurrency is real threads on Post
 
 from __future__ import annotations
 
+import base64
 import datetime as dt
 import json
 import socket
@@ -27,7 +28,7 @@ from django.utils import timezone
 
 from config.celery import app as celery_app
 from config.celery import recycle_database
-from publishing import dispatch
+from publishing import dispatch, tasks
 from publishing.models import (
     ApprovalStatus,
     DeliveryAttempt,
@@ -338,6 +339,69 @@ def test_one_tick_releases_many_due_publishes_in_batches(broker, owner, accounts
     assert ScheduledRelease.objects.filter(publish__in=waiting).count() == 4
     assert not DeliveryJob.objects.filter(target__publish__in=waiting).exists()
     assert dispatch.release_due(now=timezone.now()) == 0
+
+
+def _armed_runs(client: redis.Redis) -> list[tuple[dt.datetime, dt.datetime, dict[str, Any]]]:
+    """(eta, expires, kwargs) of the release runs waiting in the `default` queue, removed from it."""
+    runs = []
+    for raw in client.lrange("default", 0, -1):
+        message = json.loads(raw)
+        if message["headers"]["task"] != "publishing.release_due":
+            continue
+        client.lrem("default", 0, raw)
+        headers = message["headers"]
+        _, kwargs, _ = json.loads(base64.b64decode(message["body"]))
+        runs.append((dt.datetime.fromisoformat(headers["eta"]), dt.datetime.fromisoformat(headers["expires"]), kwargs))
+    return sorted(runs, key=lambda run: run[0])
+
+
+def test_a_tick_arms_a_run_for_each_second_something_falls_due_before_the_next_tick(broker, owner, accounts):
+    second = timezone.now().replace(microsecond=0) + dt.timedelta(seconds=2)
+    at = [second + dt.timedelta(milliseconds=ms) for ms in (100, 600, 1300)]
+    for due in at:
+        _publishes(owner, [accounts.x], 2, state=TargetState.SCHEDULED, due=due)
+    after_the_tick = _publishes(owner, [accounts.x], 1, state=TargetState.SCHEDULED, due=second + dt.timedelta(hours=1))
+    due_now = _publishes(owner, [accounts.x], 1, state=TargetState.SCHEDULED, due=timezone.now())
+    broker.expect(_jobs(due_now))
+    _armed_runs(broker.client)
+
+    assert tasks.release_due() == 1  # beat's run: what is due now, then the arming
+
+    runs = _armed_runs(broker.client)
+    # The latest due time of each second, a little after it: every publish of that second is due then.
+    assert [eta for eta, _, _ in runs] == [at[1] + tasks.ARMED_MARGIN, at[2] + tasks.ARMED_MARGIN]
+    assert {json.dumps(kwargs) for _, _, kwargs in runs} == {json.dumps({"arm": False})}  # they arm nothing more
+    assert all(expires - eta == dt.timedelta(seconds=5) - tasks.ARMED_MARGIN for eta, expires, _ in runs)
+    assert ScheduledRelease.objects.filter(publish__in=after_the_tick).exists()
+
+    # A run armed for a moment releases what is due by then, and arms nothing.
+    assert dispatch.release_due(now=at[1] + tasks.ARMED_MARGIN) == 4
+    assert tasks.release_due(arm=False) == 0
+    assert _armed_runs(broker.client) == []
+
+
+def test_a_publish_that_fell_due_while_the_tick_ran_is_armed_at_once(broker, owner, accounts):
+    due = timezone.now()
+    _publishes(owner, [accounts.x], 1, state=TargetState.SCHEDULED, due=due)
+    _armed_runs(broker.client)
+
+    # The tick looked for due publishes just before this one fell due, and arms after it did.
+    tasks._arm_releases(after=due - dt.timedelta(milliseconds=5))
+
+    assert [eta for eta, _, _ in _armed_runs(broker.client)] == [due + tasks.ARMED_MARGIN]
+
+
+def test_a_tick_that_cannot_arm_its_runs_still_releases_what_is_due(owner, accounts):
+    soon = timezone.now() + dt.timedelta(seconds=2)
+    waiting = _publishes(owner, [accounts.x], 1, state=TargetState.SCHEDULED, due=soon)
+    due_now = _publishes(owner, [accounts.x], 1, state=TargetState.SCHEDULED, due=timezone.now())
+
+    with broker_down():
+        assert tasks.release_due() == 1  # the arming is refused: logged, the next tick releases it
+
+    assert Publish.objects.get(pk=due_now[0].pk).status == PublishStatus.PUBLISHING
+    assert ScheduledRelease.objects.filter(publish__in=waiting).exists()
+    assert DeliveryJob.objects.filter(target__publish__in=due_now, enqueued_at=None).count() == 1  # for the relay
 
 
 def test_a_released_publish_is_sent_and_published(owner, accounts, sandbox):
