@@ -35,6 +35,14 @@ def loaded(model: type[M], names: Sequence[str], values: Sequence[Any]) -> M:
     return model.from_db(connection.alias, [field.attname for field in fields], converted)
 
 
+def run(sql: str, params: dict[str, Any]) -> list[tuple[Any, ...]]:
+    """Execute one raw statement with bound parameters on the default connection; its rows
+    (none for a statement that returns none)."""
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        return cursor.fetchall() if cursor.description is not None else []
+
+
 def columns(model: type[models.Model], alias: str) -> tuple[tuple[str, ...], str]:
     """(the model's concrete field names, `alias.column, ...` selecting them in that order)."""
     fields = model._meta.concrete_fields

@@ -19,7 +19,7 @@ from typing import Any
 from django.db import connection
 
 from accounts.models import SocialAccount
-from config.db import columns, loaded
+from config.db import columns, loaded, run
 from publishing.models import (
     AttemptState,
     DeliveryAttempt,
@@ -46,8 +46,8 @@ _SIBLING_FIELDS, _SIBLING_COLUMNS = columns(Target, "s")
 _CLAIM_SQL = f"""
 WITH claimed AS (
     UPDATE publishing_deliveryjob
-    SET state = %(running)s, claimed_at = %(now)s, runs = runs + 1
-    WHERE id = %(job_id)s AND state = %(pending)s AND not_before <= %(now)s
+    SET state = '{JobState.RUNNING.value}', claimed_at = %(now)s, runs = runs + 1
+    WHERE id = %(job_id)s AND state = '{JobState.PENDING.value}' AND not_before <= %(now)s
     RETURNING id, target_id, number, dispatch_id, runs
 )
 SELECT claimed.id, claimed.number, claimed.dispatch_id, claimed.runs, {_TARGET_COLUMNS}, {_ACCOUNT_COLUMNS},
@@ -67,17 +67,17 @@ WITH locked AS (
     SELECT id FROM publishing_publish WHERE id = %(publish_id)s FOR UPDATE
 ), moved AS (
     UPDATE publishing_target t
-    SET state = %(sending)s, updated_at = %(now)s
+    SET state = '{TargetState.SENDING.value}', updated_at = %(now)s
     FROM locked
-    WHERE t.id = %(target_id)s AND t.publish_id = locked.id AND t.state = %(queued)s
+    WHERE t.id = %(target_id)s AND t.publish_id = locked.id AND t.state = '{TargetState.QUEUED.value}'
         AND t.attempt_count = %(number)s
     RETURNING t.id
 )
 INSERT INTO publishing_deliveryattempt
     (id, created_at, updated_at, target_id, number, state, tries, request, response, ref, error_code,
      error_message, http_status, started_at, finished_at)
-SELECT %(attempt_id)s, %(now)s, %(now)s, moved.id, %(number)s, %(sending)s, 1, '{{}}', '{{}}', '{{}}', '', '', NULL,
-    %(now)s, NULL
+SELECT %(attempt_id)s, %(now)s, %(now)s, moved.id, %(number)s, '{AttemptState.SENDING.value}', 1, '{{}}', '{{}}',
+    '{{}}', '', '', NULL, %(now)s, NULL
 FROM moved
 ON CONFLICT (target_id, number) DO UPDATE
 SET state = EXCLUDED.state, tries = publishing_deliveryattempt.tries + 1, started_at = EXCLUDED.started_at,
@@ -127,18 +127,10 @@ def claim(job_id: str, now: dt.datetime) -> DeliveryJob | None:
     """Claim the job if it is pending and due (compare-and-set: a second message for it finds
     nothing) and return it with its target, the target's account and publish (the publish's
     team deferred but for its id); None when it is not claimable."""
-    params: dict[str, Any] = {
-        "job_id": job_id,
-        "now": now,
-        "running": JobState.RUNNING.value,
-        "pending": JobState.PENDING.value,
-    }
-    with connection.cursor() as cursor:
-        cursor.execute(_CLAIM_SQL, params)
-        row = cursor.fetchone()
-    if row is None:
+    found = run(_CLAIM_SQL, {"job_id": job_id, "now": now})
+    if not found:
         return None
-    at = 4
+    row, at = found[0], 4
     target = loaded(Target, _TARGET_FIELDS, row[at : (at := at + len(_TARGET_FIELDS))])
     account = loaded(SocialAccount, _ACCOUNT_FIELDS, row[at : (at := at + len(_ACCOUNT_FIELDS))])
     publish = loaded(Publish, _PUBLISH_FIELDS, row[at : at + len(_PUBLISH_FIELDS)])
@@ -164,15 +156,11 @@ def start(job: DeliveryJob, attempt_id: Any, now: dt.datetime) -> DeliveryAttemp
         "number": job.number,
         "attempt_id": attempt_id,
         "now": now,
-        "queued": TargetState.QUEUED.value,
-        "sending": TargetState.SENDING.value,
     }
-    with connection.cursor() as cursor:
-        cursor.execute(_START_SQL, params)
-        row = cursor.fetchone()
-    if row is None:
+    found = run(_START_SQL, params)
+    if not found:
         return None
-    attempt = loaded(DeliveryAttempt, _ATTEMPT_FIELDS, row)
+    attempt = loaded(DeliveryAttempt, _ATTEMPT_FIELDS, found[0])
     target.state, target.attempt_count, target.updated_at = TargetState.SENDING, job.number, now
     attempt.target = target
     return attempt
@@ -181,9 +169,7 @@ def start(job: DeliveryJob, attempt_id: Any, now: dt.datetime) -> DeliveryAttemp
 def lock_publish(publish: Publish) -> None:
     """Lock the publish row (inside the caller's transaction) and refresh the fields that
     change while its targets are sent."""
-    with connection.cursor() as cursor:
-        cursor.execute(_LOCK_SQL, {"publish_id": publish.pk})
-        publish.status, publish.approval_status, publish.completed_at = cursor.fetchone()
+    [(publish.status, publish.approval_status, publish.completed_at)] = run(_LOCK_SQL, {"publish_id": publish.pk})
 
 
 def record_answer(attempt: DeliveryAttempt, job_changes: Mapping[str, Any], now: dt.datetime) -> list[Target] | None:
@@ -205,9 +191,7 @@ def record_answer(attempt: DeliveryAttempt, job_changes: Mapping[str, Any], now:
     }
     params |= _values("a_", attempt, _ANSWERED_ATTEMPT)
     params |= _values("t_", target, _ANSWERED_TARGET)
-    with connection.cursor() as cursor:
-        cursor.execute(_ANSWER_SQL, params)
-        rows = cursor.fetchall()
+    rows = run(_ANSWER_SQL, params)
     if not rows[0][0]:
         return None
     return [loaded(Target, _SIBLING_FIELDS, row[1:]) for row in rows if row[1] is not None]
@@ -221,8 +205,7 @@ def set_status(publish: Publish, now: dt.datetime) -> None:
         "completed_at": publish.completed_at,
         "now": now,
     }
-    with connection.cursor() as cursor:
-        cursor.execute(_STATUS_SQL, params)
+    run(_STATUS_SQL, params)
     publish.updated_at = now
 
 

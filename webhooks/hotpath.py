@@ -18,14 +18,14 @@ from typing import Any
 
 from django.db import connection
 
-from config.db import loaded
+from config.db import loaded, run
 from webhooks.models import Delivery, DeliveryState, Event, Subscription
 
-_CLAIM_SQL = """
+_CLAIM_SQL = f"""
 WITH claimed AS (
     UPDATE webhooks_delivery
-    SET state = %(sending)s, claimed_at = %(now)s, attempts = attempts + 1
-    WHERE id = %(delivery_id)s AND state = %(pending)s AND next_attempt_at <= %(now)s
+    SET state = '{DeliveryState.SENDING.value}', claimed_at = %(now)s, attempts = attempts + 1
+    WHERE id = %(delivery_id)s AND state = '{DeliveryState.PENDING.value}' AND next_attempt_at <= %(now)s
     RETURNING id, attempts, subscription_id, event_id
 )
 SELECT claimed.id, claimed.attempts, s.id, s.url, s.secret, s.disabled_at, e.id, e.team_id, e.type, e.created_at,
@@ -33,7 +33,7 @@ SELECT claimed.id, claimed.attempts, s.id, s.url, s.secret, s.disabled_at, e.id,
 FROM claimed
 JOIN webhooks_subscription s ON s.id = claimed.subscription_id
 JOIN webhooks_event e ON e.id = claimed.event_id
-"""
+"""  # noqa: S608 - the states are constants, values bound
 _SUBSCRIPTION_FIELDS = ("id", "url", "secret", "disabled_at")
 _EVENT_FIELDS = ("id", "team", "type", "created_at", "data")
 
@@ -73,25 +73,15 @@ def record_event(event: Event) -> list[tuple[Any, list[str]]]:
         "type": event.type,
         "data": Event._meta.get_field("data").get_db_prep_value(event.data, connection),
     }
-    with connection.cursor() as cursor:
-        cursor.execute(_EVENT_SQL, params)
-        rows = cursor.fetchall()
+    rows = run(_EVENT_SQL, params)
     return [(pk, json.loads(types) if isinstance(types, str) else types) for pk, types in rows]
 
 
 def claim(delivery_id: str, now: dt.datetime) -> Delivery | None:
     """Claim the delivery if it is pending and due (the one gate against sending it twice) and
     return it with its subscription and event; None when it is not claimable."""
-    params: dict[str, Any] = {
-        "delivery_id": delivery_id,
-        "now": now,
-        "sending": DeliveryState.SENDING.value,
-        "pending": DeliveryState.PENDING.value,
-    }
-    with connection.cursor() as cursor:
-        cursor.execute(_CLAIM_SQL, params)
-        row = cursor.fetchone()
-    return None if row is None else _claimed(row)
+    found = run(_CLAIM_SQL, {"delivery_id": delivery_id, "now": now})
+    return _claimed(found[0]) if found else None
 
 
 def _claimed(row: Sequence[Any]) -> Delivery:
@@ -118,5 +108,4 @@ def record_success(delivery: Delivery, attempt_id: Any, status: int, duration_ms
         "subscription_id": delivery.subscription_id,
         "succeeded": DeliveryState.SUCCEEDED.value,
     }
-    with connection.cursor() as cursor:
-        cursor.execute(_SUCCESS_SQL, params)
+    run(_SUCCESS_SQL, params)
