@@ -12,6 +12,7 @@ import contextlib
 import http.client
 import json
 import os
+import re
 import secrets
 import shlex
 import signal
@@ -178,10 +179,11 @@ def http_ok(port: int, path: str) -> bool:
 
 def procfile_command(process: str, **variables: str) -> list[str]:
     """The Procfile's command line of `process`, split as the shell would, with $NAME
-    variables replaced by `variables`."""
+    variables replaced by `variables` and ${NAME:-default} by the variable or its default."""
     for line in (ROOT / "Procfile").read_text().splitlines():
         name, sep, command = line.partition(":")
         if sep and name.strip() == process:
+            command = re.sub(r"\$\{(\w+):-([^}]*)\}", lambda m: variables.get(m.group(1), m.group(2)), command)
             for variable, value in variables.items():
                 command = command.replace(f"${{{variable}}}", value).replace(f"${variable}", value)
             return shlex.split(command)

@@ -1,13 +1,14 @@
 """The worker side of publishing (issue #12): four figures, each measured on its own processes.
 
 1. **create → published at a constant arrival rate.** The stack as the Procfile runs it (gunicorn
-   2x4 threads, one Celery worker with 2 prefork processes on every queue, beat, the sandbox).
+   2x4 threads, the `dispatch` worker, the `worker` line with one prefork process for the other
+   queues, beat, the sandbox): two worker processes.
    Creates (X and Bluesky targets) are sent at RATE a second on a fixed timetable (an open
    model: a slow answer does not slow the arrivals), each on its own API key's budget. The
    figure is the p99 from a create's scheduled arrival to its last target's `published_at`; the
    backlog (publishes created and not final) is sampled every half second and must stay flat.
 2. **dispatch claims per worker process.** Pending jobs are handed to the broker first, then one
-   worker process (prefork, concurrency 1, `dispatch` queue) drains them against the sandbox,
+   worker process (the Procfile's `dispatch` line: threads) drains them against the sandbox,
    which answers at once: delivered jobs per second between the first claim and the last
    answer recorded. PostgreSQL's `pg_stat_database.sessions` for the scratch database, read
    before and after, says how many connections were opened meanwhile; the CPU time of the
@@ -56,7 +57,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 import psycopg
 
-from bench.common import Figure, machine
+from bench.common import Figure, machine, procfile_command, replace_option
 from bench.publish_throughput import (
     BIN,
     CREATES_PER_KEY,
@@ -424,6 +425,13 @@ def _celery(stack: Stack, name: str, *args: str) -> None:
     stack.start(name, [str(BIN / "celery"), "-A", "config", *args])
 
 
+def _procfile_worker(process: str) -> list[str]:
+    """The Procfile's command line of a Celery worker process, with this virtualenv's celery
+    and the environment's DISPATCH_THREADS, as honcho would start it."""
+    argv = procfile_command(process, **{k: v for k, v in os.environ.items() if k == "DISPATCH_THREADS"})
+    return [str(BIN / "celery"), *argv[1:]]
+
+
 def _worker_ready(stack: Stack, name: str) -> None:
     _wait(stack, name, lambda: any(" ready." in line for line in stack.log_lines(name)))
 
@@ -483,7 +491,7 @@ def claims(run: Run, sizes: Sizes) -> Figure:
     last: dict[str, float] = {}
     try:
         launched = time.time()
-        _celery(stack, "claims", "worker", "-Q", "dispatch", "-c", "1", "-n", "claims@%h", *WORKER)
+        stack.start("claims", _procfile_worker("dispatch"))
         deadline = time.monotonic() + 30 + sizes.claims_cap
         done = 0
         while time.monotonic() < deadline and done < sizes.claims:
@@ -525,7 +533,7 @@ def claims(run: Run, sizes: Sizes) -> Figure:
             "preloaded_jobs": made["jobs"],
             "seconds": round(span, 2),
             "pg_sessions_opened": opened,
-            "pg_sessions_note": "pg_stat_database.sessions delta while one worker (prefork -c 1) ran",
+            "pg_sessions_note": "pg_stat_database.sessions delta while the dispatch worker process ran",
             "cut_short": len(finished) < sizes.claims,
             **_cpu_per_delivery(cpu, last),
             "quick": sizes is QUICK,
@@ -551,7 +559,7 @@ def _cpu_per_delivery(first: dict[str, float], last: dict[str, float]) -> dict[s
     per = {k: round((last[k] - first[k]) / delivered * 1000, 2) for k in ("worker", "postgres", "sandbox")}
     return {
         "cpu_ms_per_delivery": per,
-        "cpu_note": "worker = celery parent + its pool process; one core spent only on the worker "
+        "cpu_note": "worker = the dispatch worker process (its threads); one core spent only on it "
         f"would deliver about {1000 / per['worker']:.0f}/s"
         if per["worker"] > 0
         else "",
@@ -563,10 +571,13 @@ def _cpu_per_delivery(first: dict[str, float], last: dict[str, float]) -> dict[s
 
 def _start_stack(run: Run, stack: Stack, port: int) -> None:
     stack.start("web", [str(BIN / "gunicorn"), "config.wsgi", "--bind", f"127.0.0.1:{port}", *WEB])
-    _celery(stack, "worker", "worker", "-Q", "default,dispatch,media,webhooks,analytics", "-c", "2", *WORKER)
+    # Two worker processes: the dispatch worker's one, and one prefork process for the rest.
+    stack.start("worker", replace_option(_procfile_worker("worker"), "--concurrency", "1"))
+    stack.start("dispatch", _procfile_worker("dispatch"))
     _celery(stack, "beat", "beat", "--loglevel", "INFO", "--schedule", str(run.logs / "beat-schedule"))
     _wait(stack, "web server", lambda: _http_ok(port, "/healthz"))
     _worker_ready(stack, "worker")
+    _worker_ready(stack, "dispatch")
 
 
 def _payload(tag: str, n: int, accounts: list[str]) -> dict[str, Any]:

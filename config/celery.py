@@ -5,6 +5,9 @@ fixup keeps them across tasks (CELERY_DB_REUSE_MAX), and around each task the co
 recycled by Django's own rules, as around a request: closed once older than CONN_MAX_AGE or
 after an error that left it unusable, and health-checked before its first query when
 CONN_HEALTH_CHECKS is on. A worker therefore opens a connection now and then, not per task.
+
+A worker whose pool does not enforce time limits (threads, as the `dispatch` worker runs, or
+solo) gets a watchdog thread that does (config.task_limits).
 """
 
 from __future__ import annotations
@@ -13,7 +16,9 @@ import os
 from typing import Any
 
 from celery import Celery
-from celery.signals import task_postrun, task_prerun
+from celery.signals import task_postrun, task_prerun, worker_init
+
+from config.task_limits import Watchdog, limits, pool_enforces_limits
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
@@ -35,3 +40,30 @@ def recycle_database(sender: Any = None, **_: Any) -> None:
 
 task_prerun.connect(recycle_database, weak=False)
 task_postrun.connect(recycle_database, weak=False)
+
+
+# The watchdog of this worker process, when its pool does not enforce time limits.
+watchdog: Watchdog | None = None
+
+
+@worker_init.connect(weak=False)
+def watch_time_limits(sender: Any = None, **_: Any) -> None:
+    global watchdog  # one per worker process, set once at its start
+    if sender is None or pool_enforces_limits(sender.pool_cls):
+        return
+    watchdog = Watchdog()
+    watchdog.start()
+
+
+@task_prerun.connect(weak=False)
+def task_started(sender: Any = None, task_id: str = "", **_: Any) -> None:
+    if watchdog is not None and sender is not None and not getattr(sender.request, "is_eager", False):
+        soft, hard = limits(sender)
+        watchdog.enter(task_id, sender.name, soft=soft, hard=hard)
+
+
+@task_postrun.connect(weak=False)
+def task_ended(task_id: str = "", **_: Any) -> None:
+    if watchdog is not None:
+        watchdog.leave(task_id)
+

@@ -1,0 +1,133 @@
+"""The Procfile's `dispatch` worker, run for real: a Celery worker on the threads pool, reading
+the broker, sending to the sandbox over HTTP and writing the test database. It delivers, and its
+time-limit watchdog keeps the promise the reconciler relies on: past the hard limit no thread
+of it is still inside a call to a platform, because the process is gone."""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+import secrets
+import shlex
+import signal
+import subprocess
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+import pytest
+from django.conf import settings
+
+from config.celery import app as celery_app
+from config.task_limits import HARD_LIMIT_EXIT
+from publishing import lifecycle
+from publishing.dispatch import reconcile
+from publishing.models import DeliveryAttempt, DeliveryJob, Publish, Target
+from publishing.tasks import deliver
+from tests.publishing.safety_support import database_url, wait_until
+
+pytestmark = [pytest.mark.postgres, pytest.mark.redis, pytest.mark.django_db(transaction=True)]
+
+
+def _procfile_dispatch(queue: str) -> list[str]:
+    """The Procfile's dispatch line, reading `queue` (a queue of this test's own)."""
+    for line in (settings.BASE_DIR / "Procfile").read_text().splitlines():
+        name, _, command = line.partition(":")
+        if name == "dispatch":
+            argv = shlex.split(command.replace("${DISPATCH_THREADS:-4}", "2"))
+            argv[argv.index("--queues") + 1] = queue
+            argv[argv.index("--hostname") + 1] = f"{queue}@%h"
+            return [str(settings.BASE_DIR / argv[0]), *argv[1:]]
+    raise AssertionError("the Procfile has no dispatch line")
+
+
+@contextmanager
+def dispatch_worker(queue: str, sandbox_url: str, **env: str) -> Iterator[subprocess.Popen[str]]:
+    worker = subprocess.Popen(  # noqa: S603 - the Procfile's own command
+        _procfile_dispatch(queue),
+        cwd=settings.BASE_DIR,
+        env={
+            **os.environ,
+            "DATABASE_URL": database_url(),
+            "REDIS_URL": settings.REDIS_URL,
+            "SANDBOX_URL": sandbox_url,
+            "PLATFORM_TIMEOUT_SECONDS": "120",
+            **env,
+        },
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    try:
+        yield worker
+    finally:
+        if worker.poll() is None:
+            worker.send_signal(signal.SIGKILL)
+        worker.communicate(timeout=30)
+
+
+def _queued(owner, account, content: str) -> DeliveryJob:
+    publish = lifecycle.publish_create(
+        team=owner.team,
+        caller=lifecycle.Caller(user=owner.user),
+        content=content,
+        media_ids=[],
+        targets=[lifecycle.TargetInput(account_id=str(account.pk))],
+        publish_mode="immediate",
+        scheduled_at=None,
+    )
+    return DeliveryJob.objects.get(target__publish=publish)
+
+
+def _send(job: DeliveryJob, queue: str, **limits: float) -> None:
+    """Hand the job to the real broker, on the test's own queue (with other time limits than
+    the task's: the message's limits are the ones a worker applies)."""
+    conf = celery_app.conf
+    saved = conf.task_always_eager
+    conf.task_always_eager = False
+    try:
+        deliver.apply_async(args=(str(job.pk),), task_id=job.dispatch_id, queue=queue, retry=False, **limits)
+    finally:
+        conf.task_always_eager = saved
+
+
+def test_the_dispatch_worker_delivers_each_job_once(owner, accounts, sandbox):
+    queue = f"dispatch-test-{secrets.token_hex(4)}"
+    jobs = [_queued(owner, accounts.x, f"Threads worker {n}") for n in range(6)]
+    with dispatch_worker(queue, sandbox.url) as worker:
+        for job in jobs:
+            _send(job, queue)
+        _send(jobs[0], queue)  # a duplicate message: the claim makes it a no-op
+
+        def all_published() -> bool:
+            assert worker.poll() is None, worker.communicate()
+            return Target.objects.filter(publish__content__startswith="Threads worker", state="published").count() == 6
+
+        wait_until(all_published, what="the dispatch worker to publish every target")
+    texts = sorted(post["text"] for post in sandbox.posts("x"))
+    assert texts == [f"Threads worker {n}" for n in range(6)]
+    assert DeliveryAttempt.objects.filter(target__publish__content__startswith="Threads worker").count() == 6
+
+
+def test_a_delivery_past_its_hard_limit_ends_the_worker_and_is_settled_as_a_lost_one(owner, accounts, sandbox):
+    queue = f"dispatch-test-{secrets.token_hex(4)}"
+    job = _queued(owner, accounts.x, "Held past the hard limit")
+    sandbox.outcomes("x", "timeout")  # the post is created, then the answer is held for 6 s
+    with dispatch_worker(queue, sandbox.url) as worker:
+        _send(job, queue, soft_time_limit=1, time_limit=2)
+        ended = worker.wait(timeout=30)
+        log, _ = worker.communicate(timeout=30)
+    # Blocked in a socket read, the thread could not take the soft limit: the hard one ended it.
+    assert ended == HARD_LIMIT_EXIT, log
+    assert "Hard time limit exceeded by publishing.deliver" in log
+    (post,) = sandbox.posts("x")
+    attempt = DeliveryAttempt.objects.get(target__publish__content="Held past the hard limit")
+    assert attempt.state == "sending"  # no answer was recorded: the worker is gone, not late
+
+    # The reconciler takes it for a lost worker's (no live worker can still be inside the call)
+    # and reads the post back from the platform: published, once.
+    reconcile(now=attempt.started_at + dt.timedelta(seconds=settings.DISPATCH_STALE_SECONDS + 1))
+    reconcile(now=attempt.started_at + dt.timedelta(hours=1))
+    publish = Publish.objects.get(pk=job.target.publish_id)
+    target = Target.objects.get(pk=job.target_id)
+    assert (publish.status, target.state, target.platform_post_id) == ("published", "published", post["id"])
+    assert len(sandbox.posts("x")) == 1
