@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from typing import Any, TypeVar
 
 from django.db import connection, models
+from psycopg import pq
 
 from config.ids import new_id
 
@@ -36,11 +37,15 @@ def loaded(model: type[M], names: Sequence[str], values: Sequence[Any]) -> M:
 
 
 def run(sql: str, params: dict[str, Any]) -> list[tuple[Any, ...]]:
-    """Execute one raw statement with bound parameters on the default connection; its rows
-    (none for a statement that returns none)."""
+    """Execute one raw statement with bound parameters on the default connection (PostgreSQL);
+    its rows (none for a statement that returns none). Whether it returned rows is read from
+    the result's status: `cursor.description` would build a column object per column, which
+    for the hot path's wide rows costs more than the rows themselves."""
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
-        return cursor.fetchall() if cursor.description is not None else []
+        result = cursor.cursor.pgresult
+        returned_rows = result is not None and result.status == pq.ExecStatus.TUPLES_OK
+        return cursor.fetchall() if returned_rows else []
 
 
 def columns(model: type[models.Model], alias: str) -> tuple[tuple[str, ...], str]:
