@@ -428,7 +428,8 @@ def _celery(stack: Stack, name: str, *args: str) -> None:
 def _procfile_worker(process: str) -> list[str]:
     """The Procfile's command line of a Celery worker process, with this virtualenv's celery
     and the environment's DISPATCH_THREADS, as honcho would start it."""
-    argv = procfile_command(process, **{k: v for k, v in os.environ.items() if k == "DISPATCH_THREADS"})
+    threads = os.environ.get("DISPATCH_THREADS")
+    argv = procfile_command(process, **({"DISPATCH_THREADS": threads} if threads else {}))
     return [str(BIN / "celery"), *argv[1:]]
 
 

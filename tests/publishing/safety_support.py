@@ -69,6 +69,22 @@ def error_of(response: Any) -> dict[str, Any]:
     return error
 
 
+def queued_publish(owner: Any, *accounts: Any, content: str) -> Any:
+    """An immediate publish whose delivery jobs are written but not yet handed to any broker:
+    what the outbox holds between the commit and the send."""
+    from publishing import lifecycle
+
+    return lifecycle.publish_create(
+        team=owner.team,
+        caller=lifecycle.Caller(user=owner.user),
+        content=content,
+        media_ids=[],
+        targets=[lifecycle.TargetInput(account_id=str(a.pk)) for a in accounts],
+        publish_mode="immediate",
+        scheduled_at=None,
+    )
+
+
 # --- a delivery worker in its own process -----------------------------------------------------
 
 

@@ -8,7 +8,6 @@ from __future__ import annotations
 import datetime as dt
 import os
 import secrets
-import shlex
 import signal
 import subprocess
 from collections.abc import Iterator
@@ -17,27 +16,22 @@ from contextlib import contextmanager
 import pytest
 from django.conf import settings
 
+from bench.common import procfile_command, replace_option
 from config.celery import app as celery_app
 from config.task_limits import HARD_LIMIT_EXIT
-from publishing import lifecycle
 from publishing.dispatch import reconcile
 from publishing.models import DeliveryAttempt, DeliveryJob, Publish, Target
 from publishing.tasks import deliver
-from tests.publishing.safety_support import database_url, wait_until
+from tests.publishing.safety_support import database_url, queued_publish, wait_until
 
 pytestmark = [pytest.mark.postgres, pytest.mark.redis, pytest.mark.django_db(transaction=True)]
 
 
 def _procfile_dispatch(queue: str) -> list[str]:
-    """The Procfile's dispatch line, reading `queue` (a queue of this test's own)."""
-    for line in (settings.BASE_DIR / "Procfile").read_text().splitlines():
-        name, _, command = line.partition(":")
-        if name == "dispatch":
-            argv = shlex.split(command.replace("${DISPATCH_THREADS:-4}", "2"))
-            argv[argv.index("--queues") + 1] = queue
-            argv[argv.index("--hostname") + 1] = f"{queue}@%h"
-            return [str(settings.BASE_DIR / argv[0]), *argv[1:]]
-    raise AssertionError("the Procfile has no dispatch line")
+    """The Procfile's dispatch line with two threads, reading `queue` (a queue of this test's own)."""
+    argv = procfile_command("dispatch", DISPATCH_THREADS="2")
+    argv = replace_option(replace_option(argv, "--queues", queue), "--hostname", f"{queue}@%h")
+    return [str(settings.BASE_DIR / argv[0]), *argv[1:]]
 
 
 @contextmanager
@@ -66,16 +60,7 @@ def dispatch_worker(queue: str, sandbox_url: str, **env: str) -> Iterator[subpro
 
 
 def _queued(owner, account, content: str) -> DeliveryJob:
-    publish = lifecycle.publish_create(
-        team=owner.team,
-        caller=lifecycle.Caller(user=owner.user),
-        content=content,
-        media_ids=[],
-        targets=[lifecycle.TargetInput(account_id=str(account.pk))],
-        publish_mode="immediate",
-        scheduled_at=None,
-    )
-    return DeliveryJob.objects.get(target__publish=publish)
+    return DeliveryJob.objects.get(target__publish=queued_publish(owner, account, content=content))
 
 
 def _send(job: DeliveryJob, queue: str, **limits: float) -> None:

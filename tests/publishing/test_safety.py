@@ -28,6 +28,7 @@ from tests.publishing.safety_support import (
     create,
     error_of,
     fetch,
+    queued_publish,
     start_worker,
     target_of,
     wait_until,
@@ -44,20 +45,6 @@ def _one_post(sandbox, platform: str) -> dict:
     posts = sandbox.posts(platform)
     assert len(posts) == 1, posts
     return posts[0]
-
-
-def _queued_publish(owner, *accounts, content: str) -> Publish:
-    """An immediate publish whose delivery jobs are written but not yet handed to any broker:
-    what the outbox holds between the commit and the send."""
-    return lifecycle.publish_create(
-        team=owner.team,
-        caller=lifecycle.Caller(user=owner.user),
-        content=content,
-        media_ids=[],
-        targets=[lifecycle.TargetInput(account_id=str(a.pk)) for a in accounts],
-        publish_mode="immediate",
-        scheduled_at=None,
-    )
 
 
 def _retry(api, key: str, publish_id):
@@ -251,7 +238,7 @@ def test_a_worker_killed_mid_call_leaves_the_target_unknown_until_reconciled(api
     # A short stale time: the first reconcile finds the lost attempt while its first read-back
     # (lifecycle.FIRST_CHECK later) is not due yet, so the unknown state can be observed.
     settings.DISPATCH_STALE_SECONDS = 1
-    publish = _queued_publish(owner, accounts.x, content="Killed mid-call")
+    publish = queued_publish(owner, accounts.x, content="Killed mid-call")
     job = _job_of(publish.pk)
     sandbox.outcomes("x", "timeout")  # the post is created, then the answer is held
     worker = start_worker(job_id=str(job.pk), sandbox_url=sandbox.url, platform_timeout=120)
@@ -306,7 +293,7 @@ def test_a_worker_killed_mid_call_leaves_the_target_unknown_until_reconciled(api
 def test_a_worker_killed_after_its_claim_and_before_sending_loses_nothing(api, owner, accounts, sandbox):
     """The claim commits on its own; `sending` is recorded in a later transaction. A worker lost
     between the two has sent nothing, so the target must still go out: once."""
-    publish = _queued_publish(owner, accounts.x, content="Claimed, then lost")
+    publish = queued_publish(owner, accounts.x, content="Claimed, then lost")
     job = _job_of(publish.pk)
     with transaction.atomic():
         # Holding the publish row keeps the worker's attempt_start waiting, right after its claim.
@@ -344,7 +331,7 @@ def test_a_worker_lost_before_its_request_left_is_failed_only_once_surely_absent
     not exist, but that is only believed once it has had time to appear; then it is failed
     with that evidence and a retry sends it, once."""
     settings.DISPATCH_STALE_SECONDS = 1
-    publish = _queued_publish(owner, accounts.x, content="Never left")
+    publish = queued_publish(owner, accounts.x, content="Never left")
     job = _job_of(publish.pk)
     DeliveryJob.objects.filter(pk=job.pk).update(state=JobState.RUNNING, claimed_at=timezone.now(), runs=1)
     lifecycle.attempt_start(job=DeliveryJob.objects.get(pk=job.pk))  # then the worker is gone
@@ -538,7 +525,7 @@ def test_a_double_clicked_retry_resends_once(api, owner, accounts, sandbox):
 
 
 def test_a_duplicate_deliver_message_sends_once(api, owner, accounts, sandbox):
-    publish = _queued_publish(owner, accounts.x, content="Said twice")
+    publish = queued_publish(owner, accounts.x, content="Said twice")
     job = _job_of(publish.pk)
 
     deliver.delay(str(job.pk))
@@ -553,7 +540,7 @@ def test_a_duplicate_deliver_message_sends_once(api, owner, accounts, sandbox):
 
 
 def test_two_relays_send_a_pending_job_once(api, owner, accounts, sandbox):
-    publish = _queued_publish(owner, accounts.x, content="Relayed twice")
+    publish = queued_publish(owner, accounts.x, content="Relayed twice")
 
     assert relay() == 1
     assert relay() == 0
@@ -566,7 +553,7 @@ def test_two_relays_send_a_pending_job_once(api, owner, accounts, sandbox):
 @pytest.mark.postgres
 @pytest.mark.django_db(transaction=True)
 def test_concurrent_duplicate_messages_and_relays_send_once(owner, accounts, sandbox):
-    publish = _queued_publish(owner, accounts.x, accounts.bluesky, content="All at once")
+    publish = queued_publish(owner, accounts.x, accounts.bluesky, content="All at once")
     jobs = [str(j) for j in DeliveryJob.objects.filter(target__publish=publish).values_list("pk", flat=True)]
     start = threading.Barrier(8)
 
