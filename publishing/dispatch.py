@@ -69,11 +69,13 @@ class DispatchUncertain(Exception):
 
 
 class _Job(NamedTuple):
-    """What handing a job over needs: its id, its message's task id and its claim count."""
+    """What handing a job over needs: its id, its message's task id, its claim count, and the
+    enqueued mark it was written with (None: it is marked once the broker took it)."""
 
     pk: str
     dispatch_id: str
     runs: int
+    marked: dt.datetime | None = None
 
 
 def _jobs_of(jobs: Iterable[DeliveryJob | Id]) -> list[_Job]:
@@ -82,7 +84,8 @@ def _jobs_of(jobs: Iterable[DeliveryJob | Id]) -> list[_Job]:
     ids: list[str] = []
     for job in jobs:
         if isinstance(job, DeliveryJob):
-            found.append(_Job(str(job.pk), job.dispatch_id, job.runs))
+            marked = None if "enqueued_at" in job.get_deferred_fields() else job.enqueued_at
+            found.append(_Job(str(job.pk), job.dispatch_id, job.runs, marked))
         else:
             ids.append(str(job))
     if ids:
@@ -111,35 +114,58 @@ def _hand_over(jobs: Sequence[_Job]) -> None:
                 deliver.apply_async(args=(job.pk,), task_id=job.dispatch_id, producer=producer, retry=False)
 
 
+def _group(jobs: Sequence[_Job], key: Callable[[_Job], Any]) -> dict[Any, list[str]]:
+    """The ids of `jobs` by `key`."""
+    groups: dict[Any, list[str]] = defaultdict(list)
+    for job in jobs:
+        groups[key(job)].append(job.pk)
+    return groups
+
+
 def _mark_enqueued(jobs: Sequence[_Job]) -> None:
     """One UPDATE: the jobs the broker took are enqueued now, unless a worker ran one
     meanwhile (its `runs` moved on, or it is no longer pending): that one is the relay's to
     send again when due."""
-    by_runs: dict[int, list[str]] = defaultdict(list)
-    for job in jobs:
-        by_runs[job.runs].append(job.pk)
+    by_runs = _group(jobs, key=lambda job: job.runs)
+    if not by_runs:
+        return
     taken = functools.reduce(operator.or_, (Q(pk__in=ids, runs=runs) for runs, ids in by_runs.items()))
     DeliveryJob.objects.filter(taken, state=JobState.PENDING).update(enqueued_at=timezone.now())
 
 
 def send_jobs(jobs: Iterable[DeliveryJob | Id]) -> None:
     """Hand jobs to the broker in one go over a pooled connection; raise DispatchUncertain
-    when it fails. DeliveryJob instances are used as they are, ids are looked up. The jobs
-    are marked enqueued (one UPDATE) only after the broker took their messages."""
+    when it fails. DeliveryJob instances are used as they are, ids are looked up.
+
+    A job is marked enqueued (one UPDATE) once the broker took its message, unless it was
+    written with its mark already (a create's jobs, handed over right after their commit:
+    no second write). When the broker refuses, the jobs are left unmarked, so the relay sends
+    them at its next run. A process that dies between a create's commit and its hand-over
+    leaves marked jobs, which the relay sends once the mark is RELAY_AFTER old."""
     found = _jobs_of(jobs)
     if not found:
         return
     try:
         _hand_over(found)
-        _mark_enqueued(found)
+        _mark_enqueued([job for job in found if job.marked is None])
     except Exception as exc:  # any broker failure: connection refused, timeout, full disk
         logger.warning("The broker did not take %d delivery jobs: %s", len(found), type(exc).__name__)
-        # Recorded so that only a confirm repeated after this refusal hands the jobs over again;
-        # a confirm racing the first one's hand-over finds nothing refused and is a 422.
-        DeliveryJob.objects.filter(
-            pk__in=[job.pk for job in found], state=JobState.PENDING, enqueued_at__isnull=True
-        ).update(refused_at=timezone.now())
+        _refused(found)
         raise DispatchUncertain(str(exc)) from exc
+
+
+def _refused(jobs: Sequence[_Job]) -> None:
+    """Record the refusal of jobs still pending and unmarked (or carrying the mark they were
+    written with), and take that mark off: only a confirm repeated after this refusal hands
+    them over again; a confirm racing the first one's hand-over finds nothing refused and is
+    a 422. A job some relay marked meanwhile is left to it."""
+    unmarked = Q(enqueued_at__isnull=True)
+    for marked, ids in _group(jobs, key=lambda job: job.marked).items():
+        if marked is not None:
+            unmarked |= Q(pk__in=ids, enqueued_at=marked)
+    DeliveryJob.objects.filter(unmarked, pk__in=[job.pk for job in jobs], state=JobState.PENDING).update(
+        refused_at=timezone.now(), enqueued_at=None
+    )
 
 
 def send_pending(publish: Publish) -> None:

@@ -26,6 +26,7 @@ from django.utils import timezone
 
 from accounts.models import SocialAccount
 from accounts.platforms.base import Outcome, OutcomeKind
+from config import db
 from config.errors import InvalidRequest, NotFound, Unprocessable
 from config.ids import new_id
 from publishing import hotpath, validation
@@ -318,18 +319,20 @@ def publish_create(
     _check_targets(publish, rows, accounts=accounts, unsupported_media_is_422=False)
     gated = publish.confirmed and _gated(team, caller)
     jobs = _queue(rows, now=now) if publish_mode == PublishMode.IMMEDIATE and not gated else []
+    for job in jobs:  # handed over right after commit, so written marked (dispatch.send_jobs)
+        job.enqueued_at = now
     # Everything is decided in memory first, so each row is written once.
     publish.status = derive_status([t.state for t in rows])
     if gated:
         publish.approval_status = ApprovalStatus.PENDING
     if jobs:
         publish.released_at = now
-    publish.save(force_insert=True)
-    Target.objects.bulk_create(rows)
-    publish.written_jobs = DeliveryJob.objects.bulk_create(jobs) if jobs else []
+    release = []
     if publish_mode == PublishMode.SCHEDULED:
         assert scheduled_at is not None  # noqa: S101 - checked above
-        ScheduledRelease.objects.create(publish=publish, due_at=scheduled_at)
+        release = [ScheduledRelease(publish=publish, due_at=scheduled_at)]
+    db.insert([publish], rows, jobs, release)  # one statement
+    publish.written_jobs = jobs
     if gated:
         emit(team=team, event_type="post.pending_approval", data=event_data(publish, targets=rows))
     if publish.confirmed:

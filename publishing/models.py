@@ -216,7 +216,9 @@ class DeliveryJob(BaseModel):
     dispatch_id = models.CharField(max_length=100, unique=True, help_text="deliver:<target id>:<attempt number>")
     state = models.CharField(max_length=10, choices=JobState.choices, default=JobState.PENDING)
     not_before = models.DateTimeField(help_text="Not claimed before this (backoff after a not-sent error).")
-    enqueued_at = models.DateTimeField(null=True, blank=True, help_text="Last time the broker took the message.")
+    enqueued_at = models.DateTimeField(
+        null=True, blank=True, help_text="Last time the message was handed to the broker; empty after a refusal."
+    )
     refused_at = models.DateTimeField(
         null=True,
         blank=True,

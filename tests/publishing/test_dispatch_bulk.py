@@ -28,7 +28,7 @@ from django.utils import timezone
 
 from config.celery import app as celery_app
 from config.celery import recycle_database
-from publishing import dispatch, tasks
+from publishing import dispatch, lifecycle, tasks
 from publishing.models import (
     ApprovalStatus,
     DeliveryAttempt,
@@ -262,6 +262,64 @@ def test_a_refused_hand_over_marks_the_jobs_refused_and_raises(owner, accounts):
 
     rows = DeliveryJob.objects.filter(pk__in=[j.pk for j in jobs])
     assert rows.filter(state=JobState.PENDING, enqueued_at=None).exclude(refused_at=None).count() == 4
+
+
+def _created(owner: Any, accounts: list[Any], content: str) -> Publish:
+    """An immediate publish as the API's create writes it, before its hand-over."""
+    return lifecycle.publish_create(
+        team=owner.team,
+        caller=lifecycle.Caller(user=owner.user),
+        content=content,
+        media_ids=[],
+        targets=[lifecycle.TargetInput(account_id=str(a.pk)) for a in accounts],
+        publish_mode="immediate",
+        scheduled_at=None,
+    )
+
+
+def test_a_creates_jobs_are_written_marked_and_handed_over_with_no_second_write(broker, owner, accounts):
+    publish = _created(owner, [accounts.x, accounts.bluesky], "Marked when written")
+    jobs = publish.written_jobs
+    assert jobs is not None
+    broker.expect(jobs)
+    marks = list(DeliveryJob.objects.filter(target__publish=publish).values_list("enqueued_at", flat=True))
+    assert marks == [job.enqueued_at for job in jobs]  # committed with the create
+    assert None not in marks
+
+    with CaptureQueriesContext(connection) as queries:
+        dispatch.send_jobs(jobs)
+
+    assert queries.captured_queries == []
+    assert Counter(broker.task_ids()) == Counter({job.dispatch_id: 1 for job in jobs})
+    # Marked: the relay leaves them alone until the mark is old, as after any hand-over.
+    assert dispatch.relay() == 0
+
+
+def test_a_refused_create_hand_over_takes_the_mark_off_so_the_relay_sends_the_jobs(broker, owner, accounts):
+    publish = _created(owner, [accounts.x, accounts.bluesky], "Refused, then relayed")
+    jobs = publish.written_jobs
+    assert jobs is not None
+    broker.expect(jobs)
+
+    with broker_down(), pytest.raises(dispatch.DispatchUncertain):
+        dispatch.send_jobs(jobs)
+
+    rows = DeliveryJob.objects.filter(target__publish=publish)
+    assert rows.filter(state=JobState.PENDING, enqueued_at=None).exclude(refused_at=None).count() == 2
+    assert broker.task_ids() == []
+    assert dispatch.relay() == 2  # at its next run, not RELAY_AFTER later
+    assert Counter(broker.task_ids()) == Counter({job.dispatch_id: 1 for job in jobs})
+
+
+def test_a_create_whose_process_died_before_the_hand_over_is_relayed_once_its_mark_is_old(broker, owner, accounts):
+    publish = _created(owner, [accounts.x], "Committed, never handed over")
+    jobs = publish.written_jobs
+    assert jobs is not None
+    broker.expect(jobs)
+
+    assert dispatch.relay() == 0
+    assert dispatch.relay(now=timezone.now() + dispatch.RELAY_AFTER + dt.timedelta(seconds=1)) == 1
+    assert broker.task_ids() == [jobs[0].dispatch_id]
 
 
 def test_send_pending_still_hands_over_what_never_reached_the_broker(broker, owner, accounts):
