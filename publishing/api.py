@@ -372,14 +372,6 @@ def _shape(publish: Publish) -> dict[str, Any]:
     return publish_data(publish if known else _fresh(publish.pk))
 
 
-def _hand_over(publish: Publish) -> None:
-    """Send the jobs the transition wrote (or, when it wrote none, any the broker never took)."""
-    if publish.written_jobs is not None:
-        dispatch.send_jobs(publish.written_jobs)
-    else:
-        dispatch.send_pending(publish)
-
-
 def _uncertain(publish: Publish) -> ServiceUnavailable:
     return ServiceUnavailable(
         "The publish was saved but handing it to the queue is uncertain. Repeat the request "
@@ -512,7 +504,7 @@ class PublishViewSet(viewsets.GenericViewSet[Publish]):
         # The record as committed (an immediate publish answers `publishing`), then the jobs.
         body = {"data": _shape(publish)}
         try:
-            _hand_over(publish)
+            dispatch.send_pending(publish)
         except dispatch.DispatchUncertain as exc:
             raise _uncertain(publish) from exc
         return Response(body, status=status_code)

@@ -169,8 +169,13 @@ def _refused(jobs: Sequence[_Job]) -> None:
 
 
 def send_pending(publish: Publish) -> None:
-    """Send the publish's jobs that never reached the broker (after create, confirm, approve,
-    retry, or a repeated request after a 503). Raises DispatchUncertain."""
+    """Send the jobs the publish's last transition wrote (`publish.written_jobs`: a create's
+    are written marked, so a lookup of unmarked jobs would miss them) or, when it wrote none,
+    those that never reached the broker (a repeated request after a 503, an admin's resend).
+    Raises DispatchUncertain."""
+    if publish.written_jobs is not None:
+        send_jobs(publish.written_jobs)
+        return
     # runs=0: a job that already ran and waits out a pause is the relay's to send when due.
     jobs = DeliveryJob.objects.filter(target__publish=publish, state=JobState.PENDING, enqueued_at__isnull=True, runs=0)
     send_jobs(jobs.only("pk", "dispatch_id", "runs"))
