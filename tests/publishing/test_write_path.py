@@ -58,14 +58,19 @@ def test_a_gated_create_answers_the_publish_as_stored(api, member, accounts, mod
 
 
 def test_a_create_writes_each_row_once(api, owner, accounts):
+    body = _body(accounts, "immediate")
     with CaptureQueriesContext(connection) as queries:
-        response = api.as_(owner.key).post(URL, _body(accounts, "immediate"), format="json")
+        response = api.as_(owner.key).post(URL, body, format="json")
     assert response.status_code == 201
-    statements = [" ".join(q["sql"].split()[:3]) for q in queries.captured_queries]
+    sqls = [q["sql"] for q in queries.captured_queries]
+    inserts = [sql for sql in sqls if "INSERT INTO" in sql and "teams_monthlyusage" not in sql]
 
-    assert statements.count('INSERT INTO "publishing_publish"') == 1
-    assert statements.count('INSERT INTO "publishing_target"') == 1  # the three in one statement
-    assert statements.count('INSERT INTO "publishing_deliveryjob"') == 1
-    assert not [s for s in statements if s.startswith(('UPDATE "publishing_publish"', 'UPDATE "publishing_target"'))]
-    # The jobs are marked enqueued together, once the broker took them.
-    assert statements.count('UPDATE "publishing_deliveryjob" SET') == 1
+    # The publish, its three targets and their three jobs, in one statement.
+    assert len(inserts) == 1, inserts
+    (insert,) = inserts
+    for table in ("publishing_publish", "publishing_target", "publishing_deliveryjob"):
+        assert insert.count(f'INSERT INTO "{table}"') == 1, table
+    assert insert.count("), (") == 2 + 2  # three target rows and three job rows
+    # Nothing written twice: the jobs go in already marked enqueued, the broker took them.
+    tables = ('"publishing_publish"', '"publishing_target"', '"publishing_deliveryjob"')
+    assert not [sql for sql in sqls if sql.startswith("UPDATE") and any(t in sql.split(" SET ")[0] for t in tables)]
