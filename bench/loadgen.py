@@ -76,6 +76,26 @@ class Result:
             shown.append({"from_s": n * seconds, "p50_ms": round(p50 * 1000, 1), "p99_ms": round(p99 * 1000, 1)})
         return shown
 
+    def after(self, seconds: float) -> Result:
+        """The requests started `seconds` or more after the run's first: the run without its
+        warm-up (connections being opened, the server settling at the new rate)."""
+        start = min(self.sent, default=0.0)
+        kept = [(at, latency) for at, latency in zip(self.sent, self.latencies, strict=True) if at - start >= seconds]
+        return Result(
+            mode=self.mode,
+            duration=max(0.0, self.duration - seconds),
+            latencies=[latency for _, latency in kept],
+            sent=[at for at, _ in kept],
+            statuses=self.statuses,
+            errors=self.errors,
+            samples=self.samples,
+            kept=self.kept,
+            target_rate=self.target_rate,
+            connections=self.connections,
+            cpu_seconds=self.cpu_seconds,
+            server_ms=self.server_ms,
+        )
+
     def summary(self) -> dict[str, Any]:
         """Count, achieved rate, percentiles (ms), status counts and errors, for a report."""
         ms = {f"p{q}_ms": round(self.percentile(q) * 1000, 1) for q in (50, 90, 99)}

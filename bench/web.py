@@ -12,7 +12,9 @@ For POST /api/v1/publishes (3 targets), GET /api/v1/publishes/{id} and GET /api/
 keep-alive connections sending back to back, in rounds that alternate which server goes
 first, so that noise from the rest of the machine hits both; the figure is the median round.
 POST is then driven at a constant arrival rate of 70% of the service's own saturation rate
-(open model, latency from each request's due time), for its p99. While both servers warm up,
+(open model, latency from each request's due time), for its p99; as wrk2 does, the first
+seconds at that rate (connections opening, the server settling after the saturation runs)
+only warm up and are not counted. While both servers warm up,
 the SQL statements of one list page at page sizes 5 and 20, one create and one read are
 counted through Django's test client against the same database. Each run also reports the
 time gunicorn logged for its requests, beside the latency the client saw.
@@ -83,12 +85,13 @@ class Plan:
     window: float  # seconds counted in each saturation run
     warmup: float  # seconds before the count starts in each saturation run
     rounds: int  # saturation runs per server and endpoint
-    open_seconds: float  # the open-model POST run
+    open_seconds: float  # the open-model POST run, counted
+    open_warmup: float  # seconds at the same rate before the count starts (not counted)
     ceiling_open: bool  # also drive the ceiling at the same arrival rate
 
 
-QUICK = Plan(window=2.5, warmup=0.5, rounds=1, open_seconds=4.0, ceiling_open=False)
-FULL = Plan(window=4.5, warmup=0.5, rounds=4, open_seconds=20.0, ceiling_open=True)
+QUICK = Plan(window=2.5, warmup=0.5, rounds=1, open_seconds=4.0, open_warmup=1.0, ceiling_open=False)
+FULL = Plan(window=4.5, warmup=0.5, rounds=4, open_seconds=20.0, open_warmup=5.0, ceiling_open=True)
 
 # Run with `manage.py shell -c`: migrate, seed the demo data, create the bench's team keys.
 SEED_SCRIPT = """
@@ -380,7 +383,7 @@ def _warm_up(servers: list[Server], ids: list[str]) -> None:
 
 
 def _warm(server: Server, what: str, budget: float = 30.0) -> list[loadgen.Result]:
-    brief = Plan(window=0.5, warmup=0.0, rounds=1, open_seconds=0, ceiling_open=False)
+    brief = Plan(window=0.5, warmup=0.0, rounds=1, open_seconds=0, open_warmup=0, ceiling_open=False)
     results: list[loadgen.Result] = []
     deadline = time.monotonic() + budget
     while sum(r.count for r in results) < WARM_ANSWERS:
@@ -395,9 +398,11 @@ def _warm(server: Server, what: str, budget: float = 30.0) -> list[loadgen.Resul
 
 def _open(server: Server, rate: float, plan: Plan) -> loadgen.Result:
     offset = server.log_offset()
-    result = loadgen.open_model(server.port, server.requests[POST], rate=rate, duration=plan.open_seconds)
-    _checked(server, POST, result)
-    result.server_ms = server.server_ms(offset)
+    duration = plan.open_warmup + plan.open_seconds
+    whole = loadgen.open_model(server.port, server.requests[POST], rate=rate, duration=duration)
+    _checked(server, POST, whole)
+    whole.server_ms = server.server_ms(offset)
+    result = whole.after(plan.open_warmup)  # as wrk2 does, the first seconds only warm up
     _say(
         f"{server.name:8} {POST} at {rate:.1f}/s (open model): p50 {_ms(result, 50)}, p99 {_ms(result, 99)}, "
         f"max {max(result.latencies) * 1000:.0f} ms, {result.connections} connections; "
