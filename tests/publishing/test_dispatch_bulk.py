@@ -28,7 +28,7 @@ from django.utils import timezone
 
 from config.celery import app as celery_app
 from config.celery import recycle_database
-from publishing import dispatch, lifecycle, tasks
+from publishing import dispatch, tasks
 from publishing.models import (
     ApprovalStatus,
     DeliveryAttempt,
@@ -40,7 +40,7 @@ from publishing.models import (
     Target,
     TargetState,
 )
-from tests.publishing.safety_support import broker_down
+from tests.publishing.safety_support import broker_down, queued_publish
 
 pytestmark = [pytest.mark.django_db, pytest.mark.redis]
 
@@ -264,21 +264,8 @@ def test_a_refused_hand_over_marks_the_jobs_refused_and_raises(owner, accounts):
     assert rows.filter(state=JobState.PENDING, enqueued_at=None).exclude(refused_at=None).count() == 4
 
 
-def _created(owner: Any, accounts: list[Any], content: str) -> Publish:
-    """An immediate publish as the API's create writes it, before its hand-over."""
-    return lifecycle.publish_create(
-        team=owner.team,
-        caller=lifecycle.Caller(user=owner.user),
-        content=content,
-        media_ids=[],
-        targets=[lifecycle.TargetInput(account_id=str(a.pk)) for a in accounts],
-        publish_mode="immediate",
-        scheduled_at=None,
-    )
-
-
 def test_a_creates_jobs_are_written_marked_and_handed_over_with_no_second_write(broker, owner, accounts):
-    publish = _created(owner, [accounts.x, accounts.bluesky], "Marked when written")
+    publish = queued_publish(owner, accounts.x, accounts.bluesky, content="Marked when written")
     jobs = publish.written_jobs
     assert jobs is not None
     broker.expect(jobs)
@@ -296,7 +283,7 @@ def test_a_creates_jobs_are_written_marked_and_handed_over_with_no_second_write(
 
 
 def test_a_refused_create_hand_over_takes_the_mark_off_so_the_relay_sends_the_jobs(broker, owner, accounts):
-    publish = _created(owner, [accounts.x, accounts.bluesky], "Refused, then relayed")
+    publish = queued_publish(owner, accounts.x, accounts.bluesky, content="Refused, then relayed")
     jobs = publish.written_jobs
     assert jobs is not None
     broker.expect(jobs)
@@ -312,7 +299,7 @@ def test_a_refused_create_hand_over_takes_the_mark_off_so_the_relay_sends_the_jo
 
 
 def test_a_create_whose_process_died_before_the_hand_over_is_relayed_once_its_mark_is_old(broker, owner, accounts):
-    publish = _created(owner, [accounts.x], "Committed, never handed over")
+    publish = queued_publish(owner, accounts.x, content="Committed, never handed over")
     jobs = publish.written_jobs
     assert jobs is not None
     broker.expect(jobs)
