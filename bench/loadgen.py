@@ -21,7 +21,7 @@ import math
 import time
 from collections import Counter
 from collections.abc import Callable, Coroutine, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 Request = tuple[str, str, dict[str, str], bytes]
@@ -81,19 +81,11 @@ class Result:
         warm-up (connections being opened, the server settling at the new rate)."""
         start = min(self.sent, default=0.0)
         kept = [(at, latency) for at, latency in zip(self.sent, self.latencies, strict=True) if at - start >= seconds]
-        return Result(
-            mode=self.mode,
+        return replace(
+            self,
             duration=max(0.0, self.duration - seconds),
             latencies=[latency for _, latency in kept],
             sent=[at for at, _ in kept],
-            statuses=self.statuses,
-            errors=self.errors,
-            samples=self.samples,
-            kept=self.kept,
-            target_rate=self.target_rate,
-            connections=self.connections,
-            cpu_seconds=self.cpu_seconds,
-            server_ms=self.server_ms,
         )
 
     def summary(self) -> dict[str, Any]:
