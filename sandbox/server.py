@@ -48,10 +48,11 @@ class _Handler(WSGIRequestHandler):
         if environ.get("wsgi.input_terminated"):  # chunked
             return False
         length = str(environ.get("CONTENT_LENGTH") or "0")
-        if not length.isdigit() or int(length) > KEEP_ALIVE_BODY:
+        size = int(length) if length.isdigit() else KEEP_ALIVE_BODY + 1
+        if size > KEEP_ALIVE_BODY:
             return False
-        body = self.rfile.read(int(length)) if int(length) else b""
-        if len(body) != int(length):  # the client went away mid-body
+        body = self.rfile.read(size) if size else b""
+        if len(body) != size:  # the client went away mid-body
             return False
         environ["wsgi.input"] = io.BytesIO(body)
         self.rfile = io.BytesIO()  # what werkzeug drains after the answer
