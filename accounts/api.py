@@ -15,6 +15,7 @@ from accounts.selectors import accounts_for_team
 from config.errors import NotFound
 from config.fields import CommaSeparatedChoiceField
 from config.schema import api_operation, data_envelope
+from config.serializers import represented, validated
 from teams.authentication import get_caller
 
 _CAPABILITIES_SCHEMA = {
@@ -81,15 +82,14 @@ class AccountViewSet(viewsets.GenericViewSet[SocialAccount]):
         errors=(400,),
     )
     def list(self, request: Request) -> Response:
-        filters = AccountFilterSerializer(data=request.query_params)
-        filters.is_valid(raise_exception=True)
+        filters = validated(AccountFilterSerializer(data=request.query_params))
         accounts = accounts_for_team(
             team=get_caller(request).team,
-            platforms=filters.validated_data.get("platform", ()),
-            statuses=filters.validated_data.get("status", ()),
+            platforms=filters.get("platform", ()),
+            statuses=filters.get("status", ()),
         )
         page = self.paginate_queryset(accounts)
-        return self.get_paginated_response(AccountSerializer(page, many=True).data)
+        return self.get_paginated_response(represented(AccountSerializer(page, many=True)))
 
     @api_operation(
         scope="accounts:read",
@@ -101,4 +101,4 @@ class AccountViewSet(viewsets.GenericViewSet[SocialAccount]):
         account = accounts_for_team(team=get_caller(request).team).filter(pk=pk).first()
         if account is None:
             raise NotFound("No such account in this team.", code="ACCOUNT_NOT_FOUND")
-        return Response({"data": AccountSerializer(account).data})
+        return Response({"data": represented(AccountSerializer(account))})

@@ -16,6 +16,7 @@ from analytics.selectors import ORDERS, SORTS, analytics_posts
 from config.errors import NotFound
 from config.fields import CommaSeparatedChoiceField
 from config.schema import api_operation, data_envelope
+from config.serializers import represented, validated
 from publishing.models import Publish, Target
 from teams.authentication import get_caller
 
@@ -85,7 +86,7 @@ class AnalyticsPostDetailSerializer(AnalyticsPostSerializer):
 
     @extend_schema_field(PlatformMetricsSerializer(many=True))
     def get_platforms(self, publish: Publish) -> list[dict[str, Any]]:  # type: ignore[override]
-        return [dict(PlatformMetricsSerializer(_platform_entry(t)).data) for t in _published_targets(publish)]
+        return [dict(represented(PlatformMetricsSerializer(_platform_entry(t)))) for t in _published_targets(publish)]
 
 
 AnalyticsPostResponse = data_envelope("AnalyticsPostResponse", AnalyticsPostDetailSerializer())
@@ -137,14 +138,13 @@ class AnalyticsPostViewSet(viewsets.GenericViewSet[Publish]):
         errors=(400,),
     )
     def list(self, request: Request) -> Response:
-        filters = AnalyticsFilterSerializer(data=request.query_params)
-        filters.is_valid(raise_exception=True)
-        f = filters.validated_data
+        filters = validated(AnalyticsFilterSerializer(data=request.query_params))
+        f = filters
         query = analytics_posts(
             team=get_caller(request).team, platforms=f.get("platform", ()), sort=f["sort"], order=f["order"]
         )
         page = self.paginate_queryset(query)
-        return self.get_paginated_response(AnalyticsPostSerializer(page, many=True).data)
+        return self.get_paginated_response(represented(AnalyticsPostSerializer(page, many=True)))
 
     @api_operation(
         scope="analytics:read",
@@ -158,4 +158,4 @@ class AnalyticsPostViewSet(viewsets.GenericViewSet[Publish]):
         publish = analytics_posts(team=get_caller(request).team).filter(pk=pk).first()
         if publish is None:
             raise NotFound("No such published post.", code="POST_NOT_FOUND")
-        return Response({"data": AnalyticsPostDetailSerializer(publish).data})
+        return Response({"data": represented(AnalyticsPostDetailSerializer(publish))})

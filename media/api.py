@@ -22,6 +22,7 @@ from rest_framework.views import APIView
 
 from config.errors import Forbidden, NotFound
 from config.schema import api_operation, data_envelope, error_response
+from config.serializers import represented, validated
 from media import selectors, services, storage
 from media.models import CONTENT_TYPES, MediaState, MediaUpload
 from teams.authentication import get_caller
@@ -161,18 +162,17 @@ class MediaUploadViewSet(viewsets.GenericViewSet[MediaUpload]):
         errors=(400,),
     )
     def create(self, request: Request) -> Response:
-        body = MediaCreateSerializer(data=request.data)
-        body.is_valid(raise_exception=True)
+        body = validated(MediaCreateSerializer(data=request.data))
         caller = get_caller(request)
         upload = services.media_create(
             team=caller.team,
             user=caller.user,
-            filename=body.validated_data["filename"],
-            content_type=body.validated_data["content_type"],
-            size_bytes=body.validated_data.get("size_bytes"),
-            source_url=body.validated_data.get("source_url", ""),
+            filename=body["filename"],
+            content_type=body["content_type"],
+            size_bytes=body.get("size_bytes"),
+            source_url=body.get("source_url", ""),
         )
-        return Response({"data": MediaCreatedSerializer(upload).data}, status=status.HTTP_201_CREATED)
+        return Response({"data": represented(MediaCreatedSerializer(upload))}, status=status.HTTP_201_CREATED)
 
     @api_operation(
         scope="media:read",
@@ -185,7 +185,7 @@ class MediaUploadViewSet(viewsets.GenericViewSet[MediaUpload]):
         upload = selectors.upload_for_team(team=get_caller(request).team, media_id=pk)
         if upload is None:
             raise NotFound("No such upload.", code="MEDIA_NOT_FOUND")
-        return Response({"data": MediaUploadSerializer(upload).data})
+        return Response({"data": represented(MediaUploadSerializer(upload))})
 
     @api_operation(
         scope="media:write",
@@ -204,7 +204,7 @@ class MediaUploadViewSet(viewsets.GenericViewSet[MediaUpload]):
     @action(detail=True, methods=["post"])
     def confirm(self, request: Request, pk: str) -> Response:
         upload = services.media_confirm(team=get_caller(request).team, media_id=pk)
-        return Response({"data": MediaSerializer(upload).data})
+        return Response({"data": represented(MediaSerializer(upload))})
 
 
 class MediaListView(generics.ListAPIView[MediaUpload]):

@@ -21,6 +21,7 @@ from config.errors import NotFound, ServiceUnavailable
 from config.fields import CommaSeparatedChoiceField
 from config.parsers import depth_of
 from config.schema import api_operation, data_envelope
+from config.serializers import validated
 from publishing import dispatch, idempotency, lifecycle
 from publishing.models import TARGET_STATUSES, DeliveryAttempt, Id, Publish, PublishMode, PublishStatus, Target
 from publishing.selectors import ATTEMPT_FIELDS, approvals_for, publish_by_id, publishes_for
@@ -484,9 +485,7 @@ class PublishViewSet(viewsets.GenericViewSet[Publish]):
         return response
 
     def _create(self, request: Request, caller: Caller) -> Publish:
-        body = CreatePublishSerializer(data=request.data)
-        body.is_valid(raise_exception=True)
-        data = body.validated_data
+        data = validated(CreatePublishSerializer(data=request.data))
         mode = data.get("publish_mode") or (
             PublishMode.SCHEDULED if data.get("scheduled_at") else PublishMode.IMMEDIATE
         )
@@ -518,10 +517,9 @@ class PublishViewSet(viewsets.GenericViewSet[Publish]):
         errors=(400,),
     )
     def list(self, request: Request) -> Response:
-        filters = PublishFilterSerializer(data=request.query_params)
-        filters.is_valid(raise_exception=True)
+        filters = validated(PublishFilterSerializer(data=request.query_params))
         query = publishes_for(team=get_caller(request).team)
-        f = filters.validated_data
+        f = filters
         if f.get("status"):
             query = query.filter(status__in=f["status"])
         if f.get("created_after"):
@@ -565,9 +563,8 @@ class PublishViewSet(viewsets.GenericViewSet[Publish]):
     )
     def partial_update(self, request: Request, pk: str) -> Response:
         # Not partial=True: that would also make each target's account_id optional.
-        body = UpdatePublishSerializer(data=request.data)
-        body.is_valid(raise_exception=True)
-        changes = dict(body.validated_data)
+        body = validated(UpdatePublishSerializer(data=request.data))
+        changes = dict(body)
         if "media_ids" in changes:
             changes["media_ids"] = _ids(changes["media_ids"])
         if "targets" in changes:
@@ -607,15 +604,14 @@ class PublishViewSet(viewsets.GenericViewSet[Publish]):
     )
     @action(detail=True, methods=["post"])
     def retry(self, request: Request, pk: str) -> Response:
-        body = RetryPublishSerializer(data=request.data)
-        body.is_valid(raise_exception=True)
+        body = validated(RetryPublishSerializer(data=request.data))
         edits = [
             {
                 **{k: str(v) for k, v in e.items() if k in ("target_id", "account_id")},
                 **{k: v for k, v in e.items() if k in ("content", "platform_settings")},
                 **({"media_ids": None if e["media_ids"] is None else _ids(e["media_ids"])} if "media_ids" in e else {}),
             }
-            for e in body.validated_data.get("targets", [])
+            for e in body.get("targets", [])
         ]
         caller = get_caller(request)
         publish = lifecycle.publish_retry(team=caller.team, publish_id=pk, caller=_caller(caller), edits=edits)
@@ -638,14 +634,13 @@ class PublishViewSet(viewsets.GenericViewSet[Publish]):
     )
     @action(detail=True, methods=["post"])
     def confirm(self, request: Request, pk: str) -> Response:
-        body = ConfirmSerializer(data=request.data)
-        body.is_valid(raise_exception=True)
+        body = validated(ConfirmSerializer(data=request.data))
         caller = get_caller(request)
         publish = lifecycle.publish_confirm(
             team=caller.team,
             publish_id=pk,
             caller=_caller(caller),
-            scheduled_at=body.validated_data.get("scheduled_at"),
+            scheduled_at=body.get("scheduled_at"),
         )
         return self._dispatched(publish, status_code=status.HTTP_200_OK)
 
@@ -659,10 +654,9 @@ class PublishViewSet(viewsets.GenericViewSet[Publish]):
     )
     @action(detail=True, methods=["post"])
     def reschedule(self, request: Request, pk: str) -> Response:
-        body = RescheduleSerializer(data=request.data)
-        body.is_valid(raise_exception=True)
+        body = validated(RescheduleSerializer(data=request.data))
         publish = lifecycle.publish_reschedule(
-            team=get_caller(request).team, publish_id=pk, scheduled_at=body.validated_data["scheduled_at"]
+            team=get_caller(request).team, publish_id=pk, scheduled_at=body["scheduled_at"]
         )
         return Response({"data": _shape(publish)})
 
@@ -720,11 +714,10 @@ class PublishViewSet(viewsets.GenericViewSet[Publish]):
     )
     @action(detail=True, methods=["post"])
     def reject(self, request: Request, pk: str) -> Response:
-        body = RejectSerializer(data=request.data)
-        body.is_valid(raise_exception=True)
+        body = validated(RejectSerializer(data=request.data))
         caller = get_caller(request)
         publish = lifecycle.publish_reject(
-            team=caller.team, publish_id=pk, caller=_caller(caller), reason=body.validated_data["reason"]
+            team=caller.team, publish_id=pk, caller=_caller(caller), reason=body["reason"]
         )
         return Response({"data": _shape(publish)})
 

@@ -345,10 +345,13 @@ def publish_create(
 
 def _keep_written(publish: Publish, targets: list[Target]) -> None:
     """Let the new publish answer for its targets (and their attempts: none yet) without
-    reading them back."""
+    reading them back. The targets stop pointing back at the publish: with the link both
+    ways the whole graph (publish, targets, jobs) would wait for the cyclic garbage
+    collector instead of being freed with the request."""
     publish._prefetched_objects_cache = {"targets": targets}  # type: ignore[attr-defined]
     for target in targets:
         target._prefetched_objects_cache = {"attempts": []}  # type: ignore[attr-defined]
+        target._state.fields_cache.pop("publish", None)
 
 
 _UPDATABLE = frozenset({"content", "media_ids", "targets", "scheduled_at"})

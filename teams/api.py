@@ -15,6 +15,7 @@ from rest_framework.views import APIView
 
 from config.errors import Forbidden
 from config.schema import ApiAutoSchema, api_operation, data_envelope, error_response
+from config.serializers import represented, validated
 from teams import selectors, services
 from teams.authentication import Caller, get_caller
 from teams.models import Plan, Role, Team
@@ -158,7 +159,7 @@ class TeamViewSet(viewsets.GenericViewSet[Team]):
     )
     def list(self, request: Request) -> Response:
         teams = selectors.teams_owned(user=get_caller(request).user)
-        return Response({"data": TeamSerializer(teams, many=True).data})
+        return Response({"data": represented(TeamSerializer(teams, many=True))})
 
     @api_operation(
         scope="teams:write",
@@ -180,7 +181,7 @@ class TeamViewSet(viewsets.GenericViewSet[Team]):
         team = _bound_team(caller, team_id, acting_only=False)
         changed = services.team_set_default(user=caller.user, team=team)
         team = selectors.teams_owned(user=caller.user).get(pk=team.pk)
-        return Response({"data": TeamSerializer(team).data, "already_default": not changed})
+        return Response({"data": represented(TeamSerializer(team)), "already_default": not changed})
 
     @api_operation(
         scope="teams:write",
@@ -203,13 +204,12 @@ class TeamViewSet(viewsets.GenericViewSet[Team]):
         team = _bound_team(caller, team_id, acting_only=True)
         if caller.role != Role.OWNER:  # checked again under lock by the service
             raise Forbidden("Only the team's owner can delete it.", code="NOT_TEAM_OWNER")
-        body = TeamDeleteSerializer(data=request.data)
-        body.is_valid(raise_exception=True)
+        body = validated(TeamDeleteSerializer(data=request.data))
         deletion = services.team_delete(
             user=caller.user,
             team=team,
-            destination_id=body.validated_data["destination_team_id"],
-            confirmation_name=body.validated_data["confirmation_name"],
+            destination_id=body["destination_team_id"],
+            confirmation_name=body["confirmation_name"],
             used_key=caller.key,
         )
         return Response({"data": _deletion_body(deletion)})

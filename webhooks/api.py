@@ -10,6 +10,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from config.schema import api_operation, data_envelope
+from config.serializers import represented, validated
 from teams.authentication import get_caller
 from webhooks import services
 from webhooks.models import EventType, Subscription
@@ -77,7 +78,7 @@ class WebhookViewSet(viewsets.GenericViewSet[Subscription]):
     )
     def list(self, request: Request) -> Response:
         subscriptions = Subscription.objects.filter(team=get_caller(request).team)
-        return Response({"data": SubscriptionSerializer(subscriptions, many=True).data})
+        return Response({"data": represented(SubscriptionSerializer(subscriptions, many=True))})
 
     @api_operation(
         scope="webhooks:write",
@@ -95,10 +96,11 @@ class WebhookViewSet(viewsets.GenericViewSet[Subscription]):
         errors=(400,),
     )
     def create(self, request: Request) -> Response:
-        body = SubscriptionCreateSerializer(data=request.data)
-        body.is_valid(raise_exception=True)
-        subscription = services.subscription_create(team=get_caller(request).team, **body.validated_data)
-        return Response({"data": SubscriptionCreatedSerializer(subscription).data}, status=status.HTTP_201_CREATED)
+        body = validated(SubscriptionCreateSerializer(data=request.data))
+        subscription = services.subscription_create(team=get_caller(request).team, **body)
+        return Response(
+            {"data": represented(SubscriptionCreatedSerializer(subscription))}, status=status.HTTP_201_CREATED
+        )
 
     @api_operation(
         scope="webhooks:write",
