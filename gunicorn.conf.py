@@ -4,6 +4,7 @@ web lines). The command lines say the rest: bind address, workers, threads, time
 from __future__ import annotations
 
 import gc
+import sys
 from typing import Any
 
 
@@ -13,6 +14,18 @@ def post_worker_init(worker: Any) -> None:
     A loaded web process holds about 120,000 tracked objects that live as long as it does, and
     each full collection walks all of them: about 60 ms on a small machine, during which none
     of the worker's requests moves (it shows in the tail latency). Frozen, they sit in a
-    generation that is never collected, and a full collection walks only what requests left."""
+    generation that is never collected, and a full collection walks only what requests left.
+    Django imports the URLconf, and with it every view module, on the first request: it is
+    loaded here, so that it is frozen too."""
+    _load_urls()
     gc.collect()
     gc.freeze()
+
+
+def _load_urls() -> None:
+    django_apps = sys.modules.get("django.apps")
+    if django_apps is None or not django_apps.apps.ready:  # not a Django app
+        return
+    from django.urls import get_resolver
+
+    get_resolver()._populate()
