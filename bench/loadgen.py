@@ -19,7 +19,7 @@ import asyncio
 import contextlib
 import math
 import time
-from collections import Counter
+from collections import Counter, deque
 from collections.abc import Callable, Coroutine, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -207,18 +207,24 @@ class _Connection:
 
 
 class _Pool:
-    """Keep-alive connections, most recently used first, at most `limit` open at a time."""
+    """Keep-alive connections, at most `limit` open at a time, the one idle longest taken first.
+
+    Requests rotate over every open connection, as wrk2 spreads its rate over its connections
+    and as independent clients would: a server's worker processes each hold some of the
+    connections, and each gets its share of the load. Taking the most recently used instead
+    would send a moderate rate over the few connections last answered, which can all belong to
+    one worker process while the others idle."""
 
     def __init__(self, host: str, port: int, limit: int, result: Result) -> None:
         self.host, self.port, self.result = host, port, result
-        self.idle: list[_Connection] = []
+        self.idle: deque[_Connection] = deque()
         self.open = 0
         self.slots = asyncio.Semaphore(limit)
 
     async def acquire(self) -> _Connection:
         await self.slots.acquire()
         while self.idle:
-            conn = self.idle.pop()
+            conn = self.idle.popleft()
             if time.monotonic() - conn.idle_since < IDLE_LIMIT:
                 return conn
             self._drop(conn)
