@@ -11,7 +11,7 @@ from typing import Any
 def post_worker_init(worker: Any) -> None:
     """Once a worker has loaded the app, keep what it loaded out of garbage collection.
 
-    A loaded web process holds about 120,000 tracked objects that live as long as it does, and
+    A loaded web process holds about 130,000 tracked objects that live as long as it does, and
     each full collection walks all of them: about 60 ms on a small machine, during which none
     of the worker's requests moves (it shows in the tail latency). Frozen, they sit in a
     generation that is never collected, and a full collection walks only what requests left.

@@ -67,7 +67,7 @@ class ReleaseMiddleware:
             view = context.get("view")
             if view is not None:
                 drf_request = getattr(view, "request", None)
-                if drf_request is not None and drf_request is not request:
+                if drf_request is not None:
                     drf_request.parser_context = None
                 vars(view).clear()
             response.renderer_context = None  # type: ignore[attr-defined]
