@@ -23,12 +23,12 @@ from django.db import transaction
 from django.db.models import F, Max, Q
 from django.db.models.functions import Trunc
 from django.utils import timezone
-from kombu import pools
 
 from accounts.models import AccountStatus
 from accounts.platforms.base import Connection, Outcome, OutcomeKind, Post
 from accounts.platforms.registry import NoClient, client_for
 from accounts.services import account_note_outcome, account_store_renewed, connection_for
+from config import broker
 from config.celery import app
 from config.errors import InvalidRequest
 from publishing import hotpath, lifecycle, validation
@@ -95,23 +95,16 @@ def _jobs_of(jobs: Iterable[DeliveryJob | Id]) -> list[_Job]:
 
 
 def _hand_over(jobs: Sequence[_Job]) -> None:
-    """Publish one `deliver` message per job over a pooled producer connection, all of them
-    in one round trip where the transport batches (a Redis pipeline). In eager mode (tests,
-    tools) each task runs here instead."""
+    """Send one `deliver` message per job, all of them in one round trip to a Redis broker
+    (config.broker). In eager mode (tests, tools) each task runs here instead."""
     from publishing.tasks import deliver
 
     if app.conf.task_always_eager:
         for job in jobs:
             deliver.apply_async(args=(job.pk,), task_id=job.dispatch_id)
         return
-    timeout = settings.CELERY_BROKER_CONNECTION_TIMEOUT
-    # Celery's own producer pool (app.producer_pool) for the broker configured now: the pool
-    # group is keyed by broker URL and options, and reset in forked children.
-    with pools.producers[app.connection_for_write()].acquire(block=True, timeout=timeout) as producer:
-        producer.connection.ensure_connection(max_retries=1, timeout=timeout)
-        with producer.batch(max_size=max(1, len(jobs))):
-            for job in jobs:
-                deliver.apply_async(args=(job.pk,), task_id=job.dispatch_id, producer=producer, retry=False)
+    calls = [(job.dispatch_id, (job.pk,)) for job in jobs]
+    broker.send(app, deliver, calls, timeout=settings.CELERY_BROKER_CONNECTION_TIMEOUT)
 
 
 def _group(jobs: Sequence[_Job], key: Callable[[_Job], Any]) -> dict[Any, list[str]]:
