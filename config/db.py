@@ -83,9 +83,10 @@ def insert(*groups: Sequence[models.Model]) -> None:
             instance._state.adding, instance._state.db = False, connection.alias
 
 
-def columns(model: type[models.Model], alias: str) -> tuple[tuple[str, ...], str]:
-    """(the model's concrete field names, `alias.column, ...` selecting them in that order)."""
-    fields = model._meta.concrete_fields
+def columns(model: type[models.Model], alias: str, *, without: Sequence[str] = ()) -> tuple[tuple[str, ...], str]:
+    """(the model's concrete field names but `without`, `alias.column, ...` selecting them in
+    that order)."""
+    fields = [field for field in model._meta.concrete_fields if field.name not in without]
     return tuple(field.name for field in fields), ", ".join(f'{alias}."{field.column}"' for field in fields)
 
 

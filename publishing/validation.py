@@ -15,6 +15,7 @@ from accounts.services import account_sandbox_check
 from config.errors import InvalidRequest, Unprocessable
 from media.models import MediaUpload
 from media.selectors import media_pull_url, open_media, ready_media_by_ids
+from publishing import hotpath
 from teams.models import Team
 
 MAX_TARGETS = 50
@@ -26,9 +27,7 @@ def accounts_by_id(*, team: Team, account_ids: Sequence[str]) -> dict[str, Socia
     cannot publish (expired or disabled)."""
     if len(set(account_ids)) != len(account_ids):
         raise InvalidRequest("Each account may appear in only one target.", code="DUPLICATE_TARGET")
-    # The tokens are not needed to validate, and reading them costs a decryption each.
-    accounts = SocialAccount.objects.filter(team=team, pk__in=list(account_ids)).defer("access_token", "refresh_token")
-    found = {str(a.pk): a for a in accounts}
+    found = _team_accounts(team, account_ids)
     for index, account_id in enumerate(account_ids):
         account = found.get(account_id)
         where = {"target": index, "account_id": account_id}
@@ -48,6 +47,14 @@ def accounts_by_id(*, team: Team, account_ids: Sequence[str]) -> dict[str, Socia
         except SandboxUnavailable as exc:
             raise InvalidRequest(f"targets[{index}]: {exc.message}", code=exc.code, details=where) from None
     return found
+
+
+def _team_accounts(team: Team, account_ids: Sequence[str]) -> dict[str, SocialAccount]:
+    if hotpath.enabled():
+        return hotpath.team_accounts(team.pk, account_ids)
+    # The tokens are not needed to validate, and reading them costs a decryption each.
+    accounts = SocialAccount.objects.filter(team=team, pk__in=list(account_ids)).defer("access_token", "refresh_token")
+    return {str(a.pk): a for a in accounts}
 
 
 def uploads_by_id(*, team: Team, media_ids: Iterable[str]) -> dict[str, MediaUpload]:

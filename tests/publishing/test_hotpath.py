@@ -150,3 +150,45 @@ def test_delivering_a_target_on_postgresql_takes_four_statements_and_the_commit(
     assert statements.count("WITH") == 3
     assert len(statements) <= 8, statements
     assert Target.objects.get(pk=job.target_id).state == TargetState.PUBLISHED
+
+
+def _account_view(found: dict[str, Any]) -> dict[str, tuple[Any, ...]]:
+    """What validation reads of each account, and which fields were left unloaded."""
+    return {
+        account_id: (
+            a.team_id,
+            a.platform,
+            a.handle,
+            a.status,
+            a.sandbox,
+            a.metadata,
+            a.granted_scopes,
+            a.token_expires_at,
+            a.created_at,
+            sorted(a.get_deferred_fields()),
+        )
+        for account_id, a in found.items()
+    }
+
+
+def test_a_creates_accounts_read_by_one_statement_are_those_the_orm_reads(owner, outsider, accounts, monkeypatch):
+    from accounts.models import SocialAccount
+    from publishing import validation
+    from teams.demo import sandbox_account
+
+    theirs = sandbox_account(outsider.team, "x")
+    ours = [accounts.x, accounts.bluesky, accounts.linkedin]
+    SocialAccount.objects.filter(pk=accounts.bluesky.pk).update(metadata={"kept": [1, "two"]})
+    wanted = [str(a.pk) for a in ours] + [str(theirs.pk), "not-a-uuid", "01a213bd-6f2a-70af-b079-a9c0c21a8cab"]
+
+    with CaptureQueriesContext(connection) as queries:
+        fast = validation._team_accounts(owner.team, wanted)
+    monkeypatch.setattr(hotpath, "enabled", lambda: False)
+    orm = validation._team_accounts(owner.team, [str(a.pk) for a in ours] + [str(theirs.pk)])
+
+    assert len(queries.captured_queries) == 1
+    assert set(fast) == {str(a.pk) for a in ours}  # not another team's, not an unknown id
+    assert _account_view(fast) == _account_view(orm)
+    assert _account_view(fast)[str(accounts.x.pk)][-1] == ["access_token", "refresh_token"]
+    assert fast[str(accounts.bluesky.pk)].metadata == {"kept": [1, "two"]}
+    assert fast[str(accounts.x.pk)].access_token  # a deferred token still loads when read
