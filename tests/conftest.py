@@ -19,7 +19,7 @@ from tests.factories import UserFactory
 
 
 def pytest_report_header(config: Any) -> list[str]:
-    database = settings.DATABASES["default"]["ENGINE"].rsplit(".", 1)[-1]
+    database = connection.vendor
     lines = [f"database: {database}; redis: {'yes' if settings.REDIS_URL else 'no (Redis tests skipped)'}"]
     if database != "postgresql":
         lines.append("PostgreSQL-only tests are skipped: set DATABASE_URL=postgres://... to run them.")
@@ -27,7 +27,7 @@ def pytest_report_header(config: Any) -> list[str]:
 
 
 def pytest_collection_modifyitems(config: Any, items: list[Any]) -> None:
-    on_postgres = settings.DATABASES["default"]["ENGINE"].endswith("postgresql")
+    on_postgres = connection.vendor == "postgresql"
     for item in items:
         if "postgres" in item.keywords and not on_postgres:
             item.add_marker(pytest.mark.skip(reason="needs PostgreSQL: set DATABASE_URL"))
