@@ -134,7 +134,7 @@ class Relay:
 
 @pytest.fixture
 def relayed(broker: Broker) -> Iterator[Relay]:
-    """The broker reached through a counting relay (its own producer pool: keyed by URL)."""
+    """The broker reached through a counting relay (its own connection pool: kept per broker URL)."""
     conf = celery_app.conf
     real = urlsplit(conf.broker_url)
     relay = Relay(real.hostname or "127.0.0.1", real.port or 6379)
@@ -216,7 +216,7 @@ def test_many_jobs_are_handed_over_in_one_round_trip_and_marked_in_one_update(br
     assert not DeliveryJob.objects.filter(pk__in=[j.pk for j in jobs], enqueued_at=None).exists()
 
 
-def test_the_producer_connection_is_pooled_across_hand_overs(broker, relayed, owner, accounts):
+def test_the_broker_connection_is_pooled_across_hand_overs(broker, relayed, owner, accounts):
     jobs = _jobs(_publishes(owner, [accounts.x], 4, state=TargetState.QUEUED))
     broker.expect(jobs)
     dispatch.send_jobs(jobs[:1])
