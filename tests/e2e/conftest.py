@@ -8,6 +8,7 @@ import shutil
 from collections.abc import Iterator
 
 import pytest
+from django.db import connections
 
 # Playwright's sync API runs an event loop in the test thread; the tests' own ORM calls are
 # still synchronous, which Django would otherwise refuse (pytest-django's advice for Playwright).
@@ -40,6 +41,10 @@ def page(live_server, settings) -> Iterator[object]:
             yield browser.new_page()
         finally:
             browser.close()
+            # The test's own queries run while Playwright's sync API is active, on a connection
+            # nothing else closes: left open, it kept PostgreSQL from dropping the test
+            # database at the end of the run.
+            connections.close_all()
 
 
 @pytest.fixture
