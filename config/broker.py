@@ -83,19 +83,21 @@ def send(app: Celery, task: Task[Any, Any], calls: Sequence[Call], *, timeout: f
     if writer is None:
         _send_with_kombu(app, task, calls, timeout=timeout)
         return
+    parent = app.current_worker_task  # a task sending others: it is their parent, as in Celery
+    lineage = (parent.request.root_id or parent.request.id, parent.request.id) if parent is not None else (None, None)
     with writer.client.pipeline(transaction=False) as pipe:
         for task_id, args in calls:
-            pipe.lpush(writer.queue, dumps(message(app, writer, task_id, args)))
+            pipe.lpush(writer.queue, dumps(message(app, writer, task_id, args, lineage)))
         pipe.execute()
 
 
-def message(app: Celery, writer: Writer, task_id: str, args: tuple[Any, ...]) -> dict[str, Any]:
+def message(
+    app: Celery, writer: Writer, task_id: str, args: tuple[Any, ...], lineage: tuple[str | None, str | None]
+) -> dict[str, Any]:
     """The message kombu's Redis transport pushes for `task.apply_async(args, task_id=...)`
-    when Celery routes it to `writer.queue` by the default exchange."""
-    parent = app.current_worker_task  # a task sending others: it is their parent, as in Celery
-    root_id = parent_id = None
-    if parent is not None:
-        root_id, parent_id = parent.request.root_id or parent.request.id, parent.request.id
+    when Celery routes it to `writer.queue` by the default exchange; `lineage` is the
+    (root id, parent id) of the task sending it, if any."""
+    root_id, parent_id = lineage
     headers, properties, body, _ = app.amqp.create_task_message(
         task_id,
         writer.task,

@@ -18,14 +18,13 @@ from django.core.cache.backends.redis import RedisCacheClient
 class SharedClientRedisCacheClient(RedisCacheClient):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self._clients: dict[int, redis.Redis] = {}
+        self._clients: dict[redis.ConnectionPool, redis.Redis] = {}
 
     def get_client(self, key: Any = None, *, write: bool = False) -> redis.Redis:
-        index = self._get_connection_pool_index(write)  # type: ignore[attr-defined]
-        client = self._clients.get(index)
+        pool = self._get_connection_pool(write)  # type: ignore[attr-defined]
+        client = self._clients.get(pool)
         if client is None:
-            pool = self._get_connection_pool(write)  # type: ignore[attr-defined]
-            client = self._clients.setdefault(index, self._client(connection_pool=pool))  # type: ignore[attr-defined]
+            client = self._clients.setdefault(pool, self._client(connection_pool=pool))  # type: ignore[attr-defined]
         return client
 
 
