@@ -1,10 +1,10 @@
 """An HTTP/1.1 load generator light enough to share the machine with the server it measures.
 
-Two models, both over raw keep-alive connections on asyncio streams:
+Two models, both over raw keep-alive connections on asyncio streams, either driven by `run()`:
 
-- closed (`closed()`): N connections each send their next request as soon as the previous answer
+- closed (`Closed`): N connections each send their next request as soon as the previous answer
   is read. Its completions per second are the server's saturation rate.
-- open (`open_model()`): request i is due at t0 + i / rate whatever happened before, and its
+- open (`Open`): request i is due at t0 + i / rate whatever happened before, and its
   latency is counted from that due time. A request finding no idle connection opens one (up to
   a bound) or waits for one, and the wait counts: a slow server cannot hide the queue it causes
   (no coordinated omission).
@@ -20,7 +20,7 @@ import contextlib
 import math
 import time
 from collections import Counter, deque
-from collections.abc import Callable, Coroutine, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -271,97 +271,89 @@ async def _send(pool: _Pool, raw: bytes, since: float, recorder: _Recorder) -> b
     return healthy
 
 
-async def _closed(
-    host: str,
-    port: int,
-    make: Callable[[int], Request],
-    connections: int,
-    duration: float,
-    warmup: float,
-    rec: _Recorder,
-) -> None:
-    pool = _Pool(host, port, connections, rec.result)
-    numbers = iter(range(1 << 62))
-    begin = time.monotonic() + warmup
-    rec.window = (begin, begin + duration)
-
-    async def client() -> None:
-        while (now := time.monotonic()) < begin + duration:
-            if not await _send(pool, encode(host, port, make(next(numbers))), now, rec):
-                await asyncio.sleep(0.05)  # a refused connection must not spin
-
-    try:
-        await asyncio.gather(*(client() for _ in range(connections)))
-    finally:
-        pool.close()
-
-
-def _timed(result: Result, run: Coroutine[Any, Any, None]) -> None:
-    started = time.process_time()
-    try:
-        asyncio.run(run)
-    finally:
-        result.cpu_seconds = time.process_time() - started
-
-
-def closed(
-    port: int,
-    source: Source,
-    *,
-    connections: int,
-    duration: float,
-    warmup: float = 0.0,
-    host: str = "127.0.0.1",
-    expected: frozenset[int] = frozenset({200, 201}),
-    keep: int = 0,
-) -> Result:
+@dataclass(frozen=True)
+class Closed:
     """Saturation: CONNECTIONS keep-alive connections sending back to back for WARMUP + DURATION
     seconds. The rate and latencies are those of the answers that arrive within the DURATION
     after the warm-up; statuses and errors are counted for every request."""
-    result = Result(mode=f"closed, {connections} connections", duration=duration)
-    recorder = _Recorder(result, expected, keep)
-    _timed(result, _closed(host, port, _source(source), connections, duration, warmup, recorder))
-    return result
+
+    connections: int
+    duration: float
+    warmup: float = 0.0
+
+    def result(self) -> Result:
+        return Result(mode=f"closed, {self.connections} connections", duration=self.duration)
+
+    async def drive(self, host: str, port: int, make: Callable[[int], Request], rec: _Recorder) -> None:
+        pool = _Pool(host, port, self.connections, rec.result)
+        numbers = iter(range(1 << 62))
+        begin = time.monotonic() + self.warmup
+        rec.window = (begin, begin + self.duration)
+
+        async def client() -> None:
+            while (now := time.monotonic()) < begin + self.duration:
+                if not await _send(pool, encode(host, port, make(next(numbers))), now, rec):
+                    await asyncio.sleep(0.05)  # a refused connection must not spin
+
+        try:
+            await asyncio.gather(*(client() for _ in range(self.connections)))
+        finally:
+            pool.close()
 
 
-async def _open(
-    host: str, port: int, make: Callable[[int], Request], rate: float, duration: float, limit: int, rec: _Recorder
-) -> None:
-    pool = _Pool(host, port, limit, rec.result)
-    t0 = time.monotonic() + 0.05
-    tasks = []
-    try:
-        for n in range(max(1, round(rate * duration))):
-            due = t0 + n / rate
-            if (delay := due - time.monotonic()) > 0:
-                await asyncio.sleep(delay)
-            tasks.append(asyncio.create_task(_send(pool, encode(host, port, make(n)), due, rec)))
-        await asyncio.gather(*tasks)
-    finally:
-        for task in tasks:
-            task.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await asyncio.gather(*tasks, return_exceptions=True)
-        pool.close()
-    rec.result.duration = time.monotonic() - t0
+@dataclass(frozen=True)
+class Open:
+    """Constant arrival rate: RATE requests a second for DURATION seconds, latency from each
+    request's due time; connections are opened as needed, at most MAX_CONNECTIONS."""
+
+    rate: float
+    duration: float
+    max_connections: int = 64
+
+    def __post_init__(self) -> None:
+        if self.rate <= 0:
+            raise ValueError("rate must be positive")
+
+    def result(self) -> Result:
+        return Result(mode=f"open, {self.rate:.1f}/s", duration=self.duration, target_rate=self.rate)
+
+    async def drive(self, host: str, port: int, make: Callable[[int], Request], rec: _Recorder) -> None:
+        pool = _Pool(host, port, self.max_connections, rec.result)
+        t0 = time.monotonic() + 0.05
+        tasks = []
+        try:
+            for n in range(max(1, round(self.rate * self.duration))):
+                due = t0 + n / self.rate
+                if (delay := due - time.monotonic()) > 0:
+                    await asyncio.sleep(delay)
+                tasks.append(asyncio.create_task(_send(pool, encode(host, port, make(n)), due, rec)))
+            await asyncio.gather(*tasks)
+        finally:
+            for task in tasks:
+                task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await asyncio.gather(*tasks, return_exceptions=True)
+            pool.close()
+        rec.result.duration = time.monotonic() - t0
 
 
-def open_model(
+def run(
     port: int,
     source: Source,
+    load: Closed | Open,
     *,
-    rate: float,
-    duration: float,
-    max_connections: int = 64,
     host: str = "127.0.0.1",
     expected: frozenset[int] = frozenset({200, 201}),
     keep: int = 0,
 ) -> Result:
-    """Constant arrival rate: RATE requests a second for DURATION seconds, latency from each
-    request's due time; connections are opened as needed, at most MAX_CONNECTIONS."""
-    if rate <= 0:
-        raise ValueError("rate must be positive")
-    result = Result(mode=f"open, {rate:.1f}/s", duration=duration, target_rate=rate)
+    """What `load` saw of the server on HOST:PORT, sent requests from `source`. Answers with an
+    `expected` status are the good ones, of which the first `keep` bodies are kept; the load
+    generator's own CPU time is counted."""
+    result = load.result()
     recorder = _Recorder(result, expected, keep)
-    _timed(result, _open(host, port, _source(source), rate, duration, max_connections, recorder))
+    started = time.process_time()
+    try:
+        asyncio.run(load.drive(host, port, _source(source), recorder))
+    finally:
+        result.cpu_seconds = time.process_time() - started
     return result

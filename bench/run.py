@@ -39,7 +39,7 @@ def _run(name: str, quick: bool) -> tuple[list[Figure], str | None, float]:
     started = time.monotonic()
     try:
         figures = list(importlib.import_module(f"bench.{name}").measure(quick))
-    except Exception as exc:
+    except Exception as exc:  # noqa: BLE001 - a broken module is reported; the others still run
         traceback.print_exc()
         return [], f"{type(exc).__name__}: {exc}", time.monotonic() - started
     return figures, None, time.monotonic() - started
