@@ -4,7 +4,7 @@ from collections.abc import Sequence
 
 from django.db.models import QuerySet
 
-from accounts.models import SocialAccount
+from accounts.models import AccountStatus, SocialAccount
 from teams.models import Team
 
 
@@ -17,3 +17,8 @@ def accounts_for_team(
     if statuses:
         accounts = accounts.filter(status__in=statuses)
     return accounts.order_by("created_at", "id")
+
+
+def accounts_counted(*, team: Team) -> int:
+    """The team's accounts that count against its plan: every one not disconnected."""
+    return SocialAccount.objects.filter(team=team).exclude(status=AccountStatus.DISABLED).count()

@@ -5,11 +5,11 @@ from __future__ import annotations
 import datetime as dt
 import logging
 
-import requests
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
+from accounts import merges
 from accounts.errors import SandboxUnavailable
 from accounts.models import AccountStatus, SocialAccount
 from accounts.platforms.base import Connection, Credentials, Outcome, OutcomeKind, PlatformError
@@ -115,13 +115,10 @@ def connection_for(account: SocialAccount) -> Connection:
     return Connection(credentials=credentials, sandbox=account.sandbox)
 
 
-def _refused(exc: Exception) -> bool:
+def _refused(outcome: Outcome) -> bool:
     """A definitive no from the platform (a 4xx, or an outcome that failed), as opposed to
     a transport error or a 5xx, after which the token may well still be renewable."""
-    if isinstance(exc, PlatformError):
-        return exc.outcome.auth_failed or exc.outcome.kind == OutcomeKind.FAILED
-    response = getattr(exc, "response", None)
-    return isinstance(exc, requests.HTTPError) and response is not None and 400 <= response.status_code < 500
+    return outcome.auth_failed or outcome.kind == OutcomeKind.FAILED
 
 
 def account_refresh(*, account: SocialAccount) -> bool:
@@ -130,11 +127,11 @@ def account_refresh(*, account: SocialAccount) -> bool:
         credentials = client_for(account.platform).refresh(connection_for(account))
     except NoClient:
         return False
-    except Exception as exc:  # clients raise when a refresh does not succeed
-        if not _refused(exc):
-            logger.warning("Token refresh of account %s failed for now: %s", account.pk, type(exc).__name__)
+    except PlatformError as exc:  # the refresh did not succeed
+        if not _refused(exc.outcome):
+            logger.warning("Token refresh of account %s failed for now: %s", account.pk, exc.outcome.error_code)
             return False  # a network or platform hiccup: the next run tries again
-        logger.info("Token refresh of account %s refused: %s", account.pk, type(exc).__name__)
+        logger.info("Token refresh of account %s refused: %s", account.pk, exc.outcome.error_code)
         account_mark_expired(account=account, reason="The platform refused to renew the token; re-authorize it.")
         return False
     account.refresh_from_db()
@@ -150,3 +147,22 @@ def accounts_refresh_due(*, now: dt.datetime | None = None) -> int:
         refresh_token=""
     )
     return sum(account_refresh(account=account) for account in due.iterator())
+
+
+def move_to_team(*, source: Team, target: Team) -> dict[str, int]:
+    """Move the source team's accounts to `target`, inside the transaction of a team deletion
+    (`teams.moves`). One the target already has (same platform identity, which the unique
+    constraint allows once per team) is merged into the target's row: what points at it is
+    re-pointed there (`merges`) and the duplicate row goes. The target's tokens and status win."""
+    now, merged = timezone.now(), 0
+    for account in SocialAccount.objects.select_for_update().filter(team=source):
+        twin = SocialAccount.objects.filter(
+            team=target, platform=account.platform, external_id=account.external_id
+        ).first()
+        if twin is None:
+            continue
+        merges.repoint(duplicate=account, twin=twin)
+        account.delete()
+        merged += 1
+    moved = SocialAccount.objects.filter(team=source).update(team=target, updated_at=now)
+    return {"moved_accounts": moved, "merged_accounts": merged}

@@ -71,6 +71,7 @@ INSTALLED_APPS = [
     "webhooks",
     "publishing",
     "analytics",
+    "demo",
 ]
 
 MIDDLEWARE = [

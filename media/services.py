@@ -15,6 +15,7 @@ from functools import partial
 
 from django.conf import settings
 from django.contrib.auth.models import User
+from django.core.exceptions import SuspiciousFileOperation
 from django.db import transaction
 from django.db.models import F, Sum
 from django.utils import timezone
@@ -45,7 +46,7 @@ def clean_filename(filename: str) -> str:
     base = os.path.basename(filename.replace("\\", "/")).strip()
     try:
         cleaned = get_valid_filename(base)
-    except Exception:  # Django raises SuspiciousFileOperation for names like ".."
+    except SuspiciousFileOperation:  # names like ".."
         cleaned = ""
     stem, extension = os.path.splitext(cleaned)
     return (stem[: 255 - len(extension)] + extension) if cleaned else "upload"
@@ -55,6 +56,14 @@ def storage_used(*, team: Team) -> int:
     """Bytes counted against the team's plan: ready files and uploads still in progress."""
     total = MediaUpload.objects.filter(team=team).aggregate(total=Sum("size_bytes"))["total"]
     return int(total or 0)
+
+
+def move_to_team(*, source: Team, target: Team) -> dict[str, int]:
+    """Give the source team's uploads to `target`, inside the transaction of a team deletion
+    (`teams.moves`). Only the owner changes: the bytes stay under their keys, which keep naming
+    the team that uploaded them."""
+    moved = MediaUpload.objects.filter(team=source).update(team=target, updated_at=timezone.now())
+    return {"moved_media": moved}
 
 
 def _check_storage_quota(*, team: Team, adding: int) -> None:

@@ -8,8 +8,7 @@ from dataclasses import dataclass
 from django.contrib.auth.models import User
 from django.db.models import BooleanField, ExpressionWrapper, Q, QuerySet
 
-from accounts.models import SocialAccount
-from media.services import storage_used
+from teams import usage
 from teams.models import MonthlyUsage, Role, Team
 from teams.services import month_start
 
@@ -45,12 +44,12 @@ def usage_for(*, team: Team) -> Usage:
     start = month_start()
     next_month = (start + dt.timedelta(days=32)).replace(day=1)
     posts = MonthlyUsage.objects.filter(team=team, month=start).values_list("posts", flat=True).first() or 0
-    accounts = SocialAccount.objects.filter(team=team).exclude(status="disabled").count()
+    counted = usage.count(team=team)
     return Usage(
         team=team,
         period_start=start,
         period_end=next_month - dt.timedelta(days=1),
         posts_this_month=posts,
-        social_accounts=accounts,
-        media_storage_bytes=storage_used(team=team),
+        social_accounts=counted["social_accounts"],
+        media_storage_bytes=counted["media_storage_bytes"],
     )

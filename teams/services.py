@@ -14,15 +14,11 @@ from django.db import connection, transaction
 from django.db.models import F, Field, Q
 from django.utils import timezone
 
-from accounts.models import SocialAccount
 from config.errors import Forbidden, InvalidRequest, QuotaExceeded
 from config.ids import new_id
-from media.models import MediaUpload
-from publishing.models import Publish, Target
-from teams import keys
+from teams import keys, moves
 from teams.caller_cache import forget_callers
 from teams.models import SCOPES, ApiKey, ApiKeyKind, Membership, MonthlyUsage, Plan, Role, Team
-from webhooks.models import Subscription
 
 UNLIMITED_PLAN_CODE = "unlimited"
 # last_used_at is informational: write it at most once a minute per key, not on every request.
@@ -218,25 +214,6 @@ def _check_team_delete(*, user: User, team: Team, destination_id: uuid.UUID, con
     return locked[destination_id]
 
 
-def _move_accounts(*, source: Team, destination: Team, now: dt.datetime) -> tuple[int, int]:
-    """Move the accounts; one the destination already has (same platform identity, which the
-    unique constraint allows once per team) is merged into the destination's row: its targets
-    are re-pointed there and the duplicate row goes. The destination's tokens and status win."""
-    merged = 0
-    for account in SocialAccount.objects.select_for_update().filter(team=source):
-        twin = SocialAccount.objects.filter(
-            team=destination, platform=account.platform, external_id=account.external_id
-        ).first()
-        if twin is None:
-            continue
-        # A source publish targets only source accounts, so no publish gets two targets here.
-        Target.objects.filter(account=account).update(account=twin, updated_at=now)
-        account.delete()
-        merged += 1
-    moved = SocialAccount.objects.filter(team=source).update(team=destination, updated_at=now)
-    return moved, merged
-
-
 def _move_usage(*, source: Team, destination: Team) -> None:
     """Posts already counted stay counted: each month's count is added to the destination's."""
     for usage in MonthlyUsage.objects.select_for_update().filter(team=source):
@@ -263,38 +240,34 @@ def team_delete(
 ) -> TeamDeletion:
     """Delete `team`, moving its content to `destination_id`, another team `user` owns.
 
-    Accounts (merged where the destination has the same one), publishes with everything that
-    hangs off them (targets, attempts, outbox jobs, schedule rows, analytics) and media move;
-    this month's and earlier post counts are added to the destination's. There are no groups,
-    folders or invitations yet: when they come, they move or go here too. API keys (see
-    `_remove_keys`), webhooks with their pending deliveries, events, idempotency keys and
-    memberships of the source go; memberships are the only member assignments so far.
-    Authorship (created_by, approved_by) is kept as history.
+    The apps above teams move their rows through `moves`: accounts (merged where the
+    destination has the same one), publishes with everything that hangs off them (targets,
+    attempts, outbox jobs, schedule rows, analytics) and media move; webhooks with their pending
+    deliveries and events go. This month's and earlier post counts are added to the
+    destination's. There are no groups, folders or invitations yet: when they come, they move or
+    go here too. API keys (see `_remove_keys`), idempotency keys and memberships of the source
+    go; memberships are the only member assignments so far. Authorship (created_by,
+    approved_by) is kept as history.
     """
     now, source_id = timezone.now(), team.pk
     destination = _check_team_delete(
         user=user, team=team, destination_id=destination_id, confirmation_name=confirmation_name
     )
-    moved_accounts, merged_accounts = _move_accounts(source=team, destination=destination, now=now)
-    # Workers lock a publish row and re-read it before changing it, so a delivery in flight
-    # finishes in the destination team and its events go to the destination's webhooks.
-    moved_publishes = Publish.objects.filter(team=team).update(team=destination, updated_at=now)
-    moved_media = MediaUpload.objects.filter(team=team).update(team=destination, updated_at=now)
+    moved = moves.move_to_team(source=team, target=destination)
     _move_usage(source=team, destination=destination)
     deleted_keys, revoked_keys = _remove_keys(source=team, used=used_key, now=now)
-    removed_webhooks = Subscription.objects.filter(team=team).count()
-    removed_memberships = Membership.objects.filter(team=team).count()
-    # Cascades: webhooks with their deliveries, events, idempotency keys, memberships, usage rows.
-    team.delete()
-    return TeamDeletion(
+    deletion = TeamDeletion(
         deleted_team_id=source_id,
         destination_team_id=destination.pk,
-        moved_accounts=moved_accounts,
-        merged_accounts=merged_accounts,
-        moved_publishes=moved_publishes,
-        moved_media=moved_media,
+        moved_accounts=moved["moved_accounts"],
+        merged_accounts=moved["merged_accounts"],
+        moved_publishes=moved["moved_publishes"],
+        moved_media=moved["moved_media"],
         deleted_keys=deleted_keys,
         revoked_keys=revoked_keys,
-        removed_webhooks=removed_webhooks,
-        removed_memberships=removed_memberships,
+        removed_webhooks=moved["removed_webhooks"],
+        removed_memberships=Membership.objects.filter(team=team).count(),
     )
+    # Cascades: webhooks with their deliveries, events, idempotency keys, memberships, usage rows.
+    team.delete()
+    return deletion

@@ -82,6 +82,13 @@ def subscription_delete(*, team: Team, subscription_id: str) -> None:
         raise NotFound("No such webhook.", code="WEBHOOK_NOT_FOUND")
 
 
+def move_to_team(*, source: Team, target: Team) -> dict[str, int]:  # noqa: ARG001 - the mover signature
+    """A team deletion (`teams.moves`) moves no webhooks: each points at the deleted team's own
+    receiver, so the subscriptions, with their pending deliveries and events, go with the team
+    (its delete cascades to them). This counts them for the deletion's answer."""
+    return {"removed_webhooks": Subscription.objects.filter(team=source).count()}
+
+
 def subscription_enable(*, subscription: Subscription) -> None:
     Subscription.objects.filter(pk=subscription.pk).update(
         disabled_at=None, disabled_reason="", failed_deliveries_in_row=0, consecutive_failures=0

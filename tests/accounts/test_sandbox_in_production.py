@@ -13,8 +13,8 @@ from accounts.errors import SandboxUnavailable
 from accounts.models import AccountStatus, SocialAccount
 from accounts.platforms.base import Connection, Credentials, Post
 from accounts.platforms.registry import client_for
+from demo.seed import sandbox_account
 from publishing import dispatch, lifecycle
-from teams import demo
 from tests.factories import SocialAccountFactory, UserFactory
 
 pytestmark = pytest.mark.django_db
@@ -109,7 +109,7 @@ def test_no_sandbox_account_can_be_created_in_production(owner, production):
     with pytest.raises(SandboxUnavailable):
         services.account_connect(team=owner.team, platform="x", credentials=credentials, sandbox=True)
     with pytest.raises(SandboxUnavailable):
-        demo.sandbox_account(owner.team, "x")
+        sandbox_account(owner.team, "x")
 
     assert not SocialAccount.objects.exists()
 
@@ -132,7 +132,7 @@ def test_a_sandbox_account_sends_nothing_to_the_sandbox_in_production(owner, san
 
 def test_a_publish_to_a_sandbox_account_is_a_400_in_production(api, owner, sandbox, settings):
     settings.FIELD_ENCRYPTION_KEYS = [KEY]
-    account = demo.sandbox_account(owner.team, "x")  # made in development, then found in production
+    account = sandbox_account(owner.team, "x")  # made in development, then found in production
     settings.APP_ENV, settings.DEVELOPMENT = "production", False
 
     response = api.as_(owner.key).post(
@@ -149,7 +149,7 @@ def test_a_publish_queued_in_development_fails_without_sending_in_production(
     api, owner, sandbox, settings, eager_tasks
 ):
     settings.FIELD_ENCRYPTION_KEYS = [KEY]
-    account = demo.sandbox_account(owner.team, "x")
+    account = sandbox_account(owner.team, "x")
     publish = lifecycle.publish_create(
         team=owner.team,
         caller=lifecycle.Caller(user=owner.user),
@@ -161,7 +161,7 @@ def test_a_publish_queued_in_development_fails_without_sending_in_production(
     )
     settings.APP_ENV, settings.DEVELOPMENT = "production", False
 
-    dispatch.send_pending(publish)
+    dispatch.send_after_commit(publish)
 
     data = api.as_(owner.key).get(f"/api/v1/publishes/{publish.pk}").json()["data"]
     assert data["status"] == "failed"

@@ -10,7 +10,7 @@ import pytest
 
 from config.errors import PayloadTooLarge
 from config.parsers import BoundedJSONParser
-from teams.demo import sandbox_account
+from demo.seed import sandbox_account
 
 pytestmark = pytest.mark.django_db
 

@@ -14,8 +14,8 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from config import db
+from demo.seed import sandbox_account
 from publishing.models import DeliveryJob, Publish, PublishMode, ScheduledRelease, Target, TargetState
-from teams.demo import sandbox_account
 
 pytestmark = pytest.mark.django_db
 

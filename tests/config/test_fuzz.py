@@ -40,8 +40,8 @@ from schemathesis.specs.openapi.checks import (
 from accounts.models import Platform
 from config.celery import app as celery_app
 from config.wsgi import application
+from demo.seed import sandbox_account
 from teams import services
-from teams.demo import sandbox_account
 from teams.models import SCOPES, Role
 from tests.factories import UserFactory
 from tests.media import files

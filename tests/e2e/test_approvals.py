@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
+from demo.seed import sandbox_account
 from publishing import lifecycle
 from publishing.models import ApprovalStatus, Publish, PublishMode, PublishStatus
-from teams.demo import sandbox_account
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.e2e]
 

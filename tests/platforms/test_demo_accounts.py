@@ -14,7 +14,7 @@ from accounts.platforms.base import Media, OutcomeKind, Post
 from accounts.platforms.registry import client_for
 from accounts.services import account_note_outcome as note_outcome
 from accounts.services import connection_for
-from teams import demo
+from demo.seed import PINTEREST_BOARD_ID, seed
 from tests.media import files
 
 pytestmark = pytest.mark.django_db
@@ -64,7 +64,7 @@ def _post(platform: str, base: str) -> Post:
     clip = _media(base, MP4, "video/mp4", "/clip.mp4", seconds=5.0, height=1920)
     posts = {
         "instagram": Post(text="Demo caption", media=[photo]),
-        "pinterest": Post(text="Demo pin", media=[photo], settings={"boardId": demo.PINTEREST_BOARD_ID}),
+        "pinterest": Post(text="Demo pin", media=[photo], settings={"boardId": PINTEREST_BOARD_ID}),
         "youtube": Post(text="Demo video", media=[clip], settings={"title": "Demo"}),
         "tiktok": Post(text="Demo clip", media=[clip]),
     }
@@ -75,7 +75,7 @@ def _post(platform: str, base: str) -> Post:
     "platform", ["x", "instagram", "tiktok", "youtube", "facebook", "linkedin", "pinterest", "threads", "bluesky"]
 )
 def test_every_demo_account_publishes_to_the_sandbox(sandbox, media_server, platform):
-    data = demo.seed(fresh=True)
+    data = seed(fresh=True)
     account = SocialAccount.objects.get(pk=data.accounts["acme"][platform].pk)
     client = client_for(platform)
     post = _post(platform, media_server)
@@ -92,7 +92,7 @@ def test_every_demo_account_publishes_to_the_sandbox(sandbox, media_server, plat
 
 
 def test_the_expired_demo_account_is_refused_by_the_sandbox(sandbox):
-    data = demo.seed(fresh=True)
+    data = seed(fresh=True)
     account = SocialAccount.objects.get(pk=data.accounts["acme"]["x_expired"].pk)
 
     outcome = client_for("x").publish(connection_for(account), Post(text="Should not go out"))
@@ -103,7 +103,7 @@ def test_the_expired_demo_account_is_refused_by_the_sandbox(sandbox):
 
 
 def test_a_refused_token_during_publish_expires_the_account(sandbox):
-    data = demo.seed(fresh=True)
+    data = seed(fresh=True)
     account = SocialAccount.objects.get(pk=data.accounts["acme"]["bluesky"].pk)
     sandbox.state.revoked.add(account.access_token)
 

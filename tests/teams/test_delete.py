@@ -11,9 +11,10 @@ from django.utils import timezone
 
 from accounts.models import SocialAccount
 from analytics.models import MetricsSample, PostMetrics
+from demo.seed import sandbox_account
 from media import services as media_services
 from media.models import MediaUpload
-from publishing import lifecycle
+from publishing import delivery, lifecycle
 from publishing.dispatch import release_due
 from publishing.models import (
     DeliveryAttempt,
@@ -26,7 +27,6 @@ from publishing.models import (
     TargetState,
 )
 from teams import services
-from teams.demo import sandbox_account
 from teams.models import SCOPES, ApiKey, Membership, MonthlyUsage, Role, Team
 from tests.factories import SocialAccountFactory
 from webhooks.models import Delivery, Event, Subscription
@@ -255,7 +255,7 @@ def test_everything_moves_to_the_destination_and_nothing_is_lost(api, owner, adm
     _media(team, owner.user, 1000)
     _media(team, owner.user, 2000)
     sent = _publish(team, owner.user, x, bluesky)
-    lifecycle.attempt_start(job=DeliveryJob.objects.filter(target__publish=sent).first())
+    delivery.attempt_start(job=DeliveryJob.objects.filter(target__publish=sent).first())
     measured = Target.objects.filter(publish=sent).first()
     PostMetrics.objects.create(
         target=measured, views=10, likes=2, last_sync_at=timezone.now(), next_sync_at=timezone.now()

@@ -12,7 +12,7 @@ from django.core.management import CommandError, call_command
 
 from accounts.models import SocialAccount
 from accounts.platforms.limits import PLATFORMS
-from teams import demo
+from demo.seed import DEMO_PASSWORD
 from teams.models import SCOPES, ApiKey, Membership, Team
 
 pytestmark = pytest.mark.django_db
@@ -137,7 +137,7 @@ def test_summary_prints_the_login_and_a_working_key(api):
     text = out.getvalue()
     assert "Dashboard:" in text
     assert "/admin/" in text
-    assert demo.DEMO_PASSWORD in text
+    assert DEMO_PASSWORD in text
     key = next(word for word in text.split() if word.startswith("sk_"))
     assert api.as_(key).get("/api/v1/accounts").status_code == 200
 

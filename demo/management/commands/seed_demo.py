@@ -9,7 +9,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 
-from teams import demo
+from demo.seed import DEMO_PASSWORD, seed
 
 
 class Command(BaseCommand):
@@ -26,14 +26,14 @@ class Command(BaseCommand):
         if not settings.DEVELOPMENT:
             raise CommandError("seed_demo creates users with a known password; it only runs with APP_ENV=development.")
         _migrate_if_needed(self.stderr)
-        data = demo.seed(fresh=fresh)
+        data = seed(fresh=fresh)
         if json:
             self.stdout.write(_dumps(data.as_json()))
             return
         owner = data.users["owner"].get_username()
         self.stdout.write(
             f"Demo data ready (tag {data.tag}).\n"
-            f"  Dashboard:    {settings.PUBLIC_BASE_URL}/  user {owner!r}, password {demo.DEMO_PASSWORD!r}\n"
+            f"  Dashboard:    {settings.PUBLIC_BASE_URL}/  user {owner!r}, password {DEMO_PASSWORD!r}\n"
             f"  Admin:        {settings.PUBLIC_BASE_URL}/admin/  (the same login; {owner!r} is staff)\n"
             f"  API docs:     {settings.PUBLIC_BASE_URL}/api/v1/docs\n"
             f"  Demo API key: {data.keys['acme_owner']}  (team {data.teams['acme'].name!r}, all scopes)\n"
