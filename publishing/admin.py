@@ -107,7 +107,7 @@ class PublishAdmin(admin.ModelAdmin[Publish]):
     def approve(self, request: HttpRequest, queryset: QuerySet[Publish]) -> None:
         def act(p: Publish) -> None:
             approved, _ = lifecycle.publish_approve(team=p.team, publish_id=p.pk, caller=self._caller(request, p))
-            dispatch.send_pending_quietly(approved)
+            dispatch.send_after_commit(approved, quietly=True)
 
         self._each(request, queryset, "Approved", act)
 
@@ -124,7 +124,7 @@ class PublishAdmin(admin.ModelAdmin[Publish]):
     def retry(self, request: HttpRequest, queryset: QuerySet[Publish]) -> None:
         def act(p: Publish) -> None:
             retried = lifecycle.publish_retry(team=p.team, publish_id=p.pk, caller=self._caller(request, p))
-            dispatch.send_pending_quietly(retried)
+            dispatch.send_after_commit(retried, quietly=True)
 
         self._each(request, queryset, "Retried", act)
 
@@ -136,7 +136,7 @@ class PublishAdmin(admin.ModelAdmin[Publish]):
 
     @admin.action(description="Hand jobs the queue never took to it again")
     def send_jobs_again(self, request: HttpRequest, queryset: QuerySet[Publish]) -> None:
-        self._each(request, queryset, "Sent the jobs of", dispatch.send_pending)
+        self._each(request, queryset, "Sent the jobs of", dispatch.send_after_commit)
 
 
 @admin.register(Target)

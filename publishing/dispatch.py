@@ -2,6 +2,10 @@
 platform, releasing due scheduled publishes, relaying jobs the broker never took, and
 reconciling targets whose outcome is still open (DESIGN §4.3, §4.4, §4.6).
 
+Every caller that wrote jobs (a publish transition in a view, the admin or the dashboard; the
+scheduler; the relay) hands them over through `send_after_commit`, once its transaction has
+committed.
+
 Uniqueness lives in PostgreSQL, not in the broker: a job is claimed with a compare-and-set
 (`UPDATE ... WHERE state = 'pending'`), so a duplicate message, a redelivery after a lost
 worker or a double relay does nothing. The broker is never called inside a transaction.
@@ -31,7 +35,7 @@ from accounts.services import account_note_outcome, account_store_renewed, conne
 from config import broker
 from config.celery import app
 from config.errors import InvalidRequest
-from publishing import hotpath, lifecycle, validation
+from publishing import delivery, hotpath, outbox, validation
 from publishing.models import (
     AttemptState,
     DeliveryAttempt,
@@ -43,6 +47,7 @@ from publishing.models import (
     Target,
     TargetState,
 )
+from publishing.transitions import move_jobs
 
 logger = logging.getLogger(__name__)
 
@@ -161,27 +166,31 @@ def _refused(jobs: Sequence[_Job]) -> None:
     )
 
 
-def send_pending(publish: Publish) -> None:
-    """Send the jobs the publish's last transition wrote (`publish.written_jobs`: a create's
-    are written marked, so a lookup of unmarked jobs would miss them) or, when it wrote none,
-    those that never reached the broker (a repeated request after a 503, an admin's resend).
-    Raises DispatchUncertain."""
-    if publish.written_jobs is not None:
-        send_jobs(publish.written_jobs)
-        return
-    # runs=0: a job that already ran and waits out a pause is the relay's to send when due.
-    jobs = DeliveryJob.objects.filter(target__publish=publish, state=JobState.PENDING, enqueued_at__isnull=True, runs=0)
-    send_jobs(jobs.only("pk", "dispatch_id", "runs"))
-
-
-def send_pending_quietly(publish: Publish) -> bool:
-    """send_pending for callers with no one to tell (tasks, admin, dashboard): the relay
-    sends whatever the broker refused now."""
+def send_after_commit(work: Publish | Sequence[DeliveryJob], *, quietly: bool = False) -> bool:
+    """The one hand-over of written jobs to the broker, called once the transaction that
+    wrote them has committed (never inside it: a worker could claim a job not yet visible, or
+    one then rolled back). Given a publish: the jobs its last transition wrote
+    (`publish.written_jobs`: a create's are written marked, so a lookup of unmarked jobs would
+    miss them) or, when it wrote none, those that never reached the broker (a repeated
+    request after a 503, an admin's resend). Given jobs: those (the scheduler's and the
+    relay's batches). True when the broker took them. When it refuses, the jobs stay pending
+    for the relay and DispatchUncertain is raised (a create or a confirm answers 503 with the
+    publish's id), unless `quietly` (for callers with no one to tell): then False."""
     try:
-        send_pending(publish)
+        send_jobs(_pending_of(work) if isinstance(work, Publish) else work)
     except DispatchUncertain:
+        if not quietly:
+            raise
         return False
     return True
+
+
+def _pending_of(publish: Publish) -> Iterable[DeliveryJob]:
+    if publish.written_jobs is not None:
+        return publish.written_jobs
+    # runs=0: a job that already ran and waits out a pause is the relay's to send when due.
+    jobs = DeliveryJob.objects.filter(target__publish=publish, state=JobState.PENDING, enqueued_at__isnull=True, runs=0)
+    return jobs.only("pk", "dispatch_id", "runs")
 
 
 def _relay_batch(now: dt.datetime, after: tuple[dt.datetime, str] | None) -> list[DeliveryJob]:
@@ -212,9 +221,7 @@ def relay(*, now: dt.datetime | None = None) -> int:
         jobs = _relay_batch(now, after)
         if not jobs:
             break
-        try:
-            send_jobs(jobs)
-        except DispatchUncertain:
+        if not send_after_commit(jobs, quietly=True):
             ids = [job.pk for job in jobs]
             DeliveryJob.objects.filter(pk__in=ids, state=JobState.PENDING, enqueued_at=now).update(enqueued_at=None)
             break
@@ -234,10 +241,8 @@ def _claim(job_id: str) -> DeliveryJob | None:
     now = timezone.now()
     if hotpath.enabled():
         return hotpath.claim(job_id, now)
-    claimed = DeliveryJob.objects.filter(pk=job_id, state=JobState.PENDING, not_before__lte=now).update(
-        state=JobState.RUNNING, claimed_at=now, runs=F("runs") + 1
-    )
-    if not claimed:
+    due = DeliveryJob.objects.filter(pk=job_id, not_before__lte=now)
+    if not move_jobs(due, JobState.RUNNING, claimed_at=now, runs=F("runs") + 1):
         return None
     return DeliveryJob.objects.select_related("target__account", "target__publish__team").get(pk=job_id)
 
@@ -285,9 +290,9 @@ def job_run(*, job_id: str) -> None:
     if job is None:
         return
     account, publish = job.target.account, job.target.publish
-    attempt = lifecycle.attempt_start(job=job)
+    attempt = delivery.attempt_start(job=job)
     if attempt is None:
-        DeliveryJob.objects.filter(pk=job.pk).update(state=JobState.DONE)
+        move_jobs(DeliveryJob.objects.filter(pk=job.pk), JobState.DONE)
         return
     target = job.target
     # Read by the claim a moment ago; a queued target's publish and content no longer change.
@@ -304,7 +309,7 @@ def job_run(*, job_id: str) -> None:
         else:
             logger.exception("Sending target %s raised; its outcome is unknown", target.pk)
             outcome = Outcome(OutcomeKind.UNKNOWN, error_code="CLIENT_ERROR", error_message=type(exc).__name__)
-    lifecycle.attempt_finish(attempt=attempt, outcome=outcome, request=request)
+    delivery.attempt_finish(attempt=attempt, outcome=outcome, request=request)
 
 
 def _call(target: Target, attempt: DeliveryAttempt, post: Post) -> Outcome:
@@ -327,7 +332,7 @@ def _call(target: Target, attempt: DeliveryAttempt, post: Post) -> Outcome:
 
 def release_due(*, now: dt.datetime | None = None, on_backlog: Callable[[], None] | None = None) -> int:
     """Release every scheduled publish due at `now`, RELEASE_BATCH publishes a transaction
-    (`lifecycle.publishes_release_due`: SKIP LOCKED, so two runs never release one publish),
+    (`outbox.publishes_release_due`: SKIP LOCKED, so two runs never release one publish),
     each batch's jobs handed to the broker in one go after its commit; jobs the broker refuses
     stay pending for the relay (after one refusal the run stops trying and leaves the later
     batches' jobs to it too). `on_backlog` is called once when the first batch was full (more
@@ -338,15 +343,12 @@ def release_due(*, now: dt.datetime | None = None, on_backlog: Callable[[], None
     deadline = time.monotonic() + RELEASE_BUDGET_SECONDS
     released, refused = 0, False
     while time.monotonic() < deadline:
-        locked, jobs = lifecycle.publishes_release_due(now=now, limit=RELEASE_BATCH)
+        locked, jobs = outbox.publishes_release_due(now=now, limit=RELEASE_BATCH)
         if locked == RELEASE_BATCH and released == 0 and on_backlog is not None:
             on_backlog()
         released += locked
         if not refused:
-            try:
-                send_jobs(jobs)
-            except DispatchUncertain:
-                refused = True
+            refused = not send_after_commit(jobs, quietly=True)
         if locked < RELEASE_BATCH:
             break
     return released
@@ -383,10 +385,10 @@ def reconcile(*, now: dt.datetime | None = None) -> int:
     now = now or timezone.now()
     stale = DeliveryAttempt.objects.filter(state=AttemptState.SENDING, started_at__lt=now - _stale_after())
     for attempt_id in list(stale.values_list("pk", flat=True)[:BATCH]):
-        lifecycle.attempt_lost(attempt_id=attempt_id)
+        delivery.attempt_lost(attempt_id=attempt_id)
     abandoned = DeliveryJob.objects.filter(state=JobState.RUNNING, claimed_at__lt=now - _stale_after())
     for job_id in list(abandoned.values_list("pk", flat=True)[:BATCH]):
-        lifecycle.job_recover(job_id=job_id)
+        delivery.job_recover(job_id=job_id)
     with transaction.atomic():
         due = list(
             Target.objects.select_for_update(skip_locked=True)
@@ -423,4 +425,4 @@ def check(*, target_id: Id, now: dt.datetime | None = None) -> None:
     except Exception:
         logger.exception("Checking target %s failed; it is asked again later", target.pk)
         outcome = Outcome(OutcomeKind.UNKNOWN, error_code="CHECK_FAILED")
-    lifecycle.check_record(target_id=target.pk, outcome=outcome, now=now)
+    delivery.check_record(target_id=target.pk, outcome=outcome, now=now)

@@ -6,10 +6,11 @@ records the answer after it. Through the ORM that is about twenty round trips pl
 compilation, which at a hundred deliveries a second per worker costs more than the call to
 the platform. Here each step is one statement with data-modifying CTEs (the answer is three,
 inside the transaction that holds the publish lock), every value a bound parameter. The rules
-stay in `lifecycle` (which state follows which answer, the status of the publish, the event);
-this module only reads and writes rows. Other databases (SQLite in development) take the ORM
-path in `dispatch`, `lifecycle` and `validation`; the tests check that both paths leave the
-same rows.
+stay in `delivery` (which state follows which answer, the status of the publish, the event);
+this module only reads and writes rows, and only along the moves `transitions` declares: each
+statement's state guard is built from its tables at import. Other databases (SQLite in
+development) take the ORM path in `dispatch`, `delivery` and `validation`; the tests check
+that both paths leave the same rows.
 
 A create reads its targets' accounts with one fixed statement too: through the ORM, compiling
 that query for three rows cost twice what running it did.
@@ -35,6 +36,7 @@ from publishing.models import (
     Target,
     TargetState,
 )
+from publishing.transitions import JOB_SOURCES, TARGET_SOURCES, sql_may_move, sql_states
 from teams.models import Team
 
 
@@ -59,7 +61,7 @@ _CLAIM_SQL = f"""
 WITH claimed AS (
     UPDATE publishing_deliveryjob
     SET state = '{JobState.RUNNING.value}', claimed_at = %(now)s, runs = runs + 1
-    WHERE id = %(job_id)s AND state = '{JobState.PENDING.value}' AND not_before <= %(now)s
+    WHERE id = %(job_id)s AND state IN ({sql_states(JOB_SOURCES[JobState.RUNNING])}) AND not_before <= %(now)s
     RETURNING id, target_id, number, dispatch_id, runs
 )
 SELECT claimed.id, claimed.number, claimed.dispatch_id, claimed.runs, {_TARGET_COLUMNS}, {_ACCOUNT_COLUMNS},
@@ -81,8 +83,8 @@ WITH locked AS (
     UPDATE publishing_target t
     SET state = '{TargetState.SENDING.value}', updated_at = %(now)s
     FROM locked
-    WHERE t.id = %(target_id)s AND t.publish_id = locked.id AND t.state = '{TargetState.QUEUED.value}'
-        AND t.attempt_count = %(number)s
+    WHERE t.id = %(target_id)s AND t.publish_id = locked.id
+        AND t.state IN ({sql_states(TARGET_SOURCES[TargetState.SENDING])}) AND t.attempt_count = %(number)s
     RETURNING t.id
 )
 INSERT INTO publishing_deliveryattempt
@@ -100,8 +102,10 @@ RETURNING {_ATTEMPT_COLUMNS}
 _LOCK_SQL = "SELECT status, approval_status, completed_at FROM publishing_publish WHERE id = %(publish_id)s FOR UPDATE"
 
 # Only while the attempt and its target are both still `sending` (the reconciler may have
-# settled a lost one meanwhile): the attempt, the target and the job take their new values.
-# The other targets are read in the same statement, after the publish lock was taken.
+# settled a lost one meanwhile) and the target's new state is one the table lets it move
+# into: the attempt, the target and the job take their new values; the job only from a state
+# that leads to its new one. The other targets are read in the same statement, after the
+# publish lock was taken.
 _ANSWER_SQL = f"""
 WITH answered AS (
     UPDATE publishing_deliveryattempt att
@@ -110,7 +114,7 @@ WITH answered AS (
         finished_at = %(a_finished_at)s, updated_at = %(now)s
     FROM publishing_target tt
     WHERE att.id = %(attempt_id)s AND att.state = %(sending_attempt)s AND tt.id = att.target_id
-        AND tt.state = %(sending_target)s
+        AND tt.state = %(sending_target)s AND {sql_may_move("tt.state", "t_state", TARGET_SOURCES)}
     RETURNING att.id
 ), target AS (
     UPDATE publishing_target
@@ -123,6 +127,7 @@ WITH answered AS (
     SET state = %(j_state)s, not_before = COALESCE(%(j_not_before)s, not_before),
         enqueued_at = CASE WHEN %(j_requeue)s THEN NULL ELSE enqueued_at END, updated_at = %(now)s
     WHERE target_id = %(target_id)s AND number = %(number)s AND EXISTS (SELECT 1 FROM answered)
+        AND {sql_may_move("state", "j_state", JOB_SOURCES)}
 )
 SELECT (SELECT count(*) FROM answered), {_SIBLING_COLUMNS}
 FROM (SELECT 1) AS one
@@ -198,10 +203,12 @@ def lock_publish(publish: Publish) -> None:
     [(publish.status, publish.approval_status, publish.completed_at)] = run(_LOCK_SQL, {"publish_id": publish.pk})
 
 
-def record_answer(attempt: DeliveryAttempt, job_changes: Mapping[str, Any], now: dt.datetime) -> list[Target] | None:
-    """Write the answer as `attempt` and its target now hold it and the job's changes, only if
-    both are still sending; return the publish's other targets (read under the lock the
-    caller holds), or None when nothing was written."""
+def record_answer(
+    attempt: DeliveryAttempt, job_state: JobState, job_changes: Mapping[str, Any], now: dt.datetime
+) -> list[Target] | None:
+    """Write the answer as `attempt` and its target now hold it, and the job's new state and
+    changes, only if both are still sending; return the publish's other targets (read under
+    the lock the caller holds), or None when nothing was written."""
     target = attempt.target
     params: dict[str, Any] = {
         "now": now,
@@ -211,9 +218,9 @@ def record_answer(attempt: DeliveryAttempt, job_changes: Mapping[str, Any], now:
         "number": attempt.number,
         "sending_attempt": AttemptState.SENDING.value,
         "sending_target": TargetState.SENDING.value,
-        "j_state": job_changes["state"],
+        "j_state": job_state,
         "j_not_before": job_changes.get("not_before"),
-        "j_requeue": job_changes["state"] == JobState.PENDING,
+        "j_requeue": job_state == JobState.PENDING,
     }
     params |= _values("a_", attempt, _ANSWERED_ATTEMPT)
     params |= _values("t_", target, _ANSWERED_TARGET)
@@ -245,8 +252,8 @@ _ANSWERED_ATTEMPT = (
     "http_status",
     "finished_at",
 )
-_ANSWERED_TARGET = (
-    "state",
+# What an answer writes of a target besides its state (the ORM path writes the same).
+ANSWER_TARGET_FIELDS = (
     "platform_post_id",
     "platform_post_url",
     "error_code",
@@ -255,6 +262,7 @@ _ANSWERED_TARGET = (
     "next_check_at",
     "checks",
 )
+_ANSWERED_TARGET = ("state", *ANSWER_TARGET_FIELDS)
 
 
 def _values(prefix: str, instance: Any, names: Sequence[str]) -> dict[str, Any]:

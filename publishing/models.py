@@ -2,7 +2,8 @@
 idempotency keys.
 
 Targets carry the truth; a publish's `status` is derived from them by
-`publishing.lifecycle.derive_status` after every change, never written directly.
+`publishing.status.derive_status` after every change, never written directly. Which states a
+target and an outbox job may move between is declared beside them in `publishing.transitions`.
 """
 
 from __future__ import annotations

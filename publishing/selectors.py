@@ -8,7 +8,7 @@ from typing import Any
 
 from django.contrib.auth.models import User
 from django.db import connection
-from django.db.models import JSONField, QuerySet
+from django.db.models import Exists, JSONField, OuterRef, QuerySet
 from django.db.models.expressions import RawSQL
 from django.db.models.query import ModelIterable
 from django.utils.dateparse import parse_datetime
@@ -103,6 +103,30 @@ def publishes_for(*, team: Team | None = None) -> QuerySet[Publish]:
     query = Publish.objects.select_related("created_by", "approved_by", "rejected_by")
     query._iterable_class = _PublishesWithTargets
     return query if team is None else query.filter(team=team)
+
+
+def publishes_matching(
+    *,
+    team: Team,
+    status: list[str] | None = None,
+    platform: list[str] | None = None,
+    account_id: Any = None,
+    created_after: dt.datetime | None = None,
+) -> QuerySet[Publish]:
+    """The team's publishes as `publishes_for` loads them, narrowed by the list's filters (each
+    one given only when set): any of the statuses, a target on any of the platforms or on the
+    account, created after a moment."""
+    query = publishes_for(team=team)
+    if status:
+        query = query.filter(status__in=status)
+    if created_after:
+        query = query.filter(created_at__gt=created_after)
+    targets = Target.objects.filter(publish=OuterRef("pk"))
+    if platform:
+        query = query.filter(Exists(targets.filter(platform__in=platform)))
+    if account_id:
+        query = query.filter(Exists(targets.filter(account_id=account_id)))
+    return query
 
 
 def publish_by_id(*, team: Team, publish_id: str) -> Publish | None:

@@ -16,6 +16,7 @@ from config.errors import InvalidRequest, Unprocessable
 from media.models import MediaUpload
 from media.selectors import media_pull_url, open_media, ready_media_by_ids
 from publishing import hotpath
+from publishing.models import Publish, Target
 from teams.models import Team
 
 MAX_TARGETS = 50
@@ -104,6 +105,30 @@ def effective_post(
         media=[as_media(uploads[i]) for i in media_ids],
         settings=effective_settings(account, settings),
     )
+
+
+def check_targets(
+    publish: Publish,
+    targets: Sequence[Target],
+    *,
+    accounts: Mapping[str, SocialAccount],
+    unsupported_media_is_422: bool,
+) -> None:
+    """Validate each target's effective post with its platform client."""
+    wanted = list(publish.media_ids) + [i for t in targets for i in (t.media_ids or [])]
+    uploads = uploads_by_id(team=publish.team, media_ids=wanted)
+    found = []
+    for index, target in enumerate(targets):
+        account = accounts[str(target.account_id)]
+        post = effective_post(
+            account=account,
+            text=publish.content if target.content is None else target.content,
+            media_ids=publish.media_ids if target.media_ids is None else target.media_ids,
+            settings=target.platform_settings,
+            uploads=uploads,
+        )
+        found.append((index, account, problems_of(account, post)))
+    raise_for_problems(found, unsupported_media_is_422=unsupported_media_is_422)
 
 
 def problems_of(account: SocialAccount, post: Post) -> list[Problem]:

@@ -22,11 +22,11 @@ from django.urls import reverse
 from django.utils.text import Truncator
 from django.views.decorators.http import require_POST
 
-from accounts.views import signed_in_user, team_membership
 from config.errors import ApplicationError, NotFound
 from publishing import dispatch, lifecycle
 from publishing.models import Publish
 from publishing.selectors import approvals_for, publishes_for
+from teams.dashboard import signed_in_user, team_membership
 from teams.models import Membership, Role, Team
 
 PAGE_SIZE = 20
@@ -101,7 +101,7 @@ def approve(request: HttpRequest, publish_id: uuid.UUID) -> HttpResponse:
     def act(team: Team, caller: lifecycle.Caller) -> str:
         publish, already = lifecycle.publish_approve(team=team, publish_id=publish_id, caller=caller)
         # After the commit, as the API does; jobs the broker refuses now go with the relay.
-        sent = dispatch.send_pending_quietly(publish)
+        sent = dispatch.send_after_commit(publish, quietly=True)
         if already:
             return f"{_excerpt(publish)} was already approved."
         if publish.scheduled_at and not publish.released_at:

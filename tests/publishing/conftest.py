@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from teams.demo import sandbox_account
+from demo.seed import sandbox_account
 
 
 @pytest.fixture(autouse=True)

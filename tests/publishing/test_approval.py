@@ -9,9 +9,9 @@ import uuid
 import pytest
 from django.utils import timezone
 
+from demo.seed import sandbox_account
 from publishing.dispatch import release_due
 from teams import services as team_services
-from teams.demo import sandbox_account
 from teams.models import SCOPES, Role
 from tests.factories import UserFactory
 from webhooks.models import Event

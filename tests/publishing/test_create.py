@@ -12,10 +12,10 @@ import pytest
 from django.utils import timezone
 
 from config.throttling import WINDOW_SECONDS
+from demo.seed import sandbox_account
 from publishing.dispatch import release_due
 from publishing.models import Publish
 from teams import keys
-from teams.demo import sandbox_account
 from tests.factories import PlanFactory
 from tests.media import files
 from webhooks.models import Event

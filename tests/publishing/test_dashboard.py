@@ -9,10 +9,10 @@ import html
 import pytest
 from django.utils import timezone
 
+from demo.seed import sandbox_account
 from publishing import dispatch, lifecycle
 from publishing.models import ApprovalStatus, Publish, PublishMode, PublishStatus
 from teams import services
-from teams.demo import sandbox_account
 from teams.models import Role
 from tests.factories import UserFactory
 
@@ -100,7 +100,7 @@ def test_each_target_shows_its_status_live_post_and_error(client, owner, account
         publish_mode=PublishMode.IMMEDIATE,
         scheduled_at=None,
     )
-    dispatch.send_pending(publish)
+    dispatch.send_after_commit(publish)
     x, bluesky = sorted(Publish.objects.get(pk=publish.pk).targets.all(), key=lambda t: t.platform, reverse=True)
 
     page = _page(_as(client, owner).get("/dashboard/publishes/"))

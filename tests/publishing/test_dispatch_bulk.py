@@ -314,12 +314,12 @@ def test_send_pending_still_hands_over_what_never_reached_the_broker(broker, own
     jobs = _jobs([publish])
     broker.expect(jobs)
 
-    assert dispatch.send_pending_quietly(publish) is True
+    assert dispatch.send_after_commit(publish, quietly=True) is True
 
     assert broker.task_ids() == [jobs[0].dispatch_id]
     with broker_down():
         DeliveryJob.objects.filter(pk=jobs[0].pk).update(enqueued_at=None)
-        assert dispatch.send_pending_quietly(publish) is False
+        assert dispatch.send_after_commit(publish, quietly=True) is False
 
 
 # --- relay --------------------------------------------------------------------------------------

@@ -9,10 +9,10 @@ import uuid
 import pytest
 from django.utils import timezone
 
+from demo.seed import sandbox_account
 from media import services as media_services
 from media import storage
 from publishing.models import ScheduledRelease
-from teams.demo import sandbox_account
 from tests.media import files
 
 pytestmark = pytest.mark.django_db

@@ -173,8 +173,8 @@ def _account_view(found: dict[str, Any]) -> dict[str, tuple[Any, ...]]:
 
 def test_a_creates_accounts_read_by_one_statement_are_those_the_orm_reads(owner, outsider, accounts, monkeypatch):
     from accounts.models import SocialAccount
+    from demo.seed import sandbox_account
     from publishing import validation
-    from teams.demo import sandbox_account
 
     theirs = sandbox_account(outsider.team, "x")
     ours = [accounts.x, accounts.bluesky, accounts.linkedin]

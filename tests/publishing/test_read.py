@@ -9,9 +9,9 @@ import uuid
 import pytest
 from django.utils import timezone
 
-from publishing.api import AttemptSerializer
+from demo.seed import sandbox_account
 from publishing.models import Target
-from teams.demo import sandbox_account
+from publishing.serializers import AttemptSerializer
 
 pytestmark = pytest.mark.django_db
 

@@ -203,7 +203,7 @@ def test_retrying_an_absent_publish_is_a_404(api, owner):
 
 
 def test_retrying_another_teams_publish_is_a_404(api, owner, outsider, sandbox):
-    from teams.demo import sandbox_account
+    from demo.seed import sandbox_account
 
     sandbox.outcomes("x", "error")
     theirs = _create(api, outsider.key, sandbox_account(outsider.team, "x"))

@@ -17,7 +17,7 @@ from django.utils import timezone
 from rest_framework.test import APIClient
 
 from config.errors import Unprocessable
-from publishing import lifecycle
+from publishing import delivery, lifecycle
 from publishing.dispatch import RELAY_AFTER, job_run, reconcile, relay
 from publishing.models import DeliveryAttempt, DeliveryJob, JobState, Publish, Target
 from publishing.tasks import deliver
@@ -236,7 +236,7 @@ def test_ten_concurrent_confirms_of_one_draft_answer_one_200_and_nine_422(live_s
 @pytest.mark.django_db(transaction=True)
 def test_a_worker_killed_mid_call_leaves_the_target_unknown_until_reconciled(api, owner, accounts, sandbox, settings):
     # A short stale time: the first reconcile finds the lost attempt while its first read-back
-    # (lifecycle.FIRST_CHECK later) is not due yet, so the unknown state can be observed.
+    # (delivery.FIRST_CHECK later) is not due yet, so the unknown state can be observed.
     settings.DISPATCH_STALE_SECONDS = 1
     publish = queued_publish(owner, accounts.x, content="Killed mid-call")
     job = _job_of(publish.pk)
@@ -334,7 +334,7 @@ def test_a_worker_lost_before_its_request_left_is_failed_only_once_surely_absent
     publish = queued_publish(owner, accounts.x, content="Never left")
     job = _job_of(publish.pk)
     DeliveryJob.objects.filter(pk=job.pk).update(state=JobState.RUNNING, claimed_at=timezone.now(), runs=1)
-    lifecycle.attempt_start(job=DeliveryJob.objects.get(pk=job.pk))  # then the worker is gone
+    delivery.attempt_start(job=DeliveryJob.objects.get(pk=job.pk))  # then the worker is gone
 
     reconcile(now=_later(seconds=5))
     reconcile(now=_later(minutes=2))

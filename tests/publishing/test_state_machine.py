@@ -42,12 +42,12 @@ from hypothesis.stateful import (
 import sandbox.platforms.linkedin as sandbox_linkedin
 import sandbox.state as sandbox_state
 from accounts.platforms.threads import Client as ThreadsClient
-from publishing import dispatch, lifecycle
-from publishing.api import PublishSerializer
+from demo.seed import sandbox_account
+from publishing import delivery, dispatch, status
 from publishing.models import DeliveryJob, JobState
 from publishing.selectors import publishes_for
+from publishing.serializers import PublishSerializer
 from teams import services
-from teams.demo import sandbox_account
 from teams.models import SCOPES, Role
 from tests.factories import UserFactory
 from webhooks.models import Event
@@ -63,7 +63,7 @@ COMMON_OUTCOMES = ("error", "ok", "processing", "rate_limited")
 ANSWERS = ("-", "error", "-", "processing", "rate_limited", "ok", "error", "timeout")
 OPEN = frozenset({"processing", "unknown"})
 # Calls of one attempt that the platform refused with "not sent" before the target fails.
-MAX_TRIES = lifecycle.MAX_TRIES
+MAX_TRIES = delivery.MAX_TRIES
 
 # Arguments of a create: persona, mode, target platforms, minutes ahead, and one answer queued
 # per target platform before the request ("-" queues none).
@@ -801,7 +801,7 @@ class PublishLifecycle(RuleBasedStateMachine):
             row = rows[pub.id]
             targets = list(row.targets.all())
             states = [t.state for t in targets]
-            assert row.status == lifecycle.derive_status(states), (row.status, states)
+            assert row.status == status.derive_status(states), (row.status, states)
             assert row.status == pub.status, (pub.handle, row.status, pub.status, states)
             assert row.approval_status == pub.approval, (pub.handle, row.approval_status, pub.approval)
             by_platform = {t.platform: t for t in targets}

@@ -1,0 +1,374 @@
+"""The serializers of /api/v1/publishes and /api/v1/approvals: what a request may hold, turned
+into the lifecycle's inputs, and the publish's representation, shaped by one serializer built
+once at import."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from typing import Any
+
+from drf_spectacular.utils import extend_schema_field
+from rest_framework import serializers
+
+from accounts.models import Platform
+from config.fields import CommaSeparatedChoiceField
+from config.parsers import depth_of
+from config.schema import data_envelope
+from publishing import lifecycle
+from publishing.models import TARGET_STATUSES, DeliveryAttempt, Publish, PublishMode, PublishStatus, Target
+from publishing.selectors import ATTEMPT_FIELDS
+
+# --- input -----------------------------------------------------------------------------------
+
+SETTINGS_MAX_KEYS = 50
+SETTINGS_MAX_BYTES = 16 * 1024
+SETTINGS_MAX_DEPTH = 4  # per_account -> account -> object -> value
+
+
+class PlatformSettingsField(serializers.DictField):
+    """A target's `platform_settings`: a flat object of at most 50 keys, 16 KB as JSON and four
+    levels deep (Pinterest's `per_account` map is the deepest form the platforms take)."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        kwargs.setdefault(
+            "help_text",
+            "Flat per-platform settings (spec §2); unknown keys are ignored. At most "
+            f"{SETTINGS_MAX_KEYS} keys and {SETTINGS_MAX_BYTES // 1024} KB as JSON.",
+        )
+        super().__init__(required=False, allow_null=True, **kwargs)
+
+    def to_internal_value(self, data: Any) -> dict[str, Any]:
+        value: dict[str, Any] = super().to_internal_value(data)
+        if len(value) > SETTINGS_MAX_KEYS:
+            raise serializers.ValidationError(f"Give at most {SETTINGS_MAX_KEYS} settings.")
+        if depth_of(value) > SETTINGS_MAX_DEPTH:
+            raise serializers.ValidationError(f"Settings nest at most {SETTINGS_MAX_DEPTH} levels deep.")
+        if len(json.dumps(value)) > SETTINGS_MAX_BYTES:
+            raise serializers.ValidationError(f"Settings take at most {SETTINGS_MAX_BYTES // 1024} KB as JSON.")
+        if _holds_nul(value):  # PostgreSQL's jsonb cannot store one
+            raise serializers.ValidationError("Settings may not contain the NUL character (\\u0000).")
+        return value
+
+
+def _holds_nul(document: Any) -> bool:
+    pending = [document]
+    while pending:
+        node = pending.pop()
+        if isinstance(node, str) and "\x00" in node:
+            return True
+        if isinstance(node, dict):
+            pending.extend(node)  # the keys
+            pending.extend(node.values())
+        elif isinstance(node, list):
+            pending.extend(node)
+    return False
+
+
+class TargetInputSerializer(serializers.Serializer[Any]):
+    account_id = serializers.UUIDField(help_text="The connected account to publish to.")
+    content = serializers.CharField(
+        required=False,
+        allow_blank=True,
+        allow_null=True,
+        max_length=100_000,
+        trim_whitespace=False,
+        help_text="Overrides the publish's content for this target; null inherits it.",
+    )
+    media_ids = serializers.ListField(
+        child=serializers.UUIDField(),
+        max_length=20,
+        required=False,
+        allow_null=True,
+        help_text="Overrides the publish's media for this target; null inherits it.",
+    )
+    platform_settings = PlatformSettingsField()
+
+
+class CreatePublishSerializer(serializers.Serializer[Any]):
+    content = serializers.CharField(
+        required=False,
+        allow_blank=True,
+        default="",
+        max_length=100_000,
+        trim_whitespace=False,
+        help_text="Default text of every target.",
+    )
+    media_ids = serializers.ListField(
+        child=serializers.UUIDField(),
+        max_length=20,
+        required=False,
+        default=list,
+        help_text="Ids of confirmed uploads (never URLs); default media of every target.",
+    )
+    targets = TargetInputSerializer(many=True, allow_empty=False, max_length=50)  # type: ignore[call-arg]
+    publish_mode = serializers.ChoiceField(
+        choices=PublishMode.choices,
+        required=False,
+        help_text="Default: `scheduled` when scheduled_at is given, else `immediate`.",
+    )
+    scheduled_at = serializers.DateTimeField(
+        required=False,
+        allow_null=True,
+        help_text="ISO 8601, in the future. Required for `scheduled`; on a draft, confirm schedules it.",
+    )
+
+
+class UpdatePublishSerializer(serializers.Serializer[Any]):
+    content = serializers.CharField(required=False, allow_blank=True, max_length=100_000, trim_whitespace=False)
+    media_ids = serializers.ListField(child=serializers.UUIDField(), max_length=20, required=False)
+    targets = TargetInputSerializer(  # type: ignore[call-arg]
+        many=True,
+        allow_empty=False,
+        max_length=50,
+        required=False,
+        help_text="The complete new set of targets; targets kept (same account_id) keep the fields not given.",
+    )
+    scheduled_at = serializers.DateTimeField(
+        required=False, allow_null=True, help_text="Drafts only; a scheduled publish moves with /reschedule."
+    )
+
+
+class RetryTargetSerializer(serializers.Serializer[Any]):
+    target_id = serializers.UUIDField(required=False, help_text="The failed target's id; or give account_id.")
+    account_id = serializers.UUIDField(required=False, help_text="The failed target's account.")
+    content = serializers.CharField(
+        required=False, allow_blank=True, allow_null=True, max_length=100_000, trim_whitespace=False
+    )
+    media_ids = serializers.ListField(child=serializers.UUIDField(), max_length=20, required=False, allow_null=True)
+    platform_settings = PlatformSettingsField()
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        if "target_id" not in attrs and "account_id" not in attrs:
+            raise serializers.ValidationError("Name the failed target by target_id or account_id.")
+        return attrs
+
+
+class RetryPublishSerializer(serializers.Serializer[Any]):
+    targets = RetryTargetSerializer(  # type: ignore[call-arg]
+        many=True,
+        required=False,
+        max_length=50,
+        help_text="Edits of failed targets before the re-send; omit to re-send them unchanged.",
+    )
+
+
+class ConfirmSerializer(serializers.Serializer[Any]):
+    scheduled_at = serializers.DateTimeField(required=False, allow_null=True)
+
+
+class RescheduleSerializer(serializers.Serializer[Any]):
+    scheduled_at = serializers.DateTimeField()
+
+
+class RejectSerializer(serializers.Serializer[Any]):
+    reason = serializers.CharField(required=False, allow_blank=True, max_length=lifecycle.REASON_MAX_LENGTH, default="")
+
+
+class PublishFilterSerializer(serializers.Serializer[Any]):
+    status = CommaSeparatedChoiceField(choices=PublishStatus.values, required=False)
+    platform = CommaSeparatedChoiceField(choices=Platform.values, required=False)
+    account_id = serializers.UUIDField(required=False, help_text="Publishes with a target on this account.")
+    created_after = serializers.DateTimeField(required=False, help_text="ISO 8601; publishes created after it.")
+
+
+def target_inputs(entries: list[dict[str, Any]]) -> list[lifecycle.TargetInput]:
+    """Validated target entries as the lifecycle takes them, with which fields were given."""
+    return [
+        lifecycle.TargetInput(
+            account_id=str(e["account_id"]),
+            content=e.get("content"),
+            media_ids=None if e.get("media_ids") is None else ids_of(e["media_ids"]),
+            platform_settings=e.get("platform_settings"),
+            fields=frozenset(e) & {"content", "media_ids", "platform_settings"},
+        )
+        for e in entries
+    ]
+
+
+def ids_of(values: list[Any]) -> list[str]:
+    return [str(v) for v in values]
+
+
+def update_changes(body: dict[str, Any]) -> dict[str, Any]:
+    """A validated PATCH body as `lifecycle.publish_update` takes its changes."""
+    changes = dict(body)
+    if "media_ids" in changes:
+        changes["media_ids"] = ids_of(changes["media_ids"])
+    if "targets" in changes:
+        changes["targets"] = target_inputs(changes["targets"])
+    return changes
+
+
+def retry_edits(body: dict[str, Any]) -> list[dict[str, Any]]:
+    """A validated retry body's edits as `lifecycle.publish_retry` takes them."""
+    return [
+        {
+            **{k: str(v) for k, v in e.items() if k in ("target_id", "account_id")},
+            **{k: v for k, v in e.items() if k in ("content", "platform_settings")},
+            **({"media_ids": None if e["media_ids"] is None else ids_of(e["media_ids"])} if "media_ids" in e else {}),
+        }
+        for e in body.get("targets", [])
+    ]
+
+
+# --- output ----------------------------------------------------------------------------------
+
+
+class UserRefSerializer(serializers.Serializer[Any]):
+    id = serializers.IntegerField()
+    username = serializers.CharField()
+
+
+class AttemptSerializer(serializers.ModelSerializer[DeliveryAttempt]):
+    class Meta:
+        model = DeliveryAttempt
+        fields = list(ATTEMPT_FIELDS)
+
+
+class TargetSerializer(serializers.ModelSerializer[Target]):
+    account_id = serializers.UUIDField()
+    status = serializers.ChoiceField(choices=TARGET_STATUSES, help_text="The spec's target status.")
+    outcome = serializers.CharField(
+        source="state",
+        help_text=(
+            "Finer delivery state: draft, scheduled, queued, sending, processing, unknown (the platform may "
+            "have the post; being reconciled, never re-sent), published, failed."
+        ),
+    )
+    platform_post_id = serializers.SerializerMethodField(help_text="The platform's content id once published.")
+    platform_post_url = serializers.SerializerMethodField(help_text="The live post's URL once published.")
+    error = serializers.SerializerMethodField(help_text="Failure evidence: the platform's or the delivery's error.")
+    attempts = AttemptSerializer(many=True, read_only=True)
+
+    class Meta:
+        model = Target
+        fields = [
+            "id",
+            "account_id",
+            "platform",
+            "content",
+            "media_ids",
+            "platform_settings",
+            "status",
+            "outcome",
+            "platform_post_id",
+            "platform_post_url",
+            "error",
+            "attempt_count",
+            "attempts",
+            "published_at",
+            "updated_at",
+        ]
+
+    def get_platform_post_id(self, target: Target) -> str | None:
+        return target.platform_post_id or None
+
+    def get_platform_post_url(self, target: Target) -> str | None:
+        return target.platform_post_url or None
+
+    @extend_schema_field(
+        {
+            "type": "object",
+            "nullable": True,
+            "properties": {"code": {"type": "string"}, "message": {"type": "string"}},
+        }
+    )
+    def get_error(self, target: Target) -> dict[str, str] | None:
+        if not target.error_code:
+            return None
+        return {"code": target.error_code, "message": target.error_message}
+
+
+class PublishSerializer(serializers.ModelSerializer[Publish]):
+    team_id = serializers.UUIDField()
+    media_ids = serializers.ListField(child=serializers.UUIDField())
+    targets = TargetSerializer(many=True, read_only=True)
+    created_by = serializers.SerializerMethodField()
+    approved_by = serializers.SerializerMethodField()
+    rejected_by = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Publish
+        fields = [
+            "id",
+            "team_id",
+            "status",
+            "approval_status",
+            "content",
+            "media_ids",
+            "publish_mode",
+            "scheduled_at",
+            "confirmed",
+            "targets",
+            "created_by",
+            "approved_by",
+            "approved_at",
+            "rejected_by",
+            "rejected_at",
+            "rejection_reason",
+            "created_at",
+            "updated_at",
+            "released_at",
+            "completed_at",
+        ]
+
+    def _user(self, user: Any) -> dict[str, Any] | None:
+        return None if user is None else {"id": user.pk, "username": user.get_username()}
+
+    @extend_schema_field(UserRefSerializer(allow_null=True))
+    def get_created_by(self, publish: Publish) -> dict[str, Any] | None:
+        return self._user(publish.created_by)
+
+    @extend_schema_field(UserRefSerializer(allow_null=True))
+    def get_approved_by(self, publish: Publish) -> dict[str, Any] | None:
+        return self._user(publish.approved_by)
+
+    @extend_schema_field(UserRefSerializer(allow_null=True))
+    def get_rejected_by(self, publish: Publish) -> dict[str, Any] | None:
+        return self._user(publish.rejected_by)
+
+
+class ApproveSerializer(PublishSerializer):
+    already_approved = serializers.BooleanField(help_text="True when the publish had been approved before.")
+
+    class Meta(PublishSerializer.Meta):
+        fields = [*PublishSerializer.Meta.fields, "already_approved"]
+
+
+class DiscardedSerializer(serializers.Serializer[Any]):
+    id = serializers.UUIDField()
+    discarded = serializers.BooleanField()
+
+
+PublishResponse = data_envelope("PublishResponse", PublishSerializer())
+
+
+def _built(serializer: serializers.BaseSerializer[Any]) -> serializers.BaseSerializer[Any]:
+    """`serializer` with its fields, and those of every nested serializer, built now."""
+    if isinstance(serializer, serializers.ListSerializer):
+        _built(serializer.child)  # type: ignore[arg-type]
+    elif isinstance(serializer, serializers.Serializer):
+        for nested in serializer.fields.values():
+            if isinstance(nested, serializers.BaseSerializer):
+                _built(nested)
+    return serializer
+
+
+# A ModelSerializer builds its fields from the model on every instantiation, which was most
+# of the cost of an answer. Its fields only convert values (no request context), so one
+# instance built at import shapes every publish, in every thread.
+_PUBLISH_SHAPE = _built(PublishSerializer())
+
+
+def publish_data(publish: Publish) -> dict[str, Any]:
+    """The API representation of a publish whose targets and attempts are loaded."""
+    return dict(_PUBLISH_SHAPE.to_representation(publish))
+
+
+def publishes_data(publishes: Iterable[Publish] | None) -> list[dict[str, Any]]:
+    return [publish_data(publish) for publish in publishes or ()]
+
+
+ApproveResponse = data_envelope("ApproveResponse", ApproveSerializer())
+DiscardResponse = data_envelope("DiscardResponse", DiscardedSerializer())

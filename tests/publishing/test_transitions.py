@@ -1,0 +1,212 @@
+"""The declared moves of targets and outbox jobs (`publishing.transitions`): the tables say
+what the spec's lifecycle says (spec §3, DESIGN §4), and a move they do not declare raises and
+writes nothing, through the ORM and through the worker's fixed statements alike."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.utils import timezone
+
+from config.ids import new_id
+from publishing import hotpath
+from publishing.models import (
+    TARGET_STATUS,
+    DeliveryAttempt,
+    DeliveryJob,
+    JobState,
+    Publish,
+    PublishStatus,
+    Target,
+    TargetState,
+)
+from publishing.transitions import (
+    JOB_INITIAL,
+    JOB_SOURCES,
+    JOB_TRANSITIONS,
+    TARGET_INITIAL,
+    TARGET_SOURCES,
+    TARGET_TRANSITIONS,
+    TransitionNotAllowed,
+    move_jobs,
+    move_targets,
+)
+
+T = TargetState
+
+# --- the tables ------------------------------------------------------------------------------
+
+
+def test_every_state_has_its_row():
+    assert set(TARGET_TRANSITIONS) == set(TargetState)
+    assert set(JOB_TRANSITIONS) == set(JobState)
+
+
+@pytest.mark.parametrize(
+    ("case", "status", "initial"),
+    [
+        ("immediate", PublishStatus.PUBLISHING, T.QUEUED),  # queued; 201
+        ("immediate, gated", PublishStatus.DRAFT, T.DRAFT),  # not sent until approved
+        ("scheduled", PublishStatus.SCHEDULED, T.SCHEDULED),  # a queue job for that time
+        ("draft", PublishStatus.DRAFT, T.DRAFT),  # nothing sent
+    ],
+)
+def test_a_new_publishs_targets_start_where_the_spec_puts_it(case, status, initial):
+    assert initial in TARGET_INITIAL
+    assert TARGET_STATUS[initial] == status
+
+
+@pytest.mark.parametrize(
+    ("trigger", "source", "to"),
+    [
+        ("confirm, no schedule: queued for immediate publishing", T.DRAFT, T.QUEUED),
+        ("confirm with scheduled_at", T.DRAFT, T.SCHEDULED),
+        ("PATCH of a scheduled publish: same state, its queue job replaced", T.SCHEDULED, T.SCHEDULED),
+        ("reschedule", T.SCHEDULED, T.SCHEDULED),
+        ("unschedule", T.SCHEDULED, T.DRAFT),
+        ("reject: terminal, its schedule dropped", T.SCHEDULED, T.DRAFT),
+        ("approve, or the scheduled time: released to the publishing queue", T.SCHEDULED, T.QUEUED),
+        ("retry: failed targets re-queued", T.FAILED, T.QUEUED),
+        ("the service claims the work and sends it", T.QUEUED, T.SENDING),
+        ("the platform accepted, no final result yet", T.SENDING, T.PROCESSING),
+        ("a real platform content id", T.SENDING, T.PUBLISHED),
+        ("explicit platform error evidence", T.SENDING, T.FAILED),
+        ("a processing post is confirmed", T.PROCESSING, T.PUBLISHED),
+    ],
+)
+def test_the_spec_lifecycle_moves_are_declared(trigger, source, to):
+    assert to in TARGET_TRANSITIONS[source], trigger
+
+
+def test_published_and_unknown_outcomes_are_never_sent_again():
+    assert TARGET_TRANSITIONS[T.PUBLISHED] == frozenset()
+    for state in (T.PUBLISHED, T.UNKNOWN, T.PROCESSING):
+        assert not TARGET_TRANSITIONS[state] & {T.QUEUED, T.SENDING, T.DRAFT, T.SCHEDULED}, state
+
+
+def test_failed_needs_evidence_so_nothing_unsent_fails():
+    # A draft or scheduled target never reached a worker: no evidence can exist for it.
+    assert TARGET_SOURCES[T.FAILED] == {T.QUEUED, T.SENDING, T.PROCESSING, T.UNKNOWN}
+
+
+def test_the_tables_as_declared():
+    targets = {
+        T.DRAFT: {T.SCHEDULED, T.QUEUED},
+        T.SCHEDULED: {T.SCHEDULED, T.DRAFT, T.QUEUED},
+        T.QUEUED: {T.SENDING, T.FAILED},
+        T.SENDING: {T.QUEUED, T.PROCESSING, T.UNKNOWN, T.PUBLISHED, T.FAILED},
+        T.PROCESSING: {T.PROCESSING, T.PUBLISHED, T.FAILED},
+        T.UNKNOWN: {T.UNKNOWN, T.PROCESSING, T.PUBLISHED, T.FAILED},
+        T.PUBLISHED: set(),
+        T.FAILED: {T.QUEUED},
+    }
+    jobs = {
+        JobState.PENDING: {JobState.RUNNING, JobState.DONE},
+        JobState.RUNNING: {JobState.PENDING, JobState.DONE},
+        JobState.DONE: set(),
+    }
+    assert targets == TARGET_TRANSITIONS
+    assert jobs == JOB_TRANSITIONS
+    assert set(JOB_INITIAL) == {JobState.PENDING}
+    assert JOB_SOURCES[JobState.RUNNING] == {JobState.PENDING}  # the claim's compare-and-set
+
+
+def test_every_state_is_reachable_from_a_new_target():
+    seen, frontier = set(TARGET_INITIAL), list(TARGET_INITIAL)
+    while frontier:
+        for to in TARGET_TRANSITIONS[frontier.pop()] - seen:
+            seen.add(to)
+            frontier.append(to)
+    assert seen == set(TargetState)
+
+
+# --- the guarded writes ------------------------------------------------------------------------
+
+
+def _publish(owner: Any, accounts: Any, *states: TargetState) -> list[Target]:
+    publish = Publish.objects.create(team=owner.team, content="Moves", confirmed=True, status=PublishStatus.PUBLISHING)
+    targets = []
+    for platform, state in zip(("x", "bluesky", "linkedin"), states, strict=False):
+        evidence = {"platform_post_id": "p1"} if state == T.PUBLISHED else {}
+        evidence |= {"error_code": "E"} if state == T.FAILED else {}
+        target = Target.objects.create(
+            publish=publish, account=getattr(accounts, platform), platform=platform, state=state, **evidence
+        )
+        targets.append(target)
+    return targets
+
+
+def _stored(target: Target) -> tuple[str, int]:
+    fresh = Target.objects.get(pk=target.pk)
+    return fresh.state, fresh.attempt_count
+
+
+@pytest.mark.django_db
+def test_a_forbidden_move_raises_and_writes_nothing(owner, accounts):
+    failed, published = _publish(owner, accounts, T.FAILED, T.PUBLISHED)
+    failed.attempt_count = published.attempt_count = 7
+
+    with pytest.raises(TransitionNotAllowed):
+        move_targets([failed, published], T.QUEUED, fields=["attempt_count"])
+
+    assert _stored(failed) == (T.FAILED, 0)  # the allowed one is not written either
+    assert _stored(published) == (T.PUBLISHED, 0)
+    assert published.state == T.PUBLISHED  # nor moved in memory
+
+
+@pytest.mark.django_db
+def test_an_allowed_move_writes_the_state_and_the_fields(owner, accounts):
+    failed, draft = _publish(owner, accounts, T.FAILED, T.DRAFT)
+    failed.attempt_count = draft.attempt_count = 1
+
+    assert move_targets([failed, draft], T.QUEUED, fields=["attempt_count"]) == 2
+
+    assert _stored(failed) == _stored(draft) == (T.QUEUED, 1)
+
+
+@pytest.mark.django_db
+def test_a_row_that_moved_meanwhile_is_left_alone(owner, accounts):
+    (target,) = _publish(owner, accounts, T.FAILED)
+    Target.objects.filter(pk=target.pk).update(state=T.PUBLISHED, platform_post_id="p1")  # behind its back
+
+    assert move_targets([target], T.QUEUED) == 0  # failed -> queued, as far as it knew
+    assert move_targets(Target.objects.filter(pk=target.pk), T.QUEUED) == 0
+
+    assert _stored(target) == (T.PUBLISHED, 0)
+
+
+@pytest.mark.django_db
+def test_a_done_job_never_runs_again(owner, accounts):
+    (target,) = _publish(owner, accounts, T.QUEUED)
+    job = DeliveryJob.objects.create(
+        target=target, number=1, dispatch_id=f"deliver:{target.pk}:1", state=JobState.DONE, not_before=timezone.now()
+    )
+
+    with pytest.raises(TransitionNotAllowed):
+        move_jobs([job], JobState.PENDING)
+    assert move_jobs(DeliveryJob.objects.filter(pk=job.pk), JobState.RUNNING) == 0
+
+    assert DeliveryJob.objects.get(pk=job.pk).state == JobState.DONE
+
+
+@pytest.mark.django_db
+def test_the_worker_statements_write_only_declared_moves(owner, accounts):
+    assert hotpath.enabled()
+    (target,) = _publish(owner, accounts, T.QUEUED)
+    target.attempt_count = 1
+    target.save()
+    job = DeliveryJob.objects.create(
+        target=target, number=1, dispatch_id=f"deliver:{target.pk}:1", not_before=timezone.now()
+    )
+    claimed = hotpath.claim(str(job.pk), timezone.now())
+    attempt = hotpath.start(claimed, new_id(), timezone.now())
+    assert attempt is not None
+
+    attempt.target.state = T.DRAFT  # an answer cannot put a sending target back to draft
+    assert hotpath.record_answer(attempt, JobState.DONE, {"updated_at": timezone.now()}, timezone.now()) is None
+
+    assert _stored(target) == (T.SENDING, 1)
+    assert DeliveryAttempt.objects.get(pk=attempt.pk).state == "sending"
+    assert DeliveryJob.objects.get(pk=job.pk).state == JobState.RUNNING
+    assert hotpath.claim(str(job.pk), timezone.now()) is None  # running: not pending, not claimed twice
