@@ -65,6 +65,22 @@ class State:
             queue = self.outcomes[platform]
             return queue.popleft() if queue else "ok"
 
+    def store(self, platform: str, kind: str) -> dict[str, Any]:
+        """The platform's scratch objects of one kind (uploads, containers, codes, ...), by id."""
+        with self.lock:
+            found: dict[str, Any] = self.objects[platform].setdefault(kind, {})
+        return found
+
+    def take_outcome_if(self, platform: str, outcome: str) -> bool:
+        """Take the next queued outcome only when it is `outcome` (a slow upload takes a queued
+        `processing` before its publish call does)."""
+        with self.lock:
+            queue = self.outcomes[platform]
+            if queue and queue[0] == outcome:
+                queue.popleft()
+                return True
+        return False
+
     def add_post(self, platform: str, account: str, text: str, media_count: int, **extra: Any) -> SandboxPost:
         post = SandboxPost(
             id=extra.pop("post_id", None) or self.next_id(),

@@ -25,11 +25,19 @@ from collections.abc import Callable
 from typing import Any
 
 import regex
-from werkzeug.routing import Rule
 from werkzeug.wrappers import Request, Response
 
-from sandbox import tokens
-from sandbox.http import Context, bearer_token, json_body, json_response, token_problem
+from sandbox import oauth, tokens
+from sandbox.http import (
+    Context,
+    bearer_token,
+    json_body,
+    json_response,
+    publish_outcome,
+    routes,
+    signed_in,
+    token_problem,
+)
 
 PLATFORM = "bluesky"
 POST = "app.bsky.feed.post"
@@ -53,6 +61,10 @@ EMBEDS = (
     "app.bsky.embed.recordWithMedia",
     "app.bsky.embed.gallery",
 )
+
+XRPC = "/bsky.social/xrpc/"
+RULES, route = routes()  # the endpoints below, each declared with @route
+
 
 # --- identities, ids, text -------------------------------------------------------------------
 
@@ -85,8 +97,7 @@ def _now() -> str:
 
 
 def _scratch(ctx: Context, name: str) -> dict[str, Any]:
-    bucket: dict[str, Any] = ctx.state.objects[PLATFORM].setdefault(name, {})
-    return bucket
+    return ctx.state.store(PLATFORM, name)
 
 
 def _handle_of(ctx: Context, did: str) -> str:
@@ -118,15 +129,26 @@ def _rate_limited() -> Response:
     return xrpc_error(429, "RateLimitExceeded", "Rate Limit Exceeded", headers)
 
 
-def _authenticated(ctx: Context, request: Request) -> tokens.TokenInfo | Response:
+OUTCOME_REFUSALS = {
+    "error": lambda: _invalid("Record was refused by the sandbox's queued error outcome"),
+    "rate_limited": _rate_limited,
+}
+
+
+TOKEN_REFUSALS = {  # why a token is refused -> (status, error, message)
+    "missing": (401, "AuthRequired", "Authentication Required"),
+    "expired": (400, "ExpiredToken", "Token has expired"),
+}
+
+
+def _authenticated(ctx: Context, request: Request, **values: Any) -> tokens.TokenInfo | Response:
     info = token_problem(ctx, bearer_token(request), PLATFORM)
     if isinstance(info, tokens.TokenInfo):
         return info
-    if info == "missing":
-        return xrpc_error(401, "AuthRequired", "Authentication Required")
-    if info == "expired":
-        return xrpc_error(400, "ExpiredToken", "Token has expired")
-    return xrpc_error(401, "InvalidToken", "Token could not be verified")
+    return xrpc_error(*TOKEN_REFUSALS.get(info, (401, "InvalidToken", "Token could not be verified")))
+
+
+_signed_in = signed_in(_authenticated)
 
 
 def _session(ctx: Context, did: str, handle: str) -> Response:
@@ -139,6 +161,7 @@ def _session(ctx: Context, did: str, handle: str) -> Response:
 # --- sessions --------------------------------------------------------------------------------
 
 
+@route("POST", f"{XRPC}com.atproto.server.createSession")
 def create_session(ctx: Context, request: Request) -> Response:
     body = json_body(request)
     if not isinstance(body, dict) or not isinstance(body.get("identifier"), str):
@@ -152,20 +175,16 @@ def create_session(ctx: Context, request: Request) -> Response:
     return _session(ctx, did_for(identifier), identifier)
 
 
+@route("POST", f"{XRPC}com.atproto.server.refreshSession")
 def refresh_session(ctx: Context, request: Request) -> Response:
-    token = bearer_token(request)
-    info = tokens.parse(token, kind="sbr")
-    if not token:
-        return xrpc_error(401, "AuthRequired", "Authentication Required")
-    if info is None or info.platform != PLATFORM or token in ctx.state.revoked:
-        return xrpc_error(400, "InvalidToken", "Token has been revoked")
-    if info.expired:
-        return xrpc_error(400, "ExpiredToken", "Token has expired")
-    with ctx.state.lock:
-        ctx.state.revoked.add(token)  # a refresh token is good for one refresh
+    # A refresh token is good for one refresh.
+    info = oauth.refresh_problem(ctx, PLATFORM, bearer_token(request), rotate=True)
+    if isinstance(info, str):
+        return xrpc_error(*TOKEN_REFUSALS.get(info, (400, "InvalidToken", "Token has been revoked")))
     return _session(ctx, info.account, _handle_of(ctx, info.account))
 
 
+@route("GET", f"{XRPC}com.atproto.identity.resolveHandle")
 def resolve_handle(ctx: Context, request: Request) -> Response:
     handle = request.args.get("handle", "").lower()
     if not HANDLE.fullmatch(handle):
@@ -178,10 +197,9 @@ def resolve_handle(ctx: Context, request: Request) -> Response:
 # --- blobs -----------------------------------------------------------------------------------
 
 
-def upload_blob(ctx: Context, request: Request) -> Response:
-    info = _authenticated(ctx, request)
-    if isinstance(info, Response):
-        return info
+@route("POST", f"{XRPC}com.atproto.repo.uploadBlob")
+@_signed_in
+def upload_blob(ctx: Context, request: Request, info: tokens.TokenInfo) -> Response:
     mime, data = request.mimetype or "", request.get_data(cache=True)
     problem = _upload_problem(mime, len(data))
     if problem:
@@ -397,10 +415,9 @@ def _store(ctx: Context, did: str, rkey: str, record: dict[str, Any]) -> dict[st
     return {"uri": uri, "cid": cid, "commit": commit, "validationStatus": "valid"}
 
 
-def create_record(ctx: Context, request: Request) -> Response:
-    info = _authenticated(ctx, request)
-    if isinstance(info, Response):
-        return info
+@route("POST", f"{XRPC}com.atproto.repo.createRecord")
+@_signed_in
+def create_record(ctx: Context, request: Request, info: tokens.TokenInfo) -> Response:
     body = json_body(request)
     problem = _input_problem(ctx, info.account, body)
     if problem:
@@ -408,24 +425,17 @@ def create_record(ctx: Context, request: Request) -> Response:
     rkey = body.get("rkey") or _tid()
     if ctx.state.find_post(PLATFORM, f"at://{info.account}/{POST}/{rkey}"):
         return xrpc_error(500, "InternalServerError", "Internal Server Error")  # as the PDS does today
-    return _answer(ctx, ctx.state.take_outcome(PLATFORM), lambda: _store(ctx, info.account, rkey, body["record"]))
-
-
-def _answer(ctx: Context, outcome: str, store: Callable[[], dict[str, Any]]) -> Response:
-    if outcome == "error":
-        return _invalid("Record was refused by the sandbox's queued error outcome")
-    if outcome == "rate_limited":
-        return _rate_limited()
-    created = store()
-    if outcome == "timeout":
-        ctx.hold()
-    return json_response(created)
+    record = body["record"]
+    return publish_outcome(
+        ctx, PLATFORM, OUTCOME_REFUSALS, lambda _: json_response(_store(ctx, info.account, rkey, record))
+    )
 
 
 def _found(ctx: Context, uri: str) -> Any:
     return ctx.state.find_post(PLATFORM, uri)
 
 
+@route("GET", f"{XRPC}com.atproto.repo.getRecord")
 def get_record(ctx: Context, request: Request) -> Response:
     args = request.args
     if not all(args.get(k) for k in ("repo", "collection", "rkey")):
@@ -437,6 +447,7 @@ def get_record(ctx: Context, request: Request) -> Response:
     return json_response({"uri": uri, "cid": post.extra["cid"], "value": post.extra["record"]})
 
 
+@route("GET", f"{XRPC}com.atproto.repo.listRecords")
 def list_records(ctx: Context, request: Request) -> Response:
     args = request.args
     did, collection = _did_of(args.get("repo", "")), args.get("collection", "")
@@ -454,6 +465,7 @@ def list_records(ctx: Context, request: Request) -> Response:
     return json_response({**page, "cursor": records[-1]["uri"].rsplit("/", 1)[-1]} if records else page)
 
 
+@route("GET", "/public.api.bsky.app/xrpc/app.bsky.feed.getPosts")
 def get_posts(ctx: Context, request: Request) -> Response:
     uris = request.args.getlist("uris")
     if not uris or len(uris) > 25 or not all(AT_URI.fullmatch(u) for u in uris):
@@ -476,16 +488,3 @@ def _post_view(ctx: Context, post: Any) -> dict[str, Any]:
         "bookmarkCount": 0,
         "indexedAt": post.created_at,
     }
-
-
-XRPC = "/bsky.social/xrpc/"
-RULES: list[Rule] = [
-    Rule(f"{XRPC}com.atproto.server.createSession", endpoint=create_session, methods=["POST"]),
-    Rule(f"{XRPC}com.atproto.server.refreshSession", endpoint=refresh_session, methods=["POST"]),
-    Rule(f"{XRPC}com.atproto.identity.resolveHandle", endpoint=resolve_handle, methods=["GET"]),
-    Rule(f"{XRPC}com.atproto.repo.uploadBlob", endpoint=upload_blob, methods=["POST"]),
-    Rule(f"{XRPC}com.atproto.repo.createRecord", endpoint=create_record, methods=["POST"]),
-    Rule(f"{XRPC}com.atproto.repo.getRecord", endpoint=get_record, methods=["GET"]),
-    Rule(f"{XRPC}com.atproto.repo.listRecords", endpoint=list_records, methods=["GET"]),
-    Rule("/public.api.bsky.app/xrpc/app.bsky.feed.getPosts", endpoint=get_posts, methods=["GET"]),
-]

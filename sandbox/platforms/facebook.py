@@ -23,34 +23,22 @@ beyond DRAFT creating no post, and duplicate-post (#506) detection.
 
 from __future__ import annotations
 
-import base64
-import datetime as dt
-import hashlib
-import html
 import json
-import re
-import secrets
-import time
-import urllib.error
-import urllib.request
+from collections.abc import Callable
 from typing import Any
-from urllib.parse import urlencode
 
-from werkzeug.routing import Rule
 from werkzeug.wrappers import Request, Response
 
-from sandbox import tokens
-from sandbox.http import Context, bearer_token, json_response, token_problem
+from sandbox import graph, media, oauth, tokens
+from sandbox.http import Context, json_response, publish_outcome, routes, signed_in, token_problem
+from sandbox.media import MB
 from sandbox.state import SandboxPost
 
 VERSION = "v25.0"
-MB = 1024 * 1024
 PHOTO_MAX_BYTES = 4 * MB
 VIDEO_MAX_BYTES = 64 * MB
-FETCH_TIMEOUT_SECONDS = 5.0
 PROCESSING_CHECKS = 3
 MAX_TEXT = 63206
-IMAGE_MAGIC = (b"\x89PNG\r\n\x1a\n", b"\xff\xd8\xff", b"GIF87a", b"GIF89a")
 POST_FIELDS = frozenset(
     {"id", "message", "created_time", "updated_time", "permalink_url", "is_published", "shares", "reactions",
      "comments", "status_type", "from"}
@@ -66,37 +54,18 @@ INSIGHT_METRICS = {
     "post_clicks": ("clicks", "Lifetime Post Clicks"),
 }
 TASKS = ["ANALYZE", "ADVERTISE", "MODERATE", "CREATE_CONTENT", "MANAGE"]
-AUTH_MESSAGES = {
-    "invalid": (None, "Invalid OAuth access token - Cannot parse access token"),
-    "expired": (463, "Error validating access token: Session has expired."),
-    "revoked": (460, "Error validating access token: The session has been invalidated because the user "
-                     "changed their password or Facebook has changed the session for security reasons."),
+TOKEN_REFUSALS = {
+    **graph.TOKEN_REFUSALS,
+    "revoked": (190, 460, "Error validating access token: The session has been invalidated because the user "
+                          "changed their password or Facebook has changed the session for security reasons."),
 }  # fmt: skip
 
 
+GRAPH = f"/graph.facebook.com/{VERSION}"
+RULES, route = routes()  # the endpoints below, each declared with @route
+
+
 # --- answers -----------------------------------------------------------------------------------
-
-
-def graph_error(
-    status: int, code: int, message: str, subcode: int | None = None, kind: str = "OAuthException"
-) -> Response:
-    error: dict[str, Any] = {"message": message, "type": kind, "code": code}
-    if subcode is not None:
-        error["error_subcode"] = subcode
-    error["fbtrace_id"] = secrets.token_urlsafe(8)
-    return json_response({"error": error}, status=status)
-
-
-def invalid(message: str, subcode: int | None = None) -> Response:
-    return graph_error(400, 100, f"(#100) {message}", subcode)
-
-
-def missing_node(node_id: str) -> Response:
-    message = (
-        f"Unsupported get request. Object with ID '{node_id}' does not exist, cannot be loaded due to missing "
-        "permissions, or does not support this operation."
-    )
-    return graph_error(400, 100, message, 33, "GraphMethodException")
 
 
 def rate_limited(page_id: str) -> Response:
@@ -105,19 +74,13 @@ def rate_limited(page_id: str) -> Response:
         "X-Business-Use-Case-Usage": json.dumps({page_id: [{**usage, "estimated_time_to_regain_access": 15}]}),
         "X-Page-Usage": json.dumps({"call_count": 100, "total_cputime": 12, "total_time": 15}),
     }
-    response = graph_error(429, 32, "(#32) Page request limit reached")
+    response = graph.error(429, 32, "(#32) Page request limit reached")
     response.headers.update(headers)
     return response
 
 
 def refused() -> Response:
-    return graph_error(400, 368, "(#368) The action attempted has been deemed abusive or is otherwise disallowed")
-
-
-def _fb_time(iso: str) -> str:
-    """Graph's timestamps: `2026-11-22T01:02:03+0000`."""
-    moment = dt.datetime.fromisoformat(iso.replace("Z", "+00:00"))
-    return moment.strftime("%Y-%m-%dT%H:%M:%S+0000")
+    return graph.error(400, 368, "(#368) The action attempted has been deemed abusive or is otherwise disallowed")
 
 
 # --- tokens and parameters -----------------------------------------------------------------------
@@ -127,34 +90,25 @@ def _params(request: Request) -> dict[str, str]:
     return {**request.args.to_dict(), **request.form.to_dict()}
 
 
-def _token_of(request: Request) -> str:
-    return bearer_token(request) or _params(request).get("access_token", "")
-
-
-def _auth_failure(why: str) -> Response:
-    if why == "missing":
-        return graph_error(400, 104, "An access token is required to request this resource.")
-    subcode, message = AUTH_MESSAGES.get(why, AUTH_MESSAGES["invalid"])
-    return graph_error(400, 190, message, subcode)
-
-
-def _page_token(ctx: Context, request: Request, page_id: str | None = None) -> str | Response:
+def _page_token(ctx: Context, request: Request, page_id: str | None = None, **values: Any) -> str | Response:
     """The Page the token speaks for, or Graph's refusal (190 for bad tokens, #200 for another Page)."""
-    info = token_problem(ctx, _token_of(request), "facebook")
+    info = token_problem(ctx, graph.token_of(request, _params(request)), "facebook")
     if not isinstance(info, tokens.TokenInfo):
-        return _auth_failure(info)
+        return graph.token_refused(info, TOKEN_REFUSALS)
     if page_id is not None and page_id != info.account:
-        return graph_error(403, 200, "(#200) The user hasn't authorized the application to perform this action")
+        return graph.error(403, 200, "(#200) The user hasn't authorized the application to perform this action")
     return info.account
 
 
+_page = signed_in(_page_token)
+
+
 def _user_token(ctx: Context, token: str) -> tokens.TokenInfo | Response:
-    info = tokens.parse(token, kind="sbr")
-    if info is None or info.platform != "facebook":
-        return _auth_failure("invalid")
-    if token in ctx.state.revoked or info.expired:
-        return _auth_failure("revoked" if token in ctx.state.revoked else "expired")
-    return info
+    """A Facebook Login user token (kind "sbr"): an empty one is refused as unparsable."""
+    info = token_problem(ctx, token, "facebook", kind="sbr")
+    if isinstance(info, tokens.TokenInfo):
+        return info
+    return graph.token_refused("invalid" if info == "missing" else info, TOKEN_REFUSALS)
 
 
 def _bool(params: dict[str, str], name: str, default: bool = True) -> bool | None:
@@ -164,29 +118,18 @@ def _bool(params: dict[str, str], name: str, default: bool = True) -> bool | Non
     return {"true": True, "1": True, "false": False, "0": False}.get(value.lower())
 
 
-def _objects(ctx: Context, kind: str) -> dict[str, dict[str, Any]]:
-    found: dict[str, dict[str, Any]] = ctx.state.objects["facebook"].setdefault(kind, {})
-    return found
+def _objects(ctx: Context, kind: str) -> dict[str, Any]:
+    return ctx.state.store("facebook", kind)
 
 
 def _fetch(url: str, limit: int) -> bytes | str:
     """The file at `url` (at most `limit` bytes), or why it could not be fetched."""
-    if not url.startswith(("http://", "https://")):
+    data = media.fetch(url, limit)
+    if data == media.NOT_HTTP:
         return "The URL must be http(s)."
-    try:
-        with urllib.request.urlopen(url, timeout=FETCH_TIMEOUT_SECONDS) as answer:  # noqa: S310 (checked above)
-            data: bytes = answer.read(limit + 1)
-    except (urllib.error.URLError, OSError, ValueError) as exc:
-        return f"The file could not be downloaded: {exc}"
+    if isinstance(data, str):
+        return f"The file could not be downloaded: {data}"
     return data if len(data) <= limit else f"The file is larger than {limit} bytes."
-
-
-def _is_image(data: bytes) -> bool:
-    return data.startswith(IMAGE_MAGIC) or (data[:4] == b"RIFF" and data[8:12] == b"WEBP")
-
-
-def _is_video(data: bytes) -> bool:
-    return data[4:8] == b"ftyp"
 
 
 # --- creating posts --------------------------------------------------------------------------------
@@ -225,15 +168,14 @@ def _attached_problem(ctx: Context, page: str, params: dict[str, str], keys: lis
     return ""
 
 
-def create_feed(ctx: Context, request: Request, page_id: str) -> Response:
-    page = _page_token(ctx, request, page_id)
-    if isinstance(page, Response):
-        return page
+@route("POST", f"{GRAPH}/<page_id>/feed")
+@_page
+def create_feed(ctx: Context, request: Request, page: str, page_id: str) -> Response:
     params = _params(request)
     reason = _feed_problem(ctx, page, params)
     if reason:
-        return invalid(reason)
-    return _outcome(ctx, page, lambda: _feed_post(ctx, page, params))
+        return graph.invalid(reason)
+    return _outcome(ctx, page, lambda _: _feed_post(ctx, page, params))
 
 
 def _feed_post(ctx: Context, page: str, params: dict[str, str]) -> dict[str, Any]:
@@ -245,34 +187,26 @@ def _feed_post(ctx: Context, page: str, params: dict[str, str]) -> dict[str, Any
     return {"id": post.id}
 
 
-def _outcome(ctx: Context, page: str, create: Any) -> Response:
-    """One queued outcome per publishing call (CONTRACT.md); `create()` makes the post."""
-    outcome = ctx.state.take_outcome("facebook")
-    if outcome == "error":
-        return refused()
-    if outcome == "rate_limited":
-        return rate_limited(page)
-    body = create()
-    if outcome == "timeout":
-        ctx.hold()
-    return json_response(body)
+def _outcome(ctx: Context, page: str, create: Callable[[str], dict[str, Any]]) -> Response:
+    """One queued outcome per publishing call (CONTRACT.md); `create(outcome)` makes the post."""
+    refusals = {"error": refused, "rate_limited": lambda: rate_limited(page)}
+    return publish_outcome(ctx, "facebook", refusals, lambda outcome: json_response(create(outcome)))
 
 
-def create_photo(ctx: Context, request: Request, page_id: str) -> Response:
-    page = _page_token(ctx, request, page_id)
-    if isinstance(page, Response):
-        return page
+@route("POST", f"{GRAPH}/<page_id>/photos")
+@_page
+def create_photo(ctx: Context, request: Request, page: str, page_id: str) -> Response:
     params = _params(request)
     published = _bool(params, "published")
     if published is None or not params.get("url"):
-        return invalid(
+        return graph.invalid(
             "url is required and published must be a boolean"
             if published is not None
             else "Param published must be a boolean"
         )
     data = _fetch(params["url"], PHOTO_MAX_BYTES)
-    if isinstance(data, str) or not _is_image(data):
-        return graph_error(
+    if isinstance(data, str) or not media.image_type(data):
+        return graph.error(
             400, 324, f"(#324) Missing or invalid image file: {data if isinstance(data, str) else 'not an image'}"
         )
     photo_id = ctx.state.next_id()
@@ -280,7 +214,7 @@ def create_photo(ctx: Context, request: Request, page_id: str) -> Response:
     _objects(ctx, "photos")[photo_id] = {"page": page, "published": published, "text": text, "bytes": len(data)}
     if not published:
         return json_response({"id": photo_id})
-    return _outcome(ctx, page, lambda: _photo_post(ctx, page, photo_id, text))
+    return _outcome(ctx, page, lambda _: _photo_post(ctx, page, photo_id, text))
 
 
 def _photo_post(ctx: Context, page: str, photo_id: str, text: str) -> dict[str, Any]:
@@ -292,40 +226,32 @@ def _photo_post(ctx: Context, page: str, photo_id: str, text: str) -> dict[str, 
 # --- videos and reels ------------------------------------------------------------------------------
 
 
-def create_video(ctx: Context, request: Request, page_id: str) -> Response:
-    page = _page_token(ctx, request, page_id)
-    if isinstance(page, Response):
-        return page
+@route("POST", f"/graph-video.facebook.com/{VERSION}/<page_id>/videos")
+@_page
+def create_video(ctx: Context, request: Request, page: str, page_id: str) -> Response:
     params = _params(request)
     if _bool(params, "published") is not True or not params.get("file_url"):
-        return invalid("file_url is required and published must be true")
+        return graph.invalid("file_url is required and published must be true")
     data = _fetch(params["file_url"], VIDEO_MAX_BYTES)
-    if isinstance(data, str) or not _is_video(data):
+    if isinstance(data, str) or not media.is_iso_video(data):
         reason = data if isinstance(data, str) else "not a video file"
-        return graph_error(
+        return graph.error(
             400, 352, f"(#352) Sorry, the video file you selected is in a format that we don't support: {reason}"
         )
     video_id = ctx.state.next_id()
     video = {"page": page, "kind": "video", "text": params.get("description", ""), "uploaded": True, "checks_left": 0}
     _objects(ctx, "videos")[video_id] = video
-    return _video_outcome(ctx, page, video_id, {"id": video_id})
+    return _outcome(ctx, page, lambda outcome: _video_published(ctx, video_id, outcome, {"id": video_id}))
 
 
-def _video_outcome(ctx: Context, page: str, video_id: str, body: dict[str, Any]) -> Response:
-    """The publish outcome of a video or reel: `processing` leaves the post for the status checks."""
-    outcome = ctx.state.take_outcome("facebook")
+def _video_published(ctx: Context, video_id: str, outcome: str, body: dict[str, Any]) -> dict[str, Any]:
+    """A video or reel is published: its post exists now, or (`processing`) after the status checks."""
     video = _objects(ctx, "videos")[video_id]
-    if outcome == "error":
-        return refused()
-    if outcome == "rate_limited":
-        return rate_limited(page)
     if outcome == "processing":
         video["checks_left"], video["awaiting"] = PROCESSING_CHECKS, True
     else:
         _video_post(ctx, video_id)
-    if outcome == "timeout":
-        ctx.hold()
-    return json_response(body)
+    return body
 
 
 def _video_post(ctx: Context, video_id: str) -> None:
@@ -335,10 +261,9 @@ def _video_post(ctx: Context, video_id: str) -> None:
         _new_post(ctx, video["page"], video["text"], 1, video["kind"], video_id)
 
 
-def video_reels(ctx: Context, request: Request, page_id: str) -> Response:
-    page = _page_token(ctx, request, page_id)
-    if isinstance(page, Response):
-        return page
+@route("POST", f"{GRAPH}/<page_id>/video_reels")
+@_page
+def video_reels(ctx: Context, request: Request, page: str, page_id: str) -> Response:
     params = _params(request)
     phase = params.get("upload_phase")
     if phase == "start":
@@ -355,24 +280,25 @@ def video_reels(ctx: Context, request: Request, page_id: str) -> Response:
         )
     if phase == "finish":
         return _finish_reel(ctx, page, params)
-    return invalid("Param upload_phase must be one of {START, TRANSFER, FINISH}")
+    return graph.invalid("Param upload_phase must be one of {START, TRANSFER, FINISH}")
 
 
 def _finish_reel(ctx: Context, page: str, params: dict[str, str]) -> Response:
     video = _objects(ctx, "videos").get(params.get("video_id", ""))
     if video is None or video["page"] != page or video["kind"] != "reel":
-        return invalid("Param video_id must be a reel upload of this Page")
+        return graph.invalid("Param video_id must be a reel upload of this Page")
     if not video["uploaded"]:
-        return graph_error(400, 6000, "There was a problem uploading your video file. Please try again.")
+        return graph.error(400, 6000, "There was a problem uploading your video file. Please try again.")
     state = params.get("video_state")
     if state not in ("PUBLISHED", "DRAFT"):
-        return invalid("Param video_state must be one of {DRAFT, PUBLISHED} (SCHEDULED is not modelled)")
+        return graph.invalid("Param video_state must be one of {DRAFT, PUBLISHED} (SCHEDULED is not modelled)")
     video["text"] = params.get("description", "")
     if state == "DRAFT":
         return json_response({"success": True})
-    return _video_outcome(ctx, page, params["video_id"], {"success": True})
+    return _outcome(ctx, page, lambda outcome: _video_published(ctx, params["video_id"], outcome, {"success": True}))
 
 
+@route("POST", f"/rupload.facebook.com/video-upload/{VERSION}/<video_id>")
 def rupload(ctx: Context, request: Request, video_id: str) -> Response:
     scheme, _, token = request.headers.get("Authorization", "").partition(" ")
     info = token_problem(ctx, token.strip() if scheme == "OAuth" else "", "facebook")
@@ -401,7 +327,7 @@ def _rupload_bytes(request: Request) -> bytes | str:
         data = request.get_data()
         if len(data) != int(size):
             return f"file_size says {size} bytes; {len(data)} were sent."
-    if isinstance(data, bytes) and not _is_video(data):
+    if isinstance(data, bytes) and not media.is_iso_video(data):
         return "The file is not an MP4 video."
     return data
 
@@ -411,20 +337,6 @@ def _upload_error(status: int, kind: str, message: str) -> Response:
 
 
 # --- reading ---------------------------------------------------------------------------------------
-
-
-def _field_names(raw: str) -> list[str]:
-    """Top-level names of a Graph `fields` list: `a,b.summary(x).limit(0),c{d,e}` -> a, b, c."""
-    names, depth, current = [], 0, ""
-    for char in raw + ",":
-        depth += char in "({"
-        depth -= char in ")}"
-        if char == "," and depth == 0:
-            names.append(re.split(r"[.{(]", current, maxsplit=1)[0].strip())
-            current = ""
-        else:
-            current += char
-    return [n for n in names if n]
 
 
 def _node_of(ctx: Context, node_id: str) -> tuple[str, Any] | None:
@@ -446,8 +358,8 @@ def _post_node(ctx: Context, post: SandboxPost, names: list[str]) -> dict[str, A
     counts = ctx.state.metrics_of("facebook", post.id)
     page, number = post.id.split("_", 1)
     values = {
-        "id": post.id, "message": post.text, "created_time": _fb_time(post.created_at),
-        "updated_time": _fb_time(post.created_at), "permalink_url": f"https://www.facebook.com/{page}/posts/{number}",
+        "id": post.id, "message": post.text, "created_time": graph.timestamp(post.created_at),
+        "updated_time": graph.timestamp(post.created_at), "permalink_url": f"https://www.facebook.com/{page}/posts/{number}",
         "is_published": True, "shares": {"count": counts["shares"]}, "reactions": _summary(counts["likes"]),
         "comments": _summary(counts["comments"]), "status_type": "mobile_status_update",
         "from": {"id": page, "name": f"Sandbox Page {page}"},
@@ -477,7 +389,7 @@ def _video_node(ctx: Context, video_id: str, names: list[str]) -> dict[str, Any]
         "permalink_url": f"/{video['page']}/videos/{video_id}/", "published": bool(video.get("posted")),
         "views": counts["views"], "post_views": counts["views"], "likes": _summary(counts["likes"]),
         "comments": _summary(counts["comments"]), "from": {"id": video["page"], "name": "Sandbox Page"},
-        "created_time": _fb_time(post.created_at) if post else None,
+        "created_time": graph.timestamp(post.created_at) if post else None,
         "post_id": f"{video['page']}_{video_id}" if post else None,
     }  # fmt: skip
     return {name: values[name] for name in ["id", *names] if values.get(name) is not None}
@@ -486,26 +398,23 @@ def _video_node(ctx: Context, video_id: str, names: list[str]) -> dict[str, Any]
 def _advance(ctx: Context, video_id: str) -> None:
     """A status check: a `processing` video stays in progress for 3 checks, then its post exists."""
     video = _objects(ctx, "videos")[video_id]
-    if video["checks_left"] > 0:
-        video["checks_left"] -= 1
-    elif video.pop("awaiting", False):
+    if media.check_done(video) and video.pop("awaiting", False):
         _video_post(ctx, video_id)
 
 
-def get_node(ctx: Context, request: Request, node_id: str) -> Response:
-    page = _page_token(ctx, request)
-    if isinstance(page, Response):
-        return page
+@route("GET", f"{GRAPH}/<node_id>")
+@_page
+def get_node(ctx: Context, request: Request, page: str, node_id: str) -> Response:
     found = _node_of(ctx, node_id)
     owner = _owner(ctx, found)
     if found is None or owner != page:
-        return missing_node(node_id)
+        return graph.no_object(node_id, kind="GraphMethodException")
     kind, node = found
-    names = _field_names(request.args.get("fields", "id"))
+    names = graph.field_names(request.args.get("fields", "id"))
     allowed = {"PagePost": POST_FIELDS, "Video": VIDEO_FIELDS, "Photo": PHOTO_FIELDS}[kind]
     unknown = [n for n in names if n not in allowed]
     if unknown:
-        return invalid(f"Tried accessing nonexisting field ({unknown[0]}) on node type ({kind})")
+        return graph.invalid(f"Tried accessing nonexisting field ({unknown[0]}) on node type ({kind})")
     if kind == "PagePost":
         return json_response(_post_node(ctx, node, names))
     if kind == "Video":
@@ -529,16 +438,15 @@ def _photo_node(ctx: Context, photo_id: str, names: list[str]) -> dict[str, Any]
     return {name: values[name] for name in ["id", *names] if values.get(name) is not None}
 
 
-def insights(ctx: Context, request: Request, node_id: str) -> Response:
-    page = _page_token(ctx, request)
-    if isinstance(page, Response):
-        return page
+@route("GET", f"{GRAPH}/<node_id>/insights")
+@_page
+def insights(ctx: Context, request: Request, page: str, node_id: str) -> Response:
     found = _node_of(ctx, node_id)
     if found is None or found[0] != "PagePost" or _owner(ctx, found) != page:
-        return missing_node(node_id)
+        return graph.no_object(node_id, kind="GraphMethodException")
     metrics = [m for m in request.args.get("metric", "").split(",") if m]
     if not metrics or any(m not in INSIGHT_METRICS for m in metrics):
-        return invalid("The value must be a valid insights metric")
+        return graph.invalid("The value must be a valid insights metric")
     counts = ctx.state.metrics_of("facebook", node_id)
     return json_response({"data": [_insight(node_id, m, counts) for m in metrics], "paging": _paging()})
 
@@ -546,10 +454,7 @@ def insights(ctx: Context, request: Request, node_id: str) -> Response:
 def _insight(node_id: str, metric: str, counts: dict[str, int]) -> dict[str, Any]:
     key, title = INSIGHT_METRICS[metric]
     value: Any = {"like": counts["likes"]} if key == "likes" else counts.get(key, 0)
-    return {
-        "name": metric, "period": "lifetime", "values": [{"value": value}], "title": title,
-        "description": f"Lifetime: {title}.", "id": f"{node_id}/insights/{metric}/lifetime",
-    }  # fmt: skip
+    return graph.insight(node_id, metric, value, title, f"Lifetime: {title}.")
 
 
 def _paging() -> dict[str, Any]:
@@ -561,26 +466,29 @@ def _limit(request: Request) -> int | None:
     return int(raw) if raw.isdigit() and 1 <= int(raw) <= 100 else None
 
 
-def published_posts(ctx: Context, request: Request, page_id: str) -> Response:
-    return _listing(ctx, request, page_id, ("post", "photo"))
+@route("GET", f"{GRAPH}/<page_id>/published_posts")
+@_page
+def published_posts(ctx: Context, request: Request, page: str, page_id: str) -> Response:
+    return _listing(ctx, request, page, ("post", "photo"))
 
 
-def page_videos(ctx: Context, request: Request, page_id: str) -> Response:
-    return _listing(ctx, request, page_id, ("video",))
+@route("GET", f"{GRAPH}/<page_id>/videos")
+@_page
+def page_videos(ctx: Context, request: Request, page: str, page_id: str) -> Response:
+    return _listing(ctx, request, page, ("video",))
 
 
-def page_reels(ctx: Context, request: Request, page_id: str) -> Response:
-    return _listing(ctx, request, page_id, ("reel",))
+@route("GET", f"{GRAPH}/<page_id>/video_reels")
+@_page
+def page_reels(ctx: Context, request: Request, page: str, page_id: str) -> Response:
+    return _listing(ctx, request, page, ("reel",))
 
 
-def _listing(ctx: Context, request: Request, page_id: str, kinds: tuple[str, ...]) -> Response:
-    page = _page_token(ctx, request, page_id)
-    if isinstance(page, Response):
-        return page
-    limit, names = _limit(request), _field_names(request.args.get("fields", "id"))
+def _listing(ctx: Context, request: Request, page: str, kinds: tuple[str, ...]) -> Response:
+    limit, names = _limit(request), graph.field_names(request.args.get("fields", "id"))
     allowed = POST_FIELDS if "post" in kinds else VIDEO_FIELDS
     if limit is None or any(n not in allowed for n in names):
-        return invalid("limit must be 1-100 and fields must exist on the listed node type")
+        return graph.invalid("limit must be 1-100 and fields must exist on the listed node type")
     posts = [p for p in reversed(ctx.state.posts_of("facebook")) if p.account == page and p.extra.get("kind") in kinds]
     if "post" in kinds:
         data = [_post_node(ctx, p, names) for p in posts[:limit]]
@@ -592,66 +500,45 @@ def _listing(ctx: Context, request: Request, page_id: str, kinds: tuple[str, ...
 # --- Facebook Login --------------------------------------------------------------------------------
 
 
-def dialog(ctx: Context, request: Request, **values: Any) -> Response:
-    args = request.args
-    reason = _dialog_problem(args)
-    if reason:
-        return Response(
-            f"<h1>Sorry, something went wrong.</h1><p>{html.escape(reason)}</p>", status=400, content_type="text/html"
-        )
-    code, page = secrets.token_urlsafe(24), str(10**14 + secrets.randbelow(9 * 10**14))
-    ctx.state.objects["facebook"].setdefault("codes", {})[code] = {
-        "redirect_uri": args["redirect_uri"], "challenge": args.get("code_challenge", ""), "page": page,
-        "client_id": args["client_id"], "expires": time.time() + 600,
-    }  # fmt: skip
-    target = f"{args['redirect_uri']}?{urlencode({'code': code, 'state': args.get('state', '')})}"
-    scopes = "".join(f"<li>{html.escape(s)}</li>" for s in args.get("scope", "").split(","))
-    page_html = (
-        f"<!doctype html><title>Log in with Facebook</title><h1>{html.escape(args['client_id'])} wants to manage "
-        f'your Page</h1><ul>{scopes}</ul><a id="approve" href="{html.escape(target)}">Approve</a>'
-    )
-    return Response(page_html, content_type="text/html")
+PROVIDER = oauth.Provider(
+    "facebook",
+    oauth.Page("Log in with Facebook", "{client} wants to manage your Page", "Sorry, something went wrong.", ","),
+    new_account=lambda: oauth.numeric_account(15),
+    required=("client_id", "redirect_uri"),
+    response_type="code",
+    pkce=("S256",),
+)
+_REDIRECT_MISMATCH = (
+    "Error validating verification code. Please make sure your redirect_uri is identical to the one "
+    "you used in the OAuth dialog request"
+)
+CODE_REFUSALS = {  # reason -> (message, subcode)
+    "unknown": ("This authorization code has been used.", 36009),
+    "redirect_uri": (_REDIRECT_MISMATCH, 36008),
+    "client_id": (_REDIRECT_MISMATCH, 36008),
+    "verifier": ("Invalid code verifier.", 36008),
+}
 
 
-def _dialog_problem(args: Any) -> str:
-    missing = [name for name in ("client_id", "redirect_uri") if not args.get(name)]
-    if missing:
-        return f"Missing {', '.join(missing)}."
-    if args.get("response_type", "code") != "code":
-        return "response_type must be code."
-    if args.get("code_challenge") and args.get("code_challenge_method") != "S256":
-        return "code_challenge_method must be S256."
-    return ""
-
-
+@route("GET", f"{GRAPH}/oauth/access_token")
 def access_token(ctx: Context, request: Request, **values: Any) -> Response:
     args = request.args
     if not args.get("client_id"):
-        return invalid("Missing client_id parameter.")
+        return graph.invalid("Missing client_id parameter.")
     if args.get("grant_type") == "fb_exchange_token":
         return _exchange(ctx, args.get("fb_exchange_token", ""))
     if args.get("code"):
         return _code_grant(ctx, args)
-    return invalid("Missing code or grant_type=fb_exchange_token.")
+    return graph.invalid("Missing code or grant_type=fb_exchange_token.")
 
 
 def _code_grant(ctx: Context, args: Any) -> Response:
-    with ctx.state.lock:
-        issued = ctx.state.objects["facebook"].setdefault("codes", {}).pop(args["code"], None)
-    if issued is None or issued["expires"] < time.time():
-        return graph_error(400, 100, "This authorization code has been used.", 36009)
-    if issued["redirect_uri"] != args.get("redirect_uri") or issued["client_id"] != args["client_id"]:
-        message = "Error validating verification code. Please make sure your redirect_uri is identical to the one "
-        return graph_error(400, 100, message + "you used in the OAuth dialog request", 36008)
-    if issued["challenge"] != _challenge(args.get("code_verifier", "")) and not (
-        not issued["challenge"] and args.get("client_secret")
-    ):
-        return graph_error(400, 100, "Invalid code verifier.", 36008)
-    return _token_answer(tokens.issue("facebook", issued["page"], kind="sbr", lifetime_seconds=3600), 3600)
-
-
-def _challenge(verifier: str) -> str:
-    return base64.urlsafe_b64encode(hashlib.sha256(verifier.encode()).digest()).decode().rstrip("=")
+    """A code with a PKCE challenge needs its verifier; one without, the app secret."""
+    code = oauth.redeem(ctx, PROVIDER, args, client=args["client_id"])
+    if isinstance(code, str) or (not code.challenge and not args.get("client_secret")):
+        message, subcode = CODE_REFUSALS[code if isinstance(code, str) else "verifier"]
+        return graph.error(400, 100, message, subcode=subcode)
+    return oauth.bearer(tokens.issue("facebook", code.account, kind="sbr", lifetime_seconds=3600), 3600)
 
 
 def _exchange(ctx: Context, user_token: str) -> Response:
@@ -659,15 +546,12 @@ def _exchange(ctx: Context, user_token: str) -> Response:
     if isinstance(info, Response):
         return info
     lifetime = 5183944
-    return _token_answer(tokens.issue("facebook", info.account, kind="sbr", lifetime_seconds=lifetime), lifetime)
+    return oauth.bearer(tokens.issue("facebook", info.account, kind="sbr", lifetime_seconds=lifetime), lifetime)
 
 
-def _token_answer(token: str, lifetime: int) -> Response:
-    return json_response({"access_token": token, "token_type": "bearer", "expires_in": lifetime})
-
-
+@route("GET", f"{GRAPH}/me/accounts")
 def me_accounts(ctx: Context, request: Request, **values: Any) -> Response:
-    info = _user_token(ctx, _token_of(request))
+    info = _user_token(ctx, graph.token_of(request, _params(request)))
     if isinstance(info, Response):
         return info
     page = info.account
@@ -676,23 +560,8 @@ def me_accounts(ctx: Context, request: Request, **values: Any) -> Response:
         "category": "Brand", "category_list": [{"id": "1605186416478696", "name": "Brand"}],
         "name": f"Sandbox Page {page}", "id": page, "tasks": TASKS,
     }  # fmt: skip
-    names = _field_names(request.args.get("fields", "access_token,category,category_list,name,id,tasks"))
+    names = graph.field_names(request.args.get("fields", "access_token,category,category_list,name,id,tasks"))
     return json_response({"data": [{k: entry[k] for k in names if k in entry}], "paging": _paging()})
 
 
-GRAPH = f"/graph.facebook.com/{VERSION}"
-RULES: list[Rule] = [
-    Rule(f"{GRAPH}/oauth/access_token", endpoint=access_token, methods=["GET"]),
-    Rule(f"{GRAPH}/me/accounts", endpoint=me_accounts, methods=["GET"]),
-    Rule(f"{GRAPH}/<page_id>/feed", endpoint=create_feed, methods=["POST"]),
-    Rule(f"{GRAPH}/<page_id>/photos", endpoint=create_photo, methods=["POST"]),
-    Rule(f"/graph-video.facebook.com/{VERSION}/<page_id>/videos", endpoint=create_video, methods=["POST"]),
-    Rule(f"{GRAPH}/<page_id>/videos", endpoint=page_videos, methods=["GET"]),
-    Rule(f"{GRAPH}/<page_id>/video_reels", endpoint=video_reels, methods=["POST"]),
-    Rule(f"{GRAPH}/<page_id>/video_reels", endpoint=page_reels, methods=["GET"]),
-    Rule(f"{GRAPH}/<page_id>/published_posts", endpoint=published_posts, methods=["GET"]),
-    Rule(f"{GRAPH}/<node_id>/insights", endpoint=insights, methods=["GET"]),
-    Rule(f"{GRAPH}/<node_id>", endpoint=get_node, methods=["GET"]),
-    Rule(f"/rupload.facebook.com/video-upload/{VERSION}/<video_id>", endpoint=rupload, methods=["POST"]),
-    Rule(f"/www.facebook.com/{VERSION}/dialog/oauth", endpoint=dialog, methods=["GET"]),
-]
+route("GET", f"/www.facebook.com/{VERSION}/dialog/oauth")(oauth.authorize_endpoint(PROVIDER))

@@ -27,27 +27,21 @@ a second media_publish of one container is the sandbox's own.
 
 from __future__ import annotations
 
-import html
 import json
 import re
 import secrets
 import time
-import urllib.error
-import urllib.request
-from collections.abc import Callable
 from typing import Any
-from urllib.parse import urlencode
 
-from werkzeug.routing import Rule
 from werkzeug.wrappers import Request, Response
 
-from sandbox import tokens
-from sandbox.http import Context, bearer_token, json_body, json_response, token_problem
+from sandbox import graph, media, oauth, tokens
+from sandbox.http import Context, json_body, json_response, publish_outcome, routes, signed_in, token_problem
+from sandbox.media import MB
 from sandbox.state import SandboxPost
 
 VERSION = "v25.0"
 GRAPH = f"/graph.instagram.com/{VERSION}"
-MB = 1024 * 1024
 IMAGE_MAX, VIDEO_MAX = 8 * MB, 300 * MB
 FETCH_TIMEOUT_SECONDS = 3.0
 CONTAINER_PARAMS = frozenset(
@@ -84,39 +78,17 @@ SHORT_LIVED, LONG_LIVED = 3600, 60 * 86400
 _HASHTAG = re.compile(r"(?:^|(?<=\s))#\w+")
 _MENTION = re.compile(r"(?:^|(?<=\s))@[\w.]+")
 
+RULES, route = routes()  # the endpoints below, each declared with @route
+
+
 # --- answers -------------------------------------------------------------------------------------
-
-
-def graph_error(code: int, message: str, subcode: int | None = None, *, status: int = 400, **extra: Any) -> Response:
-    error: dict[str, Any] = {"message": message, "type": "OAuthException", "code": code}
-    if subcode is not None:
-        error["error_subcode"] = subcode
-    error.update(extra)
-    error["fbtrace_id"] = "A" + secrets.token_urlsafe(16)
-    return json_response({"error": error}, status=status)
-
-
-def invalid(message: str, subcode: int | None = None) -> Response:
-    return graph_error(100, f"(#100) {message}", subcode)
-
-
-def no_object(object_id: str, verb: str = "get") -> Response:
-    message = (
-        f"Unsupported {verb} request. Object with ID '{object_id}' does not exist, cannot be loaded due to "
-        "missing permissions, or does not support this operation."
-    )
-    return graph_error(100, message, 33)
 
 
 def rate_limited(account: str) -> Response:
     usage = {account: [{"type": "instagram", "call_count": 100, "total_cputime": 1, "total_time": 1,
                         "estimated_time_to_regain_access": 1}]}  # fmt: skip
-    response = graph_error(
-        80002,
-        "There have been too many calls to this Instagram account. Wait a bit and try again.",
-        status=429,
-        is_transient=True,
-    )
+    message = "There have been too many calls to this Instagram account. Wait a bit and try again."
+    response = graph.error(429, 80002, message, is_transient=True)
     response.headers["X-Business-Use-Case-Usage"] = json_dumps(usage)
     return response
 
@@ -125,21 +97,18 @@ def json_dumps(value: Any) -> str:
     return json.dumps(value, separators=(",", ":"))
 
 
-_TOKEN_ERRORS: dict[str, Callable[[], Response]] = {
-    "missing": lambda: graph_error(104, "An access token is required to request this resource."),
-    "invalid": lambda: graph_error(190, "Invalid OAuth access token - Cannot parse access token"),
-    "expired": lambda: graph_error(190, "Error validating access token: Session has expired.", 463),
-    "revoked": lambda: graph_error(190, "Error validating access token: The user has not authorized application.", 458),
-}
+def _account(ctx: Context, request: Request, ig_id: str | None = None, **values: Any) -> str | Response:
+    """The token's account; an `ig_id` in the path must be it (or "me")."""
+    token = graph.token_of(request, request.args) or request.form.get("access_token", "")
+    info = token_problem(ctx, token, "instagram")
+    if not isinstance(info, tokens.TokenInfo):
+        return graph.token_refused(info)
+    if ig_id is not None and ig_id not in (info.account, "me"):
+        return graph.no_object(ig_id, verb=request.method.lower())
+    return info.account
 
 
-def _token(request: Request) -> str:
-    return bearer_token(request) or request.args.get("access_token", "") or request.form.get("access_token", "")
-
-
-def _account(ctx: Context, request: Request) -> str | Response:
-    info = token_problem(ctx, _token(request), "instagram")
-    return info.account if isinstance(info, tokens.TokenInfo) else _TOKEN_ERRORS[info]()
+_signed_in = signed_in(_account)
 
 
 def _params(request: Request) -> dict[str, Any]:
@@ -172,20 +141,15 @@ def _fields(request: Request, allowed: frozenset[str], node: str) -> list[str] |
     asked = [f for f in _params(request).get("fields", "id").split(",") if f]
     unknown = [f for f in asked if f not in allowed]
     if unknown:
-        return invalid(f"Tried accessing nonexisting field ({unknown[0]}) on node type ({node})")
+        return graph.invalid(f"Tried accessing nonexisting field ({unknown[0]}) on node type ({node})")
     return ["id", *[f for f in asked if f != "id"]]
 
 
 # --- scratch state -------------------------------------------------------------------------------
 
 
-def _store(ctx: Context, kind: str) -> dict[str, dict[str, Any]]:
-    store: dict[str, dict[str, Any]] = ctx.state.objects["instagram"].setdefault(kind, {})
-    return store
-
-
-def _now_graph() -> str:
-    return time.strftime("%Y-%m-%dT%H:%M:%S+0000", time.gmtime())
+def _store(ctx: Context, kind: str) -> dict[str, Any]:
+    return ctx.state.store("instagram", kind)
 
 
 def _shortcode(media_id: str) -> str:
@@ -240,21 +204,16 @@ def _params_problem(params: dict[str, Any]) -> str:
 
 def _fetch(url: str, limit: int) -> bytes | None:
     """The bytes at `url` (at most limit + 1 of them), or None when they cannot be fetched."""
-    if not url.isascii() or not url.startswith(("http://", "https://")):
-        return None
-    try:
-        with urllib.request.urlopen(url, timeout=FETCH_TIMEOUT_SECONDS) as answer:  # noqa: S310 (http(s) only)
-            data: bytes = answer.read(limit + 1)
-            return data
-    except (urllib.error.URLError, OSError, ValueError):
-        return None
+    data = media.fetch(url, limit, FETCH_TIMEOUT_SECONDS) if url.isascii() else ""
+    return None if isinstance(data, str) else data
 
 
 def _fetch_failed(url: str) -> Response:
-    return graph_error(
+    return graph.error(
+        400,
         9004,
         "Only photo or video can be accepted as media type.",
-        2207052,
+        subcode=2207052,
         is_transient=False,
         error_user_title="Media download has failed.",
         error_user_msg=f"The media could not be fetched from this uri: {url}",
@@ -266,9 +225,13 @@ def _image_problem(url: str) -> Response | None:
     if data is None:
         return _fetch_failed(url)
     if len(data) > IMAGE_MAX:
-        return graph_error(36000, "The image is too large.", 2207004, error_user_msg="Images may be at most 8 MB.")
-    if not data.startswith(b"\xff\xd8\xff"):
-        return graph_error(36001, "The image format is not supported.", 2207005, error_user_msg="Use a JPEG image.")
+        return graph.error(
+            400, 36000, "The image is too large.", subcode=2207004, error_user_msg="Images may be at most 8 MB."
+        )
+    if media.image_type(data) != "image/jpeg":
+        return graph.error(
+            400, 36001, "The image format is not supported.", subcode=2207005, error_user_msg="Use a JPEG image."
+        )
     return None
 
 
@@ -279,7 +242,7 @@ def _video_state(url: str) -> tuple[str, str] | Response:
         return _fetch_failed(url)
     if len(data) > VIDEO_MAX:
         return "ERROR", "Error: The video file is too large (2207026)."
-    if data[4:8] != b"ftyp":
+    if not media.is_iso_video(data):
         return "ERROR", "Error: The video format is not supported (2207026)."
     return "IN_PROGRESS", "In Progress"
 
@@ -298,16 +261,13 @@ def _children_problem(ctx: Context, account: str, params: dict[str, Any]) -> str
     return ""
 
 
-def create_container(ctx: Context, request: Request, ig_id: str) -> Response:
-    account = _account(ctx, request)
-    if isinstance(account, Response):
-        return account
-    if ig_id not in (account, "me"):
-        return no_object(ig_id, "post")
+@route("POST", f"{GRAPH}/<ig_id>/media")
+@_signed_in
+def create_container(ctx: Context, request: Request, account: str, ig_id: str) -> Response:
     params = _params(request)
     reason = _params_problem(params) or _children_problem(ctx, account, params)
     if reason:
-        return invalid(reason)
+        return graph.invalid(reason)
     item = bool(_flag(params.get("is_carousel_item", False)))
     outcome = "ok" if item else ctx.state.take_outcome("instagram")
     if outcome in ("error", "rate_limited"):
@@ -321,10 +281,11 @@ def create_container(ctx: Context, request: Request, ig_id: str) -> Response:
 def _refused(outcome: str, account: str) -> Response:
     if outcome == "rate_limited":
         return rate_limited(account)
-    return graph_error(
+    return graph.error(
+        400,
         36003,
         "The aspect ratio is not supported.",
-        2207009,
+        subcode=2207009,
         is_transient=False,
         error_user_title="Unsupported aspect ratio",
         error_user_msg="The submitted image with aspect ratio cannot be published. Use an aspect ratio "
@@ -357,10 +318,7 @@ def _new_container(ctx: Context, account: str, params: dict[str, Any], state: tu
 
 def _advance(container: dict[str, Any]) -> None:
     """One status check: IN_PROGRESS while checks remain, then FINISHED."""
-    if container["status_code"] != "IN_PROGRESS":
-        return
-    if container["checks"] > 0:
-        container["checks"] -= 1
+    if container["status_code"] != "IN_PROGRESS" or not media.check_done(container, "checks"):
         return
     container["status_code"] = "FINISHED"
     container["status"] = "Finished: Media has been uploaded and it is ready to be published."
@@ -369,19 +327,16 @@ def _advance(container: dict[str, Any]) -> None:
 # --- publishing ----------------------------------------------------------------------------------
 
 
-def media_publish(ctx: Context, request: Request, ig_id: str) -> Response:
-    account = _account(ctx, request)
-    if isinstance(account, Response):
-        return account
-    if ig_id not in (account, "me"):
-        return no_object(ig_id, "post")
+@route("POST", f"{GRAPH}/<ig_id>/media_publish")
+@_signed_in
+def media_publish(ctx: Context, request: Request, account: str, ig_id: str) -> Response:
     params = _params(request)
     creation_id = str(params.get("creation_id", ""))
     if set(params) != {"creation_id"} or not creation_id.isdigit():
-        return invalid("The parameter creation_id is required (and the only one)")
+        return graph.invalid("The parameter creation_id is required (and the only one)")
     container = _store(ctx, "containers").get(creation_id)
     if container is None or container["account"] != account or container["carousel_item"]:
-        return no_object(creation_id)
+        return graph.no_object(creation_id)
     refusal = _not_publishable(container)
     return refusal or _publish(ctx, account, creation_id, container)
 
@@ -389,18 +344,19 @@ def media_publish(ctx: Context, request: Request, ig_id: str) -> Response:
 def _not_publishable(container: dict[str, Any]) -> Response | None:
     state = container["status_code"]
     if state == "IN_PROGRESS":
-        return graph_error(
+        return graph.error(
+            400,
             9007,
             "Media ID is not available",
-            2207027,
+            subcode=2207027,
             is_transient=False,
             error_user_title="Media not ready for publishing",
             error_user_msg="The media is not ready for publishing, please wait for a moment",
         )
     if state == "PUBLISHED":
-        return invalid("This media container has already been published")
+        return graph.invalid("This media container has already been published")
     if state != "FINISHED":
-        return invalid(f"The media container cannot be published: {container['status']}")
+        return graph.invalid(f"The media container cannot be published: {container['status']}")
     return None
 
 
@@ -433,7 +389,7 @@ def _media_node(ctx: Context, post: SandboxPost, fields: list[str]) -> dict[str,
     values = {
         "id": post.id, "caption": post.text, "media_type": post.extra.get("media_type"),
         "media_product_type": post.extra.get("product"), "permalink": _permalink(post),
-        "shortcode": _shortcode(post.id), "timestamp": post.created_at[:19] + "+0000",
+        "shortcode": _shortcode(post.id), "timestamp": graph.timestamp(post.created_at),
         "username": _username(post.account), "like_count": counts["likes"], "comments_count": counts["comments"],
         "is_comment_enabled": True, "is_shared_to_feed": True, "owner": {"id": post.account},
     }  # fmt: skip
@@ -444,10 +400,9 @@ def _username(account: str) -> str:
     return "sandbox_" + re.sub(r"\W", "_", account)
 
 
-def get_node(ctx: Context, request: Request, node_id: str) -> Response:
-    account = _account(ctx, request)
-    if isinstance(account, Response):
-        return account
+@route("GET", f"{GRAPH}/<node_id>")
+@_signed_in
+def get_node(ctx: Context, request: Request, account: str, node_id: str) -> Response:
     container = _store(ctx, "containers").get(node_id)
     if container is not None and container["account"] == account:
         return _container_answer(request, node_id, container)
@@ -457,7 +412,7 @@ def get_node(ctx: Context, request: Request, node_id: str) -> Response:
         return fields if isinstance(fields, Response) else json_response(_media_node(ctx, post, fields))
     if node_id in (account, "me"):
         return _user_answer(request, account)
-    return no_object(node_id)
+    return graph.no_object(node_id)
 
 
 def _container_answer(request: Request, node_id: str, container: dict[str, Any]) -> Response:
@@ -488,18 +443,15 @@ def _since(raw: str) -> str:
     return raw[:19]
 
 
-def list_media(ctx: Context, request: Request, ig_id: str) -> Response:
-    account = _account(ctx, request)
-    if isinstance(account, Response):
-        return account
-    if ig_id not in (account, "me"):
-        return no_object(ig_id)
+@route("GET", f"{GRAPH}/<ig_id>/media")
+@_signed_in
+def list_media(ctx: Context, request: Request, account: str, ig_id: str) -> Response:
     fields = _fields(request, MEDIA_FIELDS, "Media")
     if isinstance(fields, Response):
         return fields
     limit = str(_params(request).get("limit", "25"))
     if not limit.isdigit() or not 1 <= int(limit) <= 100:
-        return invalid("Param limit must be between 1 and 100")
+        return graph.invalid("Param limit must be between 1 and 100")
     since = _since(str(_params(request).get("since", "")))
     posts = [p for p in reversed(ctx.state.posts_of("instagram")) if p.account == account]
     chosen = [p for p in posts if p.created_at[:19] >= since and p.extra.get("product") != "STORY"][: int(limit)]
@@ -511,38 +463,39 @@ def list_media(ctx: Context, request: Request, ig_id: str) -> Response:
 # --- comments and insights -----------------------------------------------------------------------
 
 
-def create_comment(ctx: Context, request: Request, media_id: str) -> Response:
-    account = _account(ctx, request)
-    if isinstance(account, Response):
-        return account
+@route("POST", f"{GRAPH}/<media_id>/comments")
+@_signed_in
+def create_comment(ctx: Context, request: Request, account: str, media_id: str) -> Response:
     if ctx.state.find_post("instagram", media_id) is None:
-        return no_object(media_id, "post")
+        return graph.no_object(media_id, verb="post")
     params = _params(request)
     message = params.get("message")
     if set(params) - {"message"} or not isinstance(message, str) or not 0 < len(message) <= 2200:
-        return invalid("The parameter message is required: a string of 1 to 2200 characters")
-    outcome = ctx.state.take_outcome("instagram")
-    if outcome in ("error", "rate_limited"):
-        return rate_limited(account) if outcome == "rate_limited" else invalid("Comments are disabled for this media")
+        return graph.invalid("The parameter message is required: a string of 1 to 2200 characters")
+    refusals = {
+        "error": lambda: graph.invalid("Comments are disabled for this media"),
+        "rate_limited": lambda: rate_limited(account),
+    }
+    return publish_outcome(ctx, "instagram", refusals, lambda _: _comment(ctx, account, media_id, message))
+
+
+def _comment(ctx: Context, account: str, media_id: str, message: str) -> Response:
     comment_id = ctx.state.next_id()
     _store(ctx, "comments")[comment_id] = {"media_id": media_id, "account": account, "message": message}
-    if outcome == "timeout":
-        ctx.hold()
     return json_response({"id": comment_id})
 
 
-def media_insights(ctx: Context, request: Request, media_id: str) -> Response:
-    account = _account(ctx, request)
-    if isinstance(account, Response):
-        return account
+@route("GET", f"{GRAPH}/<media_id>/insights")
+@_signed_in
+def media_insights(ctx: Context, request: Request, account: str, media_id: str) -> Response:
     post = ctx.state.find_post("instagram", media_id)
     if post is None or post.account != account:
-        return no_object(media_id)
+        return graph.no_object(media_id)
     params = _params(request)
     metrics = [m for m in str(params.get("metric", "")).split(",") if m]
     wrong = [m for m in metrics if m not in METRICS]
     if not metrics or wrong or params.get("period", "lifetime") != "lifetime" or set(params) - {"metric", "period"}:
-        return invalid(f"metric must be one of the following values: {', '.join(sorted(METRICS))}")
+        return graph.invalid(f"metric must be one of the following values: {', '.join(sorted(METRICS))}")
     counts = ctx.state.metrics_of("instagram", media_id)
     return json_response({"data": [_insight(media_id, name, counts) for name in metrics]})
 
@@ -550,11 +503,8 @@ def media_insights(ctx: Context, request: Request, media_id: str) -> Response:
 def _insight(media_id: str, name: str, counts: dict[str, int]) -> dict[str, Any]:
     interactions = counts["likes"] + counts["comments"] + counts["shares"]
     values = {**counts, "reach": counts["views"], "saved": 0, "total_interactions": interactions}
-    return {
-        "name": name, "period": "lifetime", "values": [{"value": values.get(name, 0)}],
-        "title": name.replace("_", " ").capitalize(), "description": f"The media's {name.replace('_', ' ')}.",
-        "id": f"{media_id}/insights/{name}/lifetime",
-    }  # fmt: skip
+    words = name.replace("_", " ")
+    return graph.insight(media_id, name, values.get(name, 0), words.capitalize(), f"The media's {words}.")
 
 
 # --- OAuth (Instagram Login) ---------------------------------------------------------------------
@@ -564,100 +514,73 @@ def _oauth_error(message: str, status: int = 400) -> Response:
     return json_response({"error_type": "OAuthException", "code": status, "error_message": message}, status=status)
 
 
-def authorize(ctx: Context, request: Request, **values: Any) -> Response:
-    args = request.args
-    reason = _authorize_problem(args)
-    if reason:
-        page = f"<h1>Invalid request</h1><p>{html.escape(reason)}</p>"
-        return Response(page, status=400, content_type="text/html")
-    code = secrets.token_urlsafe(24)
-    account = "1784" + "".join(secrets.choice("0123456789") for _ in range(13))
-    ctx.state.objects["instagram"].setdefault("codes", {})[code] = {
-        "client_id": args["client_id"], "redirect_uri": args["redirect_uri"], "account": account,
-        "scope": args["scope"], "expires": time.time() + 600,
-    }  # fmt: skip
-    target = f"{args['redirect_uri']}?{urlencode({'code': code, 'state': args.get('state', '')})}"
-    page = (
-        f"<!doctype html><title>Instagram</title><h1>{html.escape(args['client_id'])} would like to access your "
-        f"Instagram professional account</h1><p>{html.escape(args['scope'])}</p>"
-        f'<a id="approve" href="{html.escape(target)}">Approve</a>'
-    )
-    return Response(page, content_type="text/html")
-
-
-def _authorize_problem(args: Any) -> str:
-    missing = [n for n in ("client_id", "redirect_uri", "scope") if not args.get(n)]
-    if missing:
-        return f"Missing {', '.join(missing)}."
-    if args.get("response_type") != "code":
-        return "response_type must be code."
-    scopes = set(args["scope"].split(","))
+def _scope_problem(scope: str) -> str:
+    scopes = set(scope.split(","))
     if scopes - SCOPES or "instagram_business_basic" not in scopes:
         return "Invalid scope: use instagram_business_* permissions, including instagram_business_basic."
     return ""
 
 
+PROVIDER = oauth.Provider(
+    "instagram",
+    oauth.Page("Instagram", "{client} would like to access your Instagram professional account", "Invalid request"),
+    new_account=lambda: "1784" + "".join(secrets.choice("0123456789") for _ in range(13)),
+    scope_problem=_scope_problem,
+)
+CODE_REFUSALS = {
+    "unknown": "Matching code was not found or was already used",
+    "redirect_uri": "Error validating verification code. Please make sure your redirect_uri is identical",
+}
+CODE_REFUSALS["client_id"] = CODE_REFUSALS["redirect_uri"]
+
+
+@route("POST", "/api.instagram.com/oauth/access_token")
 def access_token(ctx: Context, request: Request, **values: Any) -> Response:
     form = request.form
-    if request.mimetype not in ("application/x-www-form-urlencoded", "multipart/form-data"):
+    if request.mimetype not in (oauth.FORM, "multipart/form-data"):
         return _oauth_error("The request body must be form-encoded.")
     missing = [n for n in ("client_id", "client_secret", "grant_type", "redirect_uri", "code") if not form.get(n)]
     if missing:
         return _oauth_error(f"Missing required field {missing[0]}")
     if form["grant_type"] != "authorization_code":
         return _oauth_error("Invalid grant_type: only authorization_code is supported here")
-    with ctx.state.lock:
-        issued = ctx.state.objects["instagram"].setdefault("codes", {}).pop(form["code"], None)
-    if issued is None or issued["expires"] < time.time():
-        return _oauth_error("Matching code was not found or was already used")
-    if (issued["client_id"], issued["redirect_uri"]) != (form["client_id"], form["redirect_uri"]):
-        return _oauth_error("Error validating verification code. Please make sure your redirect_uri is identical")
-    short = tokens.issue("instagram", issued["account"], lifetime_seconds=SHORT_LIVED)
-    return json_response(
-        {"data": [{"access_token": short, "user_id": issued["account"], "permissions": issued["scope"]}]}
-    )
+    code = oauth.redeem(ctx, PROVIDER, form, client=form["client_id"])
+    if isinstance(code, str):
+        return _oauth_error(CODE_REFUSALS[code])
+    short = tokens.issue("instagram", code.account, lifetime_seconds=SHORT_LIVED)
+    return json_response({"data": [{"access_token": short, "user_id": code.account, "permissions": code.scope}]})
 
 
 def _token_grant(ctx: Context, request: Request, grant: str) -> tokens.TokenInfo | Response:
     if request.args.get("grant_type") != grant:
-        return invalid(f"Param grant_type must be {grant}")
+        return graph.invalid(f"Param grant_type must be {grant}")
     info = token_problem(ctx, request.args.get("access_token", ""), "instagram")
-    return info if isinstance(info, tokens.TokenInfo) else _TOKEN_ERRORS[info]()
+    return info if isinstance(info, tokens.TokenInfo) else graph.token_refused(info)
 
 
 def _long_lived(account: str) -> Response:
-    token = tokens.issue("instagram", account, lifetime_seconds=LONG_LIVED)
-    return json_response({"access_token": token, "token_type": "bearer", "expires_in": LONG_LIVED})
+    return oauth.bearer(tokens.issue("instagram", account, lifetime_seconds=LONG_LIVED), LONG_LIVED)
 
 
+@route("GET", "/graph.instagram.com/access_token")
 def exchange_token(ctx: Context, request: Request, **values: Any) -> Response:
     info = _token_grant(ctx, request, "ig_exchange_token")
     if isinstance(info, Response):
         return info
     if not request.args.get("client_secret"):
-        return invalid("The parameter client_secret is required")
+        return graph.invalid("The parameter client_secret is required")
     return _long_lived(info.account)
 
 
+@route("GET", "/graph.instagram.com/refresh_access_token")
 def refresh_token(ctx: Context, request: Request, **values: Any) -> Response:
     """A new 60-day token for an unexpired long-lived one (the old one stays valid)."""
     info = _token_grant(ctx, request, "ig_refresh_token")
     if isinstance(info, Response):
         return info
     if info.expires_at - time.time() <= SHORT_LIVED + 60:
-        return invalid("Only long-lived access tokens can be refreshed")
+        return graph.invalid("Only long-lived access tokens can be refreshed")
     return _long_lived(info.account)
 
 
-RULES: list[Rule] = [
-    Rule(f"{GRAPH}/<ig_id>/media", endpoint=create_container, methods=["POST"]),
-    Rule(f"{GRAPH}/<ig_id>/media", endpoint=list_media, methods=["GET"]),
-    Rule(f"{GRAPH}/<ig_id>/media_publish", endpoint=media_publish, methods=["POST"]),
-    Rule(f"{GRAPH}/<media_id>/comments", endpoint=create_comment, methods=["POST"]),
-    Rule(f"{GRAPH}/<media_id>/insights", endpoint=media_insights, methods=["GET"]),
-    Rule(f"{GRAPH}/<node_id>", endpoint=get_node, methods=["GET"]),
-    Rule("/graph.instagram.com/access_token", endpoint=exchange_token, methods=["GET"]),
-    Rule("/graph.instagram.com/refresh_access_token", endpoint=refresh_token, methods=["GET"]),
-    Rule("/api.instagram.com/oauth/access_token", endpoint=access_token, methods=["POST"]),
-    Rule("/www.instagram.com/oauth/authorize", endpoint=authorize, methods=["GET"]),
-]
+route("GET", "/www.instagram.com/oauth/authorize")(oauth.authorize_endpoint(PROVIDER))

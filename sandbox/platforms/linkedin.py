@@ -25,30 +25,24 @@ documents and articles, and "ghost" duplicates after a delete.
 from __future__ import annotations
 
 import hashlib
-import html
 import re
 import secrets
 import time
 from typing import Any
-from urllib.parse import urlencode
 
-from werkzeug.routing import Rule
 from werkzeug.wrappers import Request, Response
 
-from sandbox import tokens
-from sandbox.http import Context, bearer_token, json_body, json_response, token_problem
+from sandbox import oauth
+from sandbox.http import Context, bearer_account, json_body, json_response, publish_outcome, routes, signed_in
+from sandbox.media import MB, check_done, image_type, is_iso_video
 from sandbox.state import SandboxPost
 
 PLATFORM = "linkedin"
-MB = 1024 * 1024
 PART_BYTES = 4 * MB  # LinkedIn's video part size; tests may lower it
 IMAGE_MAX_BYTES = 5 * MB
 VIDEO_MAX_BYTES = 500 * MB
 MAX_COMMENTARY = 3000
 OLDEST_ACTIVE_VERSION = "202407"
-ACCESS_LIFETIME = 60 * 86400
-REFRESH_LIFETIME = 365 * 86400
-SCOPES = "openid,profile,w_member_social,r_member_postAnalytics"
 UPLOAD_HOST = "https://www.linkedin.com/dms-uploads/sp/v2"
 POST_FIELDS = frozenset(
     {
@@ -67,12 +61,14 @@ TARGET_FACETS = frozenset(
 )  # fmt: skip
 METRIC_OF = {"IMPRESSION": "views", "MEMBERS_REACHED": "views", "REACTION": "likes", "COMMENT": "comments"}
 METRIC_OF["RESHARE"] = "shares"
-IMAGE_SIGNATURES = (b"\x89PNG\r\n\x1a\n", b"\xff\xd8\xff", b"GIF87a", b"GIF89a")
 RESERVED = frozenset("\\|{}@[]()<>#*_~")
 _MENTION = re.compile(r"@\[([^\]\\]*)\]\((urn:li:[A-Za-z]+:[^)\s]+)\)")
 _PERSON = re.compile(r"urn:li:person:[A-Za-z0-9_-]+")
 _ORGANIZATION = re.compile(r"urn:li:organization:\d+")
 _ENTITY = re.compile(r"\((share|ugc):(urn:li:(?:share|ugcPost):\d+)\)")
+
+
+RULES, route = routes()  # the endpoints below, each declared with @route
 
 
 # --- little text -----------------------------------------------------------------------------
@@ -133,12 +129,12 @@ TOKEN_ERRORS = {
 }
 
 
-def _account(ctx: Context, request: Request) -> str | Response:
-    info = token_problem(ctx, bearer_token(request), PLATFORM)
-    if isinstance(info, tokens.TokenInfo):
-        return info.account
-    service_code, code, message = TOKEN_ERRORS[info]
+def _token_refused(why: str) -> Response:
+    service_code, code, message = TOKEN_ERRORS[why]
     return error(401, message, code, service_code)
+
+
+_account = bearer_account(PLATFORM, _token_refused)
 
 
 def _version_problem(request: Request) -> Response | None:
@@ -153,7 +149,7 @@ def _version_problem(request: Request) -> Response | None:
     return None
 
 
-def _rest_account(ctx: Context, request: Request) -> str | Response:
+def _rest_account(ctx: Context, request: Request, **values: Any) -> str | Response:
     """The token's member for a /rest/ call, after the version headers LinkedIn requires."""
     account = _account(ctx, request)
     if isinstance(account, Response):
@@ -161,9 +157,11 @@ def _rest_account(ctx: Context, request: Request) -> str | Response:
     return _version_problem(request) or account
 
 
-def _objects(ctx: Context, kind: str) -> dict[str, dict[str, Any]]:
-    found: dict[str, dict[str, Any]] = ctx.state.objects[PLATFORM].setdefault(kind, {})
-    return found
+_member, _rest_member = signed_in(_account), signed_in(_rest_account)
+
+
+def _objects(ctx: Context, kind: str) -> dict[str, Any]:
+    return ctx.state.store(PLATFORM, kind)
 
 
 def _now_ms() -> int:
@@ -181,10 +179,9 @@ def _owner_problem(account: str, owner: Any) -> Response | None:
 # --- images ----------------------------------------------------------------------------------
 
 
-def images_action(ctx: Context, request: Request, **values: Any) -> Response:
-    account = _rest_account(ctx, request)
-    if isinstance(account, Response):
-        return account
+@route("POST", "/api.linkedin.com/rest/images")
+@_rest_member
+def images_action(ctx: Context, request: Request, account: str, **values: Any) -> Response:
     if request.args.get("action") != "initializeUpload":
         return error(400, "action must be initializeUpload", "ILLEGAL_ARGUMENT")
     body = json_body(request)
@@ -202,15 +199,14 @@ def images_action(ctx: Context, request: Request, **values: Any) -> Response:
 
 
 def _image_problem(data: bytes) -> str:
-    if not data.startswith(IMAGE_SIGNATURES):
+    if image_type(data) not in ("image/jpeg", "image/png", "image/gif"):
         return "The uploaded file is not a JPG, PNG or GIF image."
     return f"Images may be at most {IMAGE_MAX_BYTES} bytes." if len(data) > IMAGE_MAX_BYTES else ""
 
 
-def upload(ctx: Context, request: Request, upload_id: str, kind: str, part: int) -> Response:
-    account = _account(ctx, request)
-    if isinstance(account, Response):
-        return account
+@route("PUT", "/www.linkedin.com/dms-uploads/sp/v2/<upload_id>/<kind>/<int:part>")
+@_member
+def upload(ctx: Context, request: Request, account: str, upload_id: str, kind: str, part: int) -> Response:
     target = _objects(ctx, "uploads").get(upload_id)
     media = _objects(ctx, "media").get(target["urn"]) if target else None
     if target is None or media is None or media["account"] != account or media["status"] != "WAITING_UPLOAD":
@@ -231,14 +227,13 @@ def _store_image(media: dict[str, Any], data: bytes) -> Response:
     return Response(status=201)
 
 
-def get_image(ctx: Context, request: Request, urn: str) -> Response:
-    return _media_answer(ctx, request, urn, "image")
+@route("GET", "/api.linkedin.com/rest/images/<urn>")
+@_rest_member
+def get_image(ctx: Context, request: Request, account: str, urn: str) -> Response:
+    return _media_answer(ctx, account, urn, "image")
 
 
-def _media_answer(ctx: Context, request: Request, urn: str, kind: str) -> Response:
-    account = _rest_account(ctx, request)
-    if isinstance(account, Response):
-        return account
+def _media_answer(ctx: Context, account: str, urn: str, kind: str) -> Response:
     media = _objects(ctx, "media").get(urn)
     if media is None or media["kind"] != kind or media["account"] != account:
         return error(404, f"{kind} {urn} not found", "NOT_FOUND")
@@ -250,10 +245,9 @@ def _media_answer(ctx: Context, request: Request, urn: str, kind: str) -> Respon
 # --- videos ----------------------------------------------------------------------------------
 
 
-def videos_action(ctx: Context, request: Request, **values: Any) -> Response:
-    account = _rest_account(ctx, request)
-    if isinstance(account, Response):
-        return account
+@route("POST", "/api.linkedin.com/rest/videos")
+@_rest_member
+def videos_action(ctx: Context, request: Request, account: str, **values: Any) -> Response:
     body = json_body(request)
     action = request.args.get("action")
     if action == "initializeUpload" and isinstance(body, dict):
@@ -312,48 +306,37 @@ def _finalize_video(ctx: Context, account: str, request: Any) -> Response:
             "uploadedPartIds must list every part's ETag in order", "INVALID_VALUE", "/uploadedPartIds", 400
         )
     data = b"".join(chunk for _, chunk in parts)
-    if len(data) != media["size"] or data[4:8] != b"ftyp":
+    if len(data) != media["size"] or not is_iso_video(data):
         return error(400, "The uploaded video is not an MP4 file of the declared size", "INVALID_VIDEO")
-    media.update(status="PROCESSING", checks_left=3 if _take_processing(ctx) else 1, parts={})
+    slow = ctx.state.take_outcome_if(PLATFORM, "processing")  # a queued `processing` applies to this upload
+    media.update(status="PROCESSING", checks_left=3 if slow else 1, parts={})
     return json_response({})
 
 
-def _take_processing(ctx: Context) -> bool:
-    """The `processing` outcome, when it is next in the queue: it applies to this upload."""
-    with ctx.state.lock:
-        queue = ctx.state.outcomes[PLATFORM]
-        if queue and queue[0] == "processing":
-            queue.popleft()
-            return True
-    return False
-
-
-def get_video(ctx: Context, request: Request, urn: str) -> Response:
-    return _media_answer(ctx, request, urn, "video")
+@route("GET", "/api.linkedin.com/rest/videos/<urn>")
+@_rest_member
+def get_video(ctx: Context, request: Request, account: str, urn: str) -> Response:
+    return _media_answer(ctx, account, urn, "video")
 
 
 def _advance(media: dict[str, Any]) -> None:
     """One status check of a processing video: in progress while checks are left, then AVAILABLE."""
-    if media["status"] != "PROCESSING":
-        return
-    if media["checks_left"] > 0:
-        media["checks_left"] -= 1
-    else:
+    if media["status"] == "PROCESSING" and check_done(media):
         media["status"] = "AVAILABLE"
 
 
 # --- posts -----------------------------------------------------------------------------------
 
 
-def create_post(ctx: Context, request: Request, **values: Any) -> Response:
-    account = _rest_account(ctx, request)
-    if isinstance(account, Response):
-        return account
+@route("POST", "/api.linkedin.com/rest/posts")
+@_rest_member
+def create_post(ctx: Context, request: Request, account: str, **values: Any) -> Response:
     body = json_body(request)
     if not isinstance(body, dict):
         return error(400, "The request body must be a JSON object", "ILLEGAL_ARGUMENT")
     problem = _fields_problem(body) or _author_problem(account, body) or _content_problem(ctx, account, body)
-    return problem or _duplicate(ctx, account, body) or _answer_outcome(ctx, account, body)
+    refused = problem or _duplicate(ctx, account, body)
+    return refused or publish_outcome(ctx, PLATFORM, OUTCOME_REFUSALS, lambda _: _create(ctx, account, body))
 
 
 def _fields_problem(body: dict[str, Any]) -> Response | None:
@@ -464,20 +447,21 @@ def _duplicate(ctx: Context, account: str, body: dict[str, Any]) -> Response | N
     return None
 
 
-def _answer_outcome(ctx: Context, account: str, body: dict[str, Any]) -> Response:
-    outcome = ctx.state.take_outcome(PLATFORM)
-    if outcome == "error":
-        return error(
-            403, "Not enough permissions to access: partnerApiPostsExternal.CREATE.20250701", "ACCESS_DENIED", 100
-        )
-    if outcome == "rate_limited":
-        return error(429, "Resource level throttle MEMBER DAY limit for calls to this resource is reached.")
+OUTCOME_REFUSALS = {
+    "error": lambda: error(
+        403, "Not enough permissions to access: partnerApiPostsExternal.CREATE.20250701", "ACCESS_DENIED", 100
+    ),
+    "rate_limited": lambda: error(
+        429, "Resource level throttle MEMBER DAY limit for calls to this resource is reached."
+    ),
+}
+
+
+def _create(ctx: Context, account: str, body: dict[str, Any]) -> Response:
     text = render_little_text(body.get("commentary", ""))
     urn = f"urn:li:share:{ctx.state.next_id()}"
     count = len(_content_ids(body["content"])) if "content" in body else 0
     ctx.state.add_post(PLATFORM, account, text, count, post_id=urn, request=body, created_ms=_now_ms())
-    if outcome == "timeout":
-        ctx.hold()
     return Response(status=201, headers={"x-restli-id": urn})
 
 
@@ -486,20 +470,18 @@ def _post_json(post: SandboxPost) -> dict[str, Any]:
     return {**sent, "id": post.id, "createdAt": created, "publishedAt": created, "lastModifiedAt": created}
 
 
-def get_post(ctx: Context, request: Request, urn: str) -> Response:
-    account = _rest_account(ctx, request)
-    if isinstance(account, Response):
-        return account
+@route("GET", "/api.linkedin.com/rest/posts/<urn>")
+@_rest_member
+def get_post(ctx: Context, request: Request, account: str, urn: str) -> Response:
     post = ctx.state.find_post(PLATFORM, urn)
     if post is None:
         return error(404, f"Post {urn} not found", "NOT_FOUND")
     return json_response(_post_json(post))
 
 
-def find_posts(ctx: Context, request: Request, **values: Any) -> Response:
-    account = _rest_account(ctx, request)
-    if isinstance(account, Response):
-        return account
+@route("GET", "/api.linkedin.com/rest/posts")
+@_rest_member
+def find_posts(ctx: Context, request: Request, account: str, **values: Any) -> Response:
     args = request.args
     if args.get("q") != "author" or not args.get("author"):
         return error(400, "q=author and author are required", "ILLEGAL_ARGUMENT")
@@ -516,10 +498,9 @@ def find_posts(ctx: Context, request: Request, **values: Any) -> Response:
 # --- analytics and identity ------------------------------------------------------------------
 
 
-def post_analytics(ctx: Context, request: Request, **values: Any) -> Response:
-    account = _rest_account(ctx, request)
-    if isinstance(account, Response):
-        return account
+@route("GET", "/api.linkedin.com/rest/memberCreatorPostAnalytics")
+@_rest_member
+def post_analytics(ctx: Context, request: Request, account: str, **values: Any) -> Response:
     args, entity = request.args, _ENTITY.fullmatch(request.args.get("entity", ""))
     if args.get("q") != "entity" or entity is None or args.get("queryType") not in METRIC_OF:
         return error(400, "q=entity, entity=(share:urn) or (ugc:urn) and a queryType are required", "ILLEGAL_ARGUMENT")
@@ -533,10 +514,9 @@ def post_analytics(ctx: Context, request: Request, **values: Any) -> Response:
     return json_response({"elements": [element], "paging": {"start": 0, "count": 10, "links": []}})
 
 
-def userinfo(ctx: Context, request: Request, **values: Any) -> Response:
-    account = _account(ctx, request)
-    if isinstance(account, Response):
-        return account
+@route("GET", "/api.linkedin.com/v2/userinfo")
+@_member
+def userinfo(ctx: Context, request: Request, account: str, **values: Any) -> Response:
     return json_response(
         {"sub": account, "name": f"Sandbox {account}", "given_name": "Sandbox", "family_name": account,
          "locale": {"country": "US", "language": "en"}, "email_verified": True}
@@ -545,94 +525,41 @@ def userinfo(ctx: Context, request: Request, **values: Any) -> Response:
 
 # --- OAuth 2.0 -------------------------------------------------------------------------------
 
-
-def _oauth_error(error_name: str, description: str, status: int = 400) -> Response:
-    return json_response({"error": error_name, "error_description": description}, status=status)
-
-
-def authorize(ctx: Context, request: Request, **values: Any) -> Response:
-    args = request.args
-    missing = [name for name in ("client_id", "redirect_uri", "scope") if not args.get(name)]
-    if args.get("response_type") != "code" or missing:
-        reason = f"response_type must be code; missing: {', '.join(missing) or 'none'}"
-        return Response(
-            f"<h1>Bummer, something went wrong.</h1><p>{html.escape(reason)}</p>", 400, content_type="text/html"
-        )
-    code, account = secrets.token_urlsafe(24), "sbx" + secrets.token_hex(5)
-    _objects(ctx, "codes")[code] = {
-        "redirect_uri": args["redirect_uri"], "client_id": args["client_id"], "account": account,
-        "scope": ",".join(args["scope"].split()), "expires": time.time() + 1800,
-    }  # fmt: skip
-    target = f"{args['redirect_uri']}?{urlencode({'code': code, 'state': args.get('state', '')})}"
-    page = (
-        f"<!doctype html><title>LinkedIn</title><h1>{html.escape(args['client_id'])} would like to access your "
-        f"LinkedIn account</h1><p>{html.escape(args['scope'])}</p>"
-        f'<a id="approve" href="{html.escape(target)}">Approve</a>'
-    )
-    return Response(page, content_type="text/html")
+ACCESS_LIFETIME = 60 * 86400
+REFRESH_LIFETIME = 365 * 86400
+SCOPES = "openid,profile,w_member_social,r_member_postAnalytics"
+_REFUSED = "response_type must be code; missing: {names}"
+PROVIDER = oauth.Provider(
+    PLATFORM,
+    oauth.Page("LinkedIn", "{client} would like to access your LinkedIn account", "Bummer, something went wrong."),
+    new_account=lambda: "sbx" + secrets.token_hex(5),
+    wording=oauth.Wording(missing=_REFUSED, response_type=_REFUSED),
+    code_lifetime=1800,
+)
+_UNABLE = "Unable to retrieve access token: "
+REFUSALS = {
+    "form": ("invalid_request", "The body must be form-encoded"),
+    "client": ("invalid_client", "Client authentication failed"),
+    "grant_type": ("unsupported_grant_type", "grant_type must be authorization_code or refresh_token"),
+    "unknown": ("invalid_request", _UNABLE + "authorization code not found"),
+    "redirect_uri": (
+        "invalid_request",
+        _UNABLE + "appid/redirect uri/code verifier does not match authorization code",
+    ),
+    "refresh": ("invalid_request", "The provided authorization grant or refresh token is invalid, expired or revoked"),
+}
 
 
-def access_token(ctx: Context, request: Request, **values: Any) -> Response:
-    if request.mimetype != "application/x-www-form-urlencoded":
-        return _oauth_error("invalid_request", "The body must be form-encoded")
-    form = request.form
-    if not form.get("client_id") or not form.get("client_secret"):
-        return _oauth_error("invalid_client", "Client authentication failed", 401)
-    if form.get("grant_type") == "authorization_code":
-        return _code_grant(ctx, request)
-    if form.get("grant_type") == "refresh_token":
-        return _refresh_grant(ctx, request)
-    return _oauth_error("unsupported_grant_type", "grant_type must be authorization_code or refresh_token")
+def _issue(grant: oauth.Grant) -> Response:
+    """LinkedIn does not rotate: a refresh gives the same refresh token back, with its remaining life."""
+    access, refresh = oauth.token_pair(PLATFORM, grant.account, access=ACCESS_LIFETIME, refresh=REFRESH_LIFETIME)
+    refresh_left = int(grant.refreshed.expires_at - time.time()) if grant.refreshed else REFRESH_LIFETIME
+    body = {"access_token": access, "expires_in": ACCESS_LIFETIME, "refresh_token": grant.refresh_token or refresh}
+    return json_response({**body, "refresh_token_expires_in": refresh_left, "scope": ",".join(grant.scope.split())})
 
 
-def _code_grant(ctx: Context, request: Request) -> Response:
-    form = request.form
-    with ctx.state.lock:
-        issued = _objects(ctx, "codes").pop(form.get("code", ""), None)
-    if issued is None or issued["expires"] < time.time():
-        return _oauth_error("invalid_request", "Unable to retrieve access token: authorization code not found")
-    if issued["redirect_uri"] != form.get("redirect_uri") or issued["client_id"] != form.get("client_id"):
-        return _oauth_error(
-            "invalid_request",
-            "Unable to retrieve access token: appid/redirect uri/code verifier does not match authorization code",
-        )
-    refresh = tokens.issue(PLATFORM, issued["account"], kind="sbr", lifetime_seconds=REFRESH_LIFETIME)
-    return _issue(issued["account"], issued["scope"], refresh, REFRESH_LIFETIME)
+GRANTS = oauth.Grants(PROVIDER, oauth.form_client, _issue, REFUSALS, refresh_scope=SCOPES)
 
 
-def _refresh_grant(ctx: Context, request: Request) -> Response:
-    old = request.form.get("refresh_token", "")
-    info = tokens.parse(old, kind="sbr")
-    if info is None or info.platform != PLATFORM or old in ctx.state.revoked or info.expired:
-        return _oauth_error(
-            "invalid_request", "The provided authorization grant or refresh token is invalid, expired or revoked"
-        )
-    # LinkedIn does not rotate: the same refresh token comes back with its remaining life.
-    return _issue(info.account, SCOPES, old, int(info.expires_at - time.time()))
-
-
-def _issue(account: str, scope: str, refresh: str, refresh_left: int) -> Response:
-    body = {
-        "access_token": tokens.issue(PLATFORM, account, lifetime_seconds=ACCESS_LIFETIME),
-        "expires_in": ACCESS_LIFETIME,
-        "refresh_token": refresh,
-        "refresh_token_expires_in": refresh_left,
-        "scope": scope,
-    }
-    return json_response(body)
-
-
-RULES: list[Rule] = [
-    Rule("/api.linkedin.com/rest/posts", endpoint=create_post, methods=["POST"]),
-    Rule("/api.linkedin.com/rest/posts", endpoint=find_posts, methods=["GET"]),
-    Rule("/api.linkedin.com/rest/posts/<urn>", endpoint=get_post, methods=["GET"]),
-    Rule("/api.linkedin.com/rest/images", endpoint=images_action, methods=["POST"]),
-    Rule("/api.linkedin.com/rest/images/<urn>", endpoint=get_image, methods=["GET"]),
-    Rule("/api.linkedin.com/rest/videos", endpoint=videos_action, methods=["POST"]),
-    Rule("/api.linkedin.com/rest/videos/<urn>", endpoint=get_video, methods=["GET"]),
-    Rule("/api.linkedin.com/rest/memberCreatorPostAnalytics", endpoint=post_analytics, methods=["GET"]),
-    Rule("/api.linkedin.com/v2/userinfo", endpoint=userinfo, methods=["GET"]),
-    Rule("/www.linkedin.com/dms-uploads/sp/v2/<upload_id>/<kind>/<int:part>", endpoint=upload, methods=["PUT"]),
-    Rule("/www.linkedin.com/oauth/v2/authorization", endpoint=authorize, methods=["GET"]),
-    Rule("/www.linkedin.com/oauth/v2/accessToken", endpoint=access_token, methods=["POST"]),
-]
+route("GET", "/www.linkedin.com/oauth/v2/authorization")(oauth.authorize_endpoint(PROVIDER))
+route("POST", "/www.linkedin.com/oauth/v2/accessToken")(oauth.token_endpoint(GRANTS))

@@ -24,29 +24,30 @@ import html
 import json
 import secrets
 import time
-import urllib.error
-import urllib.request
 from typing import Any
-from urllib.parse import urlencode
 
-from werkzeug.routing import Rule
 from werkzeug.wrappers import Request, Response
 
-from sandbox import tokens
-from sandbox.http import Context, bearer_token, json_body, json_response, token_problem
+from sandbox import media, oauth
+from sandbox.http import (
+    Context,
+    bearer_account,
+    fields_problem,
+    json_body,
+    json_response,
+    publish_outcome,
+    routes,
+    signed_in,
+)
+from sandbox.media import MB
 from sandbox.state import SandboxPost
 
 PLATFORM = "pinterest"
 BOARD_ID = "549755885175"
 S3_HOST = "pinterest-media-upload.s3-accelerate.amazonaws.com"
-MB = 1024 * 1024
 IMAGE_MAX_BYTES = 20 * MB
 VIDEO_MAX_BYTES = 2048 * MB
-FETCH_TIMEOUT_SECONDS = 5
 SLOW_CHECKS = 3
-SCOPES = "boards:read,boards:write,pins:read,pins:write,user_accounts:read"
-ACCESS_LIFETIME = 30 * 86400
-REFRESH_LIFETIME = 60 * 86400
 PIN_FIELDS = frozenset(
     {
         "alt_text", "board_id", "board_section_id", "description", "dominant_color", "link", "media_source",
@@ -63,6 +64,10 @@ METRICS = frozenset(
     }
 )  # fmt: skip
 LIFETIME_METRICS = frozenset({"TOTAL_COMMENTS", "TOTAL_REACTIONS"})
+
+
+API = "/api.pinterest.com/v5"
+RULES, route = routes()  # the endpoints below, each declared with @route
 
 
 # --- answers ---------------------------------------------------------------------------------
@@ -90,9 +95,12 @@ def rate_limited() -> Response:
     return error(429, 8, "You have exceeded your rate limit. Try again later.", headers)
 
 
-def _account(ctx: Context, request: Request) -> str | Response:
-    info = token_problem(ctx, bearer_token(request), PLATFORM)
-    return info.account if isinstance(info, tokens.TokenInfo) else unauthorized()
+_account = bearer_account(PLATFORM, lambda why: unauthorized())
+_signed_in = signed_in(_account)
+OUTCOME_REFUSALS = {
+    "error": lambda: error(403, 29, "You are not permitted to access that resource."),
+    "rate_limited": rate_limited,
+}
 
 
 def _is_digits(value: object) -> bool:
@@ -100,8 +108,7 @@ def _is_digits(value: object) -> bool:
 
 
 def _objects(ctx: Context, kind: str) -> dict[str, Any]:
-    found: dict[str, Any] = ctx.state.objects[PLATFORM].setdefault(kind, {})
-    return found
+    return ctx.state.store(PLATFORM, kind)
 
 
 def _pin(post: SandboxPost) -> dict[str, Any]:
@@ -137,16 +144,12 @@ def _pin(post: SandboxPost) -> dict[str, Any]:
 
 def _fetch(url: object) -> bytes | str:
     """The bytes at `url`, or why Pinterest could not use them."""
-    if not isinstance(url, str) or not url.startswith(("http://", "https://")):
+    data = media.fetch(url, IMAGE_MAX_BYTES)
+    if data == media.NOT_HTTP:
         return "url must be an http(s) URL."
-    try:
-        with urllib.request.urlopen(url, timeout=FETCH_TIMEOUT_SECONDS) as answer:  # noqa: S310 (checked above)
-            data: bytes = answer.read(IMAGE_MAX_BYTES + 1)
-    except (urllib.error.URLError, OSError, ValueError):
+    if isinstance(data, str):
         return f"Sorry, we could not fetch the image at {url}."
-    if len(data) > IMAGE_MAX_BYTES:
-        return "The image is larger than 20 MB."
-    return data
+    return data if len(data) <= IMAGE_MAX_BYTES else "The image is larger than 20 MB."
 
 
 def _image_type(data: bytes) -> str | None:
@@ -168,11 +171,9 @@ def _image_problem(url: object) -> str:
 
 
 def _body_problem(body: Any) -> str:
-    if not isinstance(body, dict):
-        return "The request body must be a JSON object."
-    unknown = sorted(set(body) - PIN_FIELDS)
-    if unknown:
-        return f"Unknown field(s): {', '.join(unknown)}."
+    problem = fields_problem(body, PIN_FIELDS, "Unknown field(s): {names}.")
+    if problem:
+        return problem
     if not _is_digits(body.get("board_id")):
         return "board_id is required and must be a string of digits."
     for name, limit in STRING_LIMITS.items():
@@ -214,48 +215,40 @@ def _video_source_problem(ctx: Context, account: str, source: dict[str, Any]) ->
     return ""
 
 
-def create_pin(ctx: Context, request: Request, **values: Any) -> Response:
-    account = _account(ctx, request)
-    if isinstance(account, Response):
-        return account
+@route("POST", f"{API}/pins")
+@_signed_in
+def create_pin(ctx: Context, request: Request, account: str, **values: Any) -> Response:
     body = json_body(request)
     reason = _body_problem(body) or _source_problem(ctx, account, body.get("media_source"))
     if reason:
         return invalid(reason)
     if body["board_id"] != BOARD_ID:
         return error(404, 40, "Board not found.")
-    return _answer_outcome(ctx, account, body)
+    return publish_outcome(ctx, PLATFORM, OUTCOME_REFUSALS, lambda _: _create(ctx, account, body))
 
 
-def _answer_outcome(ctx: Context, account: str, body: dict[str, Any]) -> Response:
-    outcome = ctx.state.take_outcome(PLATFORM)
-    if outcome == "error":
-        return error(403, 29, "You are not permitted to access that resource.")
-    if outcome == "rate_limited":
-        return rate_limited()
+def _create(ctx: Context, account: str, body: dict[str, Any]) -> Response:
     source = body["media_source"]
     kind = {"image_url": "image", "multiple_image_urls": "multiple_images", "video_id": "video"}[source["source_type"]]
     count = len(source["items"]) if kind == "multiple_images" else 1
     post = ctx.state.add_post(PLATFORM, account, body.get("description") or "", count, request=body, media_type=kind)
-    if outcome == "timeout":
-        ctx.hold()
     return json_response(_pin(post), status=201)
 
 
 # --- video upload ----------------------------------------------------------------------------
 
 
-def register_media(ctx: Context, request: Request, **values: Any) -> Response:
-    account = _account(ctx, request)
-    if isinstance(account, Response):
-        return account
+@route("POST", f"{API}/media")
+@_signed_in
+def register_media(ctx: Context, request: Request, account: str, **values: Any) -> Response:
     body = json_body(request)
     if not isinstance(body, dict) or set(body) != {"media_type"} or body["media_type"] != "video":
         return invalid("media_type is required and must be video.")
     media_id, key = ctx.state.next_id(), f"uploads/{secrets.token_hex(4)}/{account}:video"
     policy = base64.b64encode(json.dumps({"key": key}).encode()).decode()
+    slow = SLOW_CHECKS if ctx.state.take_outcome_if(PLATFORM, "processing") else 0  # this video's outcome
     _objects(ctx, "media")[media_id] = {
-        "account": account, "key": key, "policy": policy, "status": "registered", "slow": _take_processing(ctx),
+        "account": account, "key": key, "policy": policy, "status": "registered", "slow": slow,
     }  # fmt: skip
     return json_response(
         {
@@ -266,16 +259,6 @@ def register_media(ctx: Context, request: Request, **values: Any) -> Response:
         },
         status=201,
     )
-
-
-def _take_processing(ctx: Context) -> int:
-    """A queued `processing` is this video's outcome: 3 status checks in progress."""
-    with ctx.state.lock:
-        queue = ctx.state.outcomes[PLATFORM]
-        if queue and queue[0] == "processing":
-            queue.popleft()
-            return SLOW_CHECKS
-    return 0
 
 
 def _s3_fields(key: str, policy: str) -> dict[str, str]:
@@ -298,6 +281,7 @@ def _s3_error(status: int, code: str, message: str) -> Response:
     return Response(xml, status=status, content_type="application/xml")
 
 
+@route("POST", f"/{S3_HOST}/")
 def s3_upload(ctx: Context, request: Request, **values: Any) -> Response:
     """S3's POST object: the policy fields authorize it, never a bearer token."""
     if request.mimetype != "multipart/form-data":
@@ -309,24 +293,20 @@ def s3_upload(ctx: Context, request: Request, **values: Any) -> Response:
     if file is None:
         return _s3_error(400, "InvalidArgument", "POST requires exactly one file upload per request.")
     data = file.read(VIDEO_MAX_BYTES + 1)
-    if len(data) > VIDEO_MAX_BYTES or data[4:8] != b"ftyp":
+    if len(data) > VIDEO_MAX_BYTES or not media.is_iso_video(data):
         return _s3_error(400, "EntityTooLarge" if len(data) > VIDEO_MAX_BYTES else "InvalidArgument", "not a video")
     upload["status"] = "processing"
     return Response(status=204)
 
 
-def media_status(ctx: Context, request: Request, media_id: str) -> Response:
-    account = _account(ctx, request)
-    if isinstance(account, Response):
-        return account
+@route("GET", f"{API}/media/<media_id>")
+@_signed_in
+def media_status(ctx: Context, request: Request, account: str, media_id: str) -> Response:
     upload = _objects(ctx, "media").get(media_id)
     if upload is None or upload["account"] != account:
         return error(404, 404, "Media upload not found.")
-    if upload["status"] == "processing":
-        if upload["slow"]:
-            upload["slow"] -= 1
-        else:
-            upload["status"] = "succeeded"
+    if upload["status"] == "processing" and media.check_done(upload, "slow"):
+        upload["status"] = "succeeded"
     return json_response({"media_id": media_id, "media_type": "video", "status": upload["status"]})
 
 
@@ -338,18 +318,16 @@ def _own_pin(ctx: Context, account: str, pin_id: str) -> SandboxPost | None:
     return post if post is not None and post.account == account else None
 
 
-def get_pin(ctx: Context, request: Request, pin_id: str) -> Response:
-    account = _account(ctx, request)
-    if isinstance(account, Response):
-        return account
+@route("GET", f"{API}/pins/<pin_id>")
+@_signed_in
+def get_pin(ctx: Context, request: Request, account: str, pin_id: str) -> Response:
     post = _own_pin(ctx, account, pin_id)
     return json_response(_pin(post)) if post else error(404, 50, "Pin not found.")
 
 
-def board_pins(ctx: Context, request: Request, board_id: str) -> Response:
-    account = _account(ctx, request)
-    if isinstance(account, Response):
-        return account
+@route("GET", f"{API}/boards/<board_id>/pins")
+@_signed_in
+def board_pins(ctx: Context, request: Request, account: str, board_id: str) -> Response:
     size = request.args.get("page_size", "25")
     if not size.isdigit() or not 1 <= int(size) <= 250:
         return invalid("page_size must be between 1 and 250.")
@@ -359,10 +337,9 @@ def board_pins(ctx: Context, request: Request, board_id: str) -> Response:
     return json_response({"items": [_pin(p) for p in posts[: int(size)]], "bookmark": None})
 
 
-def list_boards(ctx: Context, request: Request, **values: Any) -> Response:
-    account = _account(ctx, request)
-    if isinstance(account, Response):
-        return account
+@route("GET", f"{API}/boards")
+@_signed_in
+def list_boards(ctx: Context, request: Request, account: str, **values: Any) -> Response:
     board = {
         "id": BOARD_ID,
         "name": "Demo board",
@@ -373,10 +350,9 @@ def list_boards(ctx: Context, request: Request, **values: Any) -> Response:
     return json_response({"items": [board], "bookmark": None})
 
 
-def user_account(ctx: Context, request: Request, **values: Any) -> Response:
-    account = _account(ctx, request)
-    if isinstance(account, Response):
-        return account
+@route("GET", f"{API}/user_account")
+@_signed_in
+def user_account(ctx: Context, request: Request, account: str, **values: Any) -> Response:
     return json_response(
         {
             "id": account,
@@ -387,10 +363,9 @@ def user_account(ctx: Context, request: Request, **values: Any) -> Response:
     )
 
 
-def pin_analytics(ctx: Context, request: Request, pin_id: str) -> Response:
-    account = _account(ctx, request)
-    if isinstance(account, Response):
-        return account
+@route("GET", f"{API}/pins/<pin_id>/analytics")
+@_signed_in
+def pin_analytics(ctx: Context, request: Request, account: str, pin_id: str) -> Response:
     wanted = [m for m in request.args.get("metric_types", "").split(",") if m]
     reason = _analytics_problem(request.args.get("start_date", ""), request.args.get("end_date", ""), wanted)
     if reason:
@@ -426,79 +401,39 @@ def _report(counts: dict[str, int], wanted: list[str]) -> dict[str, Any]:
 
 # --- OAuth 2.0 -------------------------------------------------------------------------------
 
-
-def authorize(ctx: Context, request: Request, **values: Any) -> Response:
-    args = request.args
-    missing = [name for name in ("client_id", "redirect_uri", "scope") if not args.get(name)]
-    if args.get("response_type") != "code" or missing:
-        reason = f"response_type must be code; missing: {', '.join(missing) or 'nothing'}."
-        return Response(
-            f"<h1>Something went wrong</h1><p>{html.escape(reason)}</p>", status=400, content_type="text/html"
-        )
-    code = secrets.token_urlsafe(24)
-    account = str(10**17 + secrets.randbelow(9 * 10**17))
-    _objects(ctx, "codes")[code] = {
-        "client_id": args["client_id"], "redirect_uri": args["redirect_uri"], "account": account,
-        "scope": args["scope"], "expires": time.time() + 600,
-    }  # fmt: skip
-    target = f"{args['redirect_uri']}?{urlencode({'code': code, 'state': args.get('state', '')})}"
-    page = (
-        f"<!doctype html><title>Give access</title><h1>{html.escape(args['client_id'])} wants to access your "
-        f"Pinterest account</h1><p>{html.escape(args['scope'])}</p>"
-        f'<a id="approve" href="{html.escape(target)}">Approve</a>'
-    )
-    return Response(page, content_type="text/html")
+SCOPES = "boards:read,boards:write,pins:read,pins:write,user_accounts:read"
+ACCESS_LIFETIME = 30 * 86400
+REFRESH_LIFETIME = 60 * 86400
+_REFUSED = "response_type must be code; missing: {names}."
+PROVIDER = oauth.Provider(
+    PLATFORM,
+    oauth.Page("Give access", "{client} wants to access your Pinterest account", "Something went wrong"),
+    new_account=lambda: oauth.numeric_account(18),
+    wording=oauth.Wording(missing=_REFUSED, response_type=_REFUSED, nothing="nothing"),
+    binds=("client_id", "redirect_uri"),
+)
+REFUSALS = {  # reason -> (status, code, message)
+    "form": (400, 1, "The body must be form-encoded."),
+    "grant_type": (400, 1, "grant_type must be authorization_code or refresh_token."),
+    "unknown": (400, 283, "Invalid authorization code."),
+    "redirect_uri": (400, 283, "redirect_uri does not match the authorization request."),
+    "refresh": (400, 283, "Invalid refresh token."),
+}
+REFUSALS["client_id"] = REFUSALS["unknown"]
 
 
-def _client_of(request: Request) -> str:
-    auth = request.authorization
-    return auth.username or "" if auth is not None and auth.type == "basic" else ""
+def _refuse(reason: str, form: Any) -> Response:
+    return unauthorized() if reason == "client" else error(*REFUSALS[reason])
 
 
-def token(ctx: Context, request: Request, **values: Any) -> Response:
-    client = _client_of(request)
-    if not client:
-        return unauthorized()
-    if request.mimetype != "application/x-www-form-urlencoded":
-        return invalid("The body must be form-encoded.")
-    grant = request.form.get("grant_type")
-    if grant == "authorization_code":
-        return _code_grant(ctx, request, client)
-    if grant == "refresh_token":
-        return _refresh_grant(ctx, request)
-    return invalid("grant_type must be authorization_code or refresh_token.")
-
-
-def _code_grant(ctx: Context, request: Request, client: str) -> Response:
-    form = request.form
-    with ctx.state.lock:
-        issued = _objects(ctx, "codes").pop(form.get("code", ""), None)
-    if issued is None or issued["expires"] < time.time() or issued["client_id"] != client:
-        return error(400, 283, "Invalid authorization code.")
-    if issued["redirect_uri"] != form.get("redirect_uri"):
-        return error(400, 283, "redirect_uri does not match the authorization request.")
-    return _issue(issued["account"], issued["scope"], "authorization_code")
-
-
-def _refresh_grant(ctx: Context, request: Request) -> Response:
-    old = request.form.get("refresh_token", "")
-    info = tokens.parse(old, kind="sbr")
-    with ctx.state.lock:
-        used = old in ctx.state.revoked
-        ctx.state.revoked.add(old)
-    if info is None or info.platform != PLATFORM or used or info.expired:
-        return error(400, 283, "Invalid refresh token.")
-    return _issue(info.account, SCOPES, "refresh_token")
-
-
-def _issue(account: str, scope: str, grant: str) -> Response:
-    refresh = tokens.issue(PLATFORM, account, kind="sbr", lifetime_seconds=REFRESH_LIFETIME)
+def _issue(grant: oauth.Grant) -> Response:
+    access, refresh = oauth.token_pair(PLATFORM, grant.account, access=ACCESS_LIFETIME, refresh=REFRESH_LIFETIME)
     body = {
-        "access_token": tokens.issue(PLATFORM, account, lifetime_seconds=ACCESS_LIFETIME),
+        "access_token": access,
         "token_type": "bearer",
         "expires_in": ACCESS_LIFETIME,
-        "scope": scope,
-        "response_type": grant,
+        "scope": grant.scope,
+        "response_type": "authorization_code" if grant.code else "refresh_token",
         "refresh_token": refresh,
         "refresh_token_expires_in": REFRESH_LIFETIME,
         "refresh_token_expires_at": int(time.time()) + REFRESH_LIFETIME,
@@ -506,17 +441,16 @@ def _issue(account: str, scope: str, grant: str) -> Response:
     return json_response(body)
 
 
-API = "/api.pinterest.com/v5"
-RULES: list[Rule] = [
-    Rule(f"{API}/pins", endpoint=create_pin, methods=["POST"]),
-    Rule(f"{API}/pins/<pin_id>", endpoint=get_pin, methods=["GET"]),
-    Rule(f"{API}/pins/<pin_id>/analytics", endpoint=pin_analytics, methods=["GET"]),
-    Rule(f"{API}/media", endpoint=register_media, methods=["POST"]),
-    Rule(f"{API}/media/<media_id>", endpoint=media_status, methods=["GET"]),
-    Rule(f"{API}/boards", endpoint=list_boards, methods=["GET"]),
-    Rule(f"{API}/boards/<board_id>/pins", endpoint=board_pins, methods=["GET"]),
-    Rule(f"{API}/user_account", endpoint=user_account, methods=["GET"]),
-    Rule(f"{API}/oauth/token", endpoint=token, methods=["POST"]),
-    Rule(f"/{S3_HOST}/", endpoint=s3_upload, methods=["POST"]),
-    Rule("/www.pinterest.com/oauth/", endpoint=authorize, methods=["GET"]),
-]
+# Pinterest's continuous refresh: each refresh token is good once.
+_TOKEN = oauth.token_endpoint(
+    oauth.Grants(PROVIDER, oauth.basic_client, _issue, refuse=_refuse, refresh_scope=SCOPES, rotate=True)
+)
+
+
+@route("POST", f"{API}/oauth/token")
+def token(ctx: Context, request: Request, **values: Any) -> Response:
+    # Pinterest authenticates the client (HTTP Basic) before it reads the body.
+    return _TOKEN(ctx, request) if oauth.basic_client(request) else unauthorized()
+
+
+route("GET", "/www.pinterest.com/oauth/")(oauth.authorize_endpoint(PROVIDER))

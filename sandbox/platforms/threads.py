@@ -25,24 +25,18 @@ from __future__ import annotations
 
 import base64
 import datetime as dt
-import html
 import re
-import secrets
 import time
-import urllib.error
-import urllib.request
 from typing import Any
-from urllib.parse import urlencode
 
 import regex
 from werkzeug.datastructures import MultiDict
-from werkzeug.routing import Rule
 from werkzeug.wrappers import Request, Response
 
-from sandbox import tokens
-from sandbox.http import Context, bearer_token, json_response, token_problem
+from sandbox import graph, media, oauth, tokens
+from sandbox.http import Context, json_response, routes, signed_in, token_problem
+from sandbox.media import MB
 
-MB = 1024 * 1024
 MAX_TEXT = 500
 MAX_LINKS = 5
 SHORT_LIFETIME, LONG_LIFETIME = 3600, 60 * 86400
@@ -69,6 +63,7 @@ METRICS = ("views", "likes", "replies", "reposts", "quotes", "shares")
 _GRAPHEME = regex.compile(r"\X")
 _EMOJI = regex.compile(r"\p{Emoji_Presentation}|\ufe0f|\u20e3|\p{Regional_Indicator}")
 _URL = re.compile(r"https?://[^\s<>\"]+", re.IGNORECASE)
+RULES, route = routes()  # the endpoints below, each declared with @route
 
 
 def text_length(text: str) -> int:
@@ -79,39 +74,19 @@ def text_length(text: str) -> int:
 # --- answers -------------------------------------------------------------------------------------
 
 
-def graph_error(status: int, code: int, message: str, *, kind: str = "THApiException", **extra: Any) -> Response:
-    error = {"message": message, "type": kind, "code": code, **extra, "fbtrace_id": secrets.token_urlsafe(8)}
-    return json_response({"error": error}, status=status)
+KIND = "THApiException"  # the error type of Threads' own refusals
+TOKEN_REFUSALS = {**graph.TOKEN_REFUSALS, "invalid": (190, 467, graph.TOKEN_REFUSALS["invalid"][2])}
 
 
 def invalid(message: str, subcode: int | None = None) -> Response:
-    extra: dict[str, Any] = {"error_subcode": subcode} if subcode else {}
-    return graph_error(400, 100, f"(#100) {message}", **extra)
-
-
-def _auth_error(reason: str) -> Response:
-    if reason == "missing":
-        return graph_error(400, 104, "An access token is required to request this resource.", kind="OAuthException")
-    subcode = {"expired": 463, "revoked": 458}.get(reason, 467)
-    message = {
-        "expired": "Error validating access token: Session has expired.",
-        "revoked": "Error validating access token: The user has not authorized application.",
-    }.get(reason, "Invalid OAuth access token - Cannot parse access token")
-    return graph_error(401, 190, message, kind="OAuthException", error_subcode=subcode)
+    return graph.invalid(message, kind=KIND, subcode=subcode)
 
 
 def rate_limited() -> Response:
     usage = '{"call_count":100,"total_cputime":25,"total_time":25}'
     business = '{"threads":[{"type":"threads","call_count":100,"total_cputime":25,"total_time":25,'
     business += '"estimated_time_to_regain_access":15}]}'
-    response = graph_error(
-        429,
-        4,
-        "(#4) Application request limit reached",
-        kind="OAuthException",
-        is_transient=True,
-        error_subcode=2446079,
-    )
+    response = graph.error(429, 4, "(#4) Application request limit reached", subcode=2446079, is_transient=True)
     response.headers.update({"X-App-Usage": usage, "X-Business-Use-Case-Usage": business})
     return response
 
@@ -124,19 +99,21 @@ def _params(request: Request) -> MultiDict[str, str]:
 
 
 def _token(request: Request) -> str:
-    return bearer_token(request) or _params(request).get("access_token", "")
+    return graph.token_of(request, _params(request))
 
 
-def _account(ctx: Context, request: Request) -> str | Response:
+def _account(ctx: Context, request: Request, user_id: str | None = None, **values: Any) -> str | Response:
+    """The token's account (Threads refuses a bad token with a 401); a `user_id` in the path must
+    be it (or "me")."""
     info = token_problem(ctx, _token(request), "threads")
-    return info.account if isinstance(info, tokens.TokenInfo) else _auth_error(info)
+    if not isinstance(info, tokens.TokenInfo):
+        return graph.token_refused(info, TOKEN_REFUSALS, status=401)
+    if user_id is not None and user_id not in ("me", info.account):
+        return graph.error(403, 10, "(#10) Application does not have permission for this action", kind=KIND)
+    return info.account
 
 
-def _owner(ctx: Context, request: Request, user_id: str) -> str | Response:
-    account = _account(ctx, request)
-    if isinstance(account, str) and user_id not in ("me", account):
-        return graph_error(403, 10, "(#10) Application does not have permission for this action")
-    return account
+_signed_in = signed_in(_account)
 
 
 def _fields(request: Request, allowed: frozenset[str], default: str) -> list[str] | Response:
@@ -145,38 +122,21 @@ def _fields(request: Request, allowed: frozenset[str], default: str) -> list[str
     return invalid(f"Tried accessing nonexisting field ({unknown[0]})") if unknown else fields
 
 
-def _stamp(iso: str) -> str:
-    return dt.datetime.fromisoformat(iso.replace("Z", "+00:00")).strftime("%Y-%m-%dT%H:%M:%S+0000")
-
-
 def _store(ctx: Context, name: str) -> dict[str, Any]:
-    store: dict[str, Any] = ctx.state.objects["threads"].setdefault(name, {})
-    return store
+    return ctx.state.store("threads", name)
 
 
 # --- fetching media ------------------------------------------------------------------------------
 
 
-def _sniff(head: bytes) -> str:
-    if head.startswith(b"\xff\xd8\xff"):
-        return "image/jpeg"
-    if head.startswith(b"\x89PNG\r\n\x1a\n"):
-        return "image/png"
-    if head[4:8] == b"ftyp":
-        return "video/quicktime" if head[8:10] == b"qt" else "video/mp4"
-    return ""
-
-
 def fetch(url: str, allowed: dict[str, int]) -> tuple[str, int] | str:
     """(content type, size) of the file at `url`, or why Meta would refuse it."""
-    if not url.startswith(("http://", "https://")):
+    data = media.fetch(url, max(allowed.values()))
+    if data == media.NOT_HTTP:
         return "The media URL must be an http(s) URL."
-    try:
-        with urllib.request.urlopen(url, timeout=5) as answer:  # noqa: S310 - checked scheme above
-            data = answer.read(max(allowed.values()) + 1)
-    except (urllib.error.URLError, OSError, ValueError) as exc:
-        return f"The media could not be downloaded: {exc}"
-    kind = _sniff(data[:16])
+    if isinstance(data, str):
+        return f"The media could not be downloaded: {data}"
+    kind = media.sniff(data)
     if kind not in allowed:
         return f"The media type is not supported ({kind or 'unknown'})."
     if len(data) > allowed[kind]:
@@ -187,10 +147,9 @@ def fetch(url: str, allowed: dict[str, int]) -> tuple[str, int] | str:
 # --- containers ----------------------------------------------------------------------------------
 
 
-def create_container(ctx: Context, request: Request, user_id: str) -> Response:
-    account = _owner(ctx, request, user_id)
-    if isinstance(account, Response):
-        return account
+@route("POST", "/graph.threads.net/v1.0/<user_id>/threads")
+@_signed_in
+def create_container(ctx: Context, request: Request, account: str, user_id: str) -> Response:
     params = _params(request)
     refused = _param_problem(params) or _text_problem(params) or _setting_problem(params)
     if refused:
@@ -198,8 +157,8 @@ def create_container(ctx: Context, request: Request, user_id: str) -> Response:
     carousel_item = params.get("is_carousel_item") == "true"
     outcome = "ok" if carousel_item else ctx.state.take_outcome("threads")
     if outcome == "error":
-        return graph_error(
-            400, 10, "(#10) The user is not allowed to publish.", error_user_title="Can't post",
+        return graph.error(
+            400, 10, "(#10) The user is not allowed to publish.", kind=KIND, error_user_title="Can't post",
             error_user_msg="This account can't publish posts right now.",
         )  # fmt: skip
     if outcome == "rate_limited":
@@ -300,18 +259,17 @@ def _status(ctx: Context, container: dict[str, Any], *, advance: bool) -> str:
     return str(container["status"])
 
 
-def publish(ctx: Context, request: Request, user_id: str) -> Response:
-    account = _owner(ctx, request, user_id)
-    if isinstance(account, Response):
-        return account
+@route("POST", "/graph.threads.net/v1.0/<user_id>/threads_publish")
+@_signed_in
+def publish(ctx: Context, request: Request, account: str, user_id: str) -> Response:
     creation_id = _params(request).get("creation_id", "")
     container = _store(ctx, "containers").get(creation_id)
     if container is None or container["account"] != account or container["carousel_item"]:
         return invalid("Param creation_id must be a container of this user.", subcode=33)
     state = _status(ctx, container, advance=False)
     if state == "IN_PROGRESS":
-        return graph_error(
-            400, 9007, "Media ID is not available", error_subcode=2207027,
+        return graph.error(
+            400, 9007, "Media ID is not available", kind=KIND, subcode=2207027,
             error_user_msg="The media is not ready for publishing, please wait for a moment.",
         )  # fmt: skip
     if state != "FINISHED":
@@ -348,17 +306,16 @@ def _media(ctx: Context, post: Any, fields: list[str]) -> dict[str, Any]:
         "id": post.id, "media_product_type": "THREADS", "media_type": kinds.get(post.media_count, "CAROUSEL_ALBUM"),
         "permalink": f"https://www.threads.net/@{_username(post.account)}/post/{_shortcode(post.id)}",
         "owner": {"id": post.account}, "username": _username(post.account), "text": post.text,
-        "timestamp": _stamp(post.created_at), "shortcode": _shortcode(post.id), "is_quote_post": False,
+        "timestamp": graph.timestamp(post.created_at), "shortcode": _shortcode(post.id), "is_quote_post": False,
         "has_replies": False, "topic_tag": params.get("topic_tag"),
         "link_attachment_url": params.get("link_attachment"),
     }  # fmt: skip
     return {name: values[name] for name in fields if values.get(name) is not None}
 
 
-def get_object(ctx: Context, request: Request, object_id: str) -> Response:
-    account = _account(ctx, request)
-    if isinstance(account, Response):
-        return account
+@route("GET", "/graph.threads.net/v1.0/<object_id>")
+@_signed_in
+def get_object(ctx: Context, request: Request, account: str, object_id: str) -> Response:
     if object_id == "me":
         return _profile(request, account)
     container = _store(ctx, "containers").get(object_id)
@@ -366,17 +323,9 @@ def get_object(ctx: Context, request: Request, object_id: str) -> Response:
         return _container_answer(ctx, request, object_id, container)
     post = ctx.state.find_post("threads", object_id)
     if post is None:
-        return _no_object(object_id)
+        return graph.no_object(object_id, kind=KIND)
     fields = _fields(request, MEDIA_FIELDS, "id")
     return fields if isinstance(fields, Response) else json_response(_media(ctx, post, fields))
-
-
-def _no_object(object_id: str) -> Response:
-    message = (
-        f"Unsupported get request. Object with ID '{object_id}' does not exist, cannot be loaded due to "
-        "missing permissions, or does not support this operation."
-    )
-    return graph_error(400, 100, message, error_subcode=33)
 
 
 def _container_answer(ctx: Context, request: Request, object_id: str, container: dict[str, Any]) -> Response:
@@ -397,10 +346,9 @@ def _profile(request: Request, account: str) -> Response:
     return json_response({name: values[name] for name in fields if name in values})
 
 
-def list_threads(ctx: Context, request: Request, user_id: str) -> Response:
-    account = _owner(ctx, request, user_id)
-    if isinstance(account, Response):
-        return account
+@route("GET", "/graph.threads.net/v1.0/<user_id>/threads")
+@_signed_in
+def list_threads(ctx: Context, request: Request, account: str, user_id: str) -> Response:
     fields = _fields(request, MEDIA_FIELDS, "id")
     if isinstance(fields, Response):
         return fields
@@ -414,74 +362,52 @@ def list_threads(ctx: Context, request: Request, user_id: str) -> Response:
     return json_response({"data": data, "paging": {"cursors": cursors}})
 
 
-def insights(ctx: Context, request: Request, media_id: str) -> Response:
-    account = _account(ctx, request)
-    if isinstance(account, Response):
-        return account
+@route("GET", "/graph.threads.net/v1.0/<media_id>/insights")
+@_signed_in
+def insights(ctx: Context, request: Request, account: str, media_id: str) -> Response:
     post = ctx.state.find_post("threads", media_id)
     if post is None or post.account != account:
-        return _no_object(media_id)
+        return graph.no_object(media_id, kind=KIND)
     wanted = [m for m in request.args.get("metric", "").split(",") if m]
     if not wanted or any(m not in METRICS for m in wanted):
         return invalid(f"Param metric must be one of {', '.join(METRICS)}.")
     counts = ctx.state.metrics_of("threads", media_id)
     values = {"views": counts["views"], "likes": counts["likes"], "replies": counts["comments"]}
     values |= {"reposts": counts["shares"], "quotes": 0, "shares": 0}
-    data = [_insight(media_id, name, values[name]) for name in wanted]
+    data = [graph.insight(media_id, n, values[n], n.capitalize(), f"The number of {n} of your post.") for n in wanted]
     return json_response({"data": data})
-
-
-def _insight(media_id: str, name: str, value: int) -> dict[str, Any]:
-    return {
-        "name": name, "period": "lifetime", "values": [{"value": value}], "title": name.capitalize(),
-        "description": f"The number of {name} of your post.", "id": f"{media_id}/insights/{name}/lifetime",
-    }  # fmt: skip
 
 
 # --- OAuth ---------------------------------------------------------------------------------------
 
 
-def authorize(ctx: Context, request: Request) -> Response:
-    args = request.args
-    missing = [n for n in ("client_id", "redirect_uri", "scope", "state") if not args.get(n)]
-    if args.get("response_type") != "code" or missing:
-        reason = f"Missing {', '.join(missing)}." if missing else "response_type must be code."
-        return Response(f"<h1>Error</h1><p>{html.escape(reason)}</p>", status=400, content_type="text/html")
-    code = secrets.token_urlsafe(24)
-    account = str(10**16 + secrets.randbelow(9 * 10**16))
-    _store(ctx, "codes")[code] = {
-        "redirect_uri": args["redirect_uri"], "client_id": args["client_id"], "account": account,
-        "expires": time.time() + 600,
-    }  # fmt: skip
-    target = f"{args['redirect_uri']}?{urlencode({'code': code, 'state': args['state']})}"
-    page = (
-        f"<!doctype html><title>Threads</title><h1>{html.escape(args['client_id'])} would like to access your "
-        f"Threads profile</h1><p>{html.escape(args['scope'])}</p>"
-        f'<a id="approve" href="{html.escape(target)}">Approve</a>'
-    )
-    return Response(page, content_type="text/html")
+PROVIDER = oauth.Provider(
+    "threads",
+    oauth.Page("Threads", "{client} would like to access your Threads profile", "Error"),
+    new_account=lambda: oauth.numeric_account(17),
+    required=("client_id", "redirect_uri", "scope", "state"),
+)
 
 
 def _oauth_error(message: str, code: int = 100) -> Response:
-    return graph_error(400, code, message, kind="OAuthException")
+    return graph.error(400, code, message)
 
 
+@route("POST", "/graph.threads.net/oauth/access_token")
 def exchange_code(ctx: Context, request: Request) -> Response:
     params = _params(request)
     missing = [n for n in ("client_id", "client_secret", "code", "grant_type", "redirect_uri") if not params.get(n)]
     if missing or params["grant_type"] != "authorization_code":
         return _oauth_error(f"Missing or invalid parameter: {', '.join(missing) or 'grant_type'}.")
-    with ctx.state.lock:
-        issued = _store(ctx, "codes").pop(params["code"], None)
-    if issued is None or issued["expires"] < time.time() or issued["client_id"] != params["client_id"]:
+    code = oauth.redeem(ctx, PROVIDER, params, client=params["client_id"])
+    if isinstance(code, str):
         return _oauth_error("Error validating verification code. Please make sure your redirect_uri is identical.")
-    if issued["redirect_uri"] != params["redirect_uri"]:
-        return _oauth_error("Error validating verification code. Please make sure your redirect_uri is identical.")
-    access = tokens.issue("threads", issued["account"], lifetime_seconds=SHORT_LIFETIME)
+    access = tokens.issue("threads", code.account, lifetime_seconds=SHORT_LIFETIME)
     _store(ctx, "short")[access] = True
-    return json_response({"access_token": access, "user_id": issued["account"]})
+    return json_response({"access_token": access, "user_id": code.account})
 
 
+@route("GET", "/graph.threads.net/access_token")
 def exchange_token(ctx: Context, request: Request) -> Response:
     params = _params(request)
     if params.get("grant_type") != "th_exchange_token" or not params.get("client_secret"):
@@ -492,6 +418,7 @@ def exchange_token(ctx: Context, request: Request) -> Response:
     return _long_lived(account)
 
 
+@route("GET", "/graph.threads.net/refresh_access_token")
 def refresh_token(ctx: Context, request: Request) -> Response:
     if _params(request).get("grant_type") != "th_refresh_token":
         return _oauth_error("grant_type must be th_refresh_token.")
@@ -507,18 +434,7 @@ def refresh_token(ctx: Context, request: Request) -> Response:
 
 
 def _long_lived(account: str) -> Response:
-    access = tokens.issue("threads", account, lifetime_seconds=LONG_LIFETIME)
-    return json_response({"access_token": access, "token_type": "bearer", "expires_in": LONG_LIFETIME})
+    return oauth.bearer(tokens.issue("threads", account, lifetime_seconds=LONG_LIFETIME), LONG_LIFETIME)
 
 
-RULES: list[Rule] = [
-    Rule("/graph.threads.net/v1.0/<user_id>/threads", endpoint=create_container, methods=["POST"]),
-    Rule("/graph.threads.net/v1.0/<user_id>/threads", endpoint=list_threads, methods=["GET"]),
-    Rule("/graph.threads.net/v1.0/<user_id>/threads_publish", endpoint=publish, methods=["POST"]),
-    Rule("/graph.threads.net/v1.0/<media_id>/insights", endpoint=insights, methods=["GET"]),
-    Rule("/graph.threads.net/v1.0/<object_id>", endpoint=get_object, methods=["GET"]),
-    Rule("/graph.threads.net/oauth/access_token", endpoint=exchange_code, methods=["POST"]),
-    Rule("/graph.threads.net/access_token", endpoint=exchange_token, methods=["GET"]),
-    Rule("/graph.threads.net/refresh_access_token", endpoint=refresh_token, methods=["GET"]),
-    Rule("/www.threads.net/oauth/authorize", endpoint=authorize, methods=["GET"]),
-]
+route("GET", "/www.threads.net/oauth/authorize")(oauth.authorize_endpoint(PROVIDER))

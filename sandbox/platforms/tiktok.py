@@ -22,28 +22,23 @@ creator is offered every privacy level (an audited app).
 
 from __future__ import annotations
 
-import base64
 import datetime as dt
-import hashlib
-import html
+import functools
 import re
 import secrets
 import time
-import urllib.error
-import urllib.request
 from collections.abc import Callable, Mapping
 from typing import Any
 from urllib.parse import urlencode
 
-from werkzeug.routing import Rule
 from werkzeug.wrappers import Request, Response
 
-from sandbox import tokens
-from sandbox.http import Context, bearer_token, json_body, json_response, token_problem
+from sandbox import media, oauth
+from sandbox.http import Context, Endpoint, bearer_account, fields_problem, json_body, json_response, routes, signed_in
+from sandbox.media import MB
 from sandbox.state import SandboxPost
 
 PLATFORM = "tiktok"
-MB = 1024 * 1024
 UPLOAD_HOST = "https://open-upload.tiktokapis.com/video/"
 PRIVACY_LEVELS = ("PUBLIC_TO_EVERYONE", "MUTUAL_FOLLOW_FRIENDS", "FOLLOWER_OF_CREATOR", "SELF_ONLY")
 MAX_VIDEO_SECONDS = 600
@@ -64,11 +59,17 @@ VIDEO_FIELDS = frozenset(
         "title", "embed_html", "embed_link", "like_count", "comment_count", "share_count", "view_count",
     }
 )  # fmt: skip
+VIDEO_SOURCE = {"source": str, "video_size": int, "chunk_size": int, "total_chunk_count": int, "video_url": str}
+PHOTO_SOURCE = {"source": str, "photo_images": list, "photo_cover_index": int}
+PHOTO_BODY = {"post_info": dict, "source_info": dict, "post_mode": str, "media_type": str, "is_aigc": bool}
 USER_FIELDS = frozenset({"open_id", "union_id", "avatar_url", "display_name", "username"})
 SCOPES = frozenset(
     {"user.info.basic", "user.info.profile", "user.info.stats", "video.publish", "video.upload", "video.list"}
 )
-FETCH_TIMEOUT_SECONDS = 5.0
+
+
+API = "/open.tiktokapis.com/v2"
+RULES, route = routes()  # the endpoints below, each declared with @route
 
 
 # --- answers ---------------------------------------------------------------------------------
@@ -90,16 +91,15 @@ def invalid(message: str) -> Response:
     return error(400, "invalid_params", message)
 
 
-def _account(ctx: Context, request: Request) -> str | Response:
-    info = token_problem(ctx, bearer_token(request), PLATFORM)
-    if isinstance(info, tokens.TokenInfo):
-        return info.account
-    return error(401, "access_token_invalid", "The access token is invalid or not found in the request.")
+_account = bearer_account(
+    PLATFORM, lambda why: error(401, "access_token_invalid", "The access token is invalid or not found in the request.")
+)
+
+_signed_in = signed_in(_account)
 
 
-def _jobs(ctx: Context) -> dict[str, dict[str, Any]]:
-    jobs: dict[str, dict[str, Any]] = ctx.state.objects[PLATFORM].setdefault("jobs", {})
-    return jobs
+def _jobs(ctx: Context) -> dict[str, Any]:
+    return ctx.state.store(PLATFORM, "jobs")
 
 
 def _utf16(text: str) -> int:
@@ -110,11 +110,9 @@ def _utf16(text: str) -> int:
 
 
 def _fields_problem(value: Any, schema: Mapping[str, type], where: str) -> str:
-    if not isinstance(value, dict):
-        return f"{where} must be an object."
-    unknown = sorted(set(value) - set(schema))
-    if unknown:
-        return f"{where} has unknown fields: {', '.join(unknown)}."
+    problem = fields_problem(value, schema, f"{where} has unknown fields: {{names}}.", f"{where} must be an object.")
+    if problem:
+        return problem
     for name, kind in schema.items():
         if name in value and not (
             isinstance(value[name], kind) and (kind is bool or not isinstance(value[name], bool))
@@ -136,11 +134,9 @@ def _privacy_problem(info: dict[str, Any], required: bool) -> str:
 
 def _video_info_problem(info: Any) -> str:
     problem = _fields_problem(info, VIDEO_INFO, "post_info")
-    if problem:
-        return problem
-    if _utf16(info.get("title", "")) > 2200:
-        return "post_info.title must be at most 2200 characters."
-    return _privacy_problem(info, required=True)
+    if not problem and _utf16(info.get("title", "")) > 2200:
+        problem = "post_info.title must be at most 2200 characters."
+    return problem or _privacy_problem(info, required=True)
 
 
 def _file_source_problem(source: dict[str, Any]) -> str:
@@ -160,8 +156,7 @@ def _file_source_problem(source: dict[str, Any]) -> str:
 
 
 def _video_source_problem(source: Any) -> str:
-    allowed = {"source": str, "video_size": int, "chunk_size": int, "total_chunk_count": int, "video_url": str}
-    problem = _fields_problem(source, allowed, "source_info")
+    problem = _fields_problem(source, VIDEO_SOURCE, "source_info")
     if problem:
         return problem
     if source.get("source") == "FILE_UPLOAD":
@@ -173,8 +168,7 @@ def _video_source_problem(source: Any) -> str:
 
 
 def _photo_problem(body: Any) -> str:
-    top = {"post_info": dict, "source_info": dict, "post_mode": str, "media_type": str, "is_aigc": bool}
-    problem = _fields_problem(body, top, "body")
+    problem = _fields_problem(body, PHOTO_BODY, "body")
     if problem:
         return problem
     if body.get("media_type") != "PHOTO" or body.get("post_mode") not in ("DIRECT_POST", "MEDIA_UPLOAD"):
@@ -191,8 +185,7 @@ def _photo_problem(body: Any) -> str:
 
 
 def _photo_source_problem(source: Any) -> str:
-    allowed = {"source": str, "photo_images": list, "photo_cover_index": int}
-    problem = _fields_problem(source, allowed, "source_info")
+    problem = _fields_problem(source, PHOTO_SOURCE, "source_info")
     if problem:
         return problem
     images = source.get("photo_images")
@@ -207,37 +200,16 @@ def _photo_source_problem(source: Any) -> str:
 # --- media pulls -----------------------------------------------------------------------------
 
 
-def _sniff(data: bytes) -> str:
-    if data.startswith(b"\xff\xd8\xff"):
-        return "image/jpeg"
-    if data[:4] == b"RIFF" and data[8:12] == b"WEBP":
-        return "image/webp"
-    if data[4:8] == b"ftyp":
-        return "video/quicktime" if data[8:10] == b"qt" else "video/mp4"
-    return "application/octet-stream"
-
-
-def _pull(url: str, limit: int) -> bytes | None:
-    """The file at `url` (fetched for real, with a short timeout), or None if it cannot be had."""
-    if not re.match(r"https?://", url):
-        return None
-    try:
-        with urllib.request.urlopen(url, timeout=FETCH_TIMEOUT_SECONDS) as answer:  # noqa: S310 (scheme checked)
-            data: bytes = answer.read(limit + 1)
-    except (urllib.error.URLError, OSError, ValueError):
-        return None
-    return data
-
-
 def _pull_failure(urls: list[str], photo: bool) -> str:
     """TikTok's fail_reason for the pulled files, or "" when every one is usable."""
+    limit = PHOTO_MAX if photo else VIDEO_MAX
     for url in urls:
-        data = _pull(url, PHOTO_MAX if photo else VIDEO_MAX)
-        if data is None:
+        data = media.fetch(url, limit)
+        if isinstance(data, str):
             return "photo_pull_failed" if photo else "video_pull_failed"
-        kind = _sniff(data)
+        kind = media.sniff(data)
         wanted = ("image/jpeg", "image/webp") if photo else VIDEO_TYPES
-        if kind not in wanted or len(data) > (PHOTO_MAX if photo else VIDEO_MAX):
+        if kind not in wanted or len(data) > limit:
             return "file_format_check_failed" if kind not in wanted else "picture_size_check_failed"
     return ""
 
@@ -288,10 +260,9 @@ def _refusal(ctx: Context) -> tuple[str, Response | None]:
 # --- creator info and init -------------------------------------------------------------------
 
 
-def creator_info(ctx: Context, request: Request, **values: Any) -> Response:
-    account = _account(ctx, request)
-    if isinstance(account, Response):
-        return account
+@route("POST", f"{API}/post/publish/creator_info/query/")
+@_signed_in
+def creator_info(ctx: Context, request: Request, account: str, **values: Any) -> Response:
     handle = _handle(account)
     return ok(
         {
@@ -311,12 +282,16 @@ def _handle(account: str) -> str:
     return re.sub(r"[^a-z0-9_.]", "_", account.lower())[:24] or "creator"
 
 
-def video_init(ctx: Context, request: Request, **values: Any) -> Response:
-    return _video_init(ctx, request, inbox=False)
+@route("POST", f"{API}/post/publish/video/init/")
+@_signed_in
+def video_init(ctx: Context, request: Request, account: str, **values: Any) -> Response:
+    return _video_init(ctx, request, account, inbox=False)
 
 
-def inbox_video_init(ctx: Context, request: Request, **values: Any) -> Response:
-    return _video_init(ctx, request, inbox=True)
+@route("POST", f"{API}/post/publish/inbox/video/init/")
+@_signed_in
+def inbox_video_init(ctx: Context, request: Request, account: str, **values: Any) -> Response:
+    return _video_init(ctx, request, account, inbox=True)
 
 
 def _video_body_problem(body: Any, inbox: bool) -> str:
@@ -333,10 +308,7 @@ def _video_body_problem(body: Any, inbox: bool) -> str:
     return problem or ("" if inbox else _video_info_problem(body["post_info"]))
 
 
-def _video_init(ctx: Context, request: Request, *, inbox: bool) -> Response:
-    account = _account(ctx, request)
-    if isinstance(account, Response):
-        return account
+def _video_init(ctx: Context, request: Request, account: str, *, inbox: bool) -> Response:
     body = json_body(request)
     problem = _video_body_problem(body, inbox)
     if problem:
@@ -360,14 +332,13 @@ def _open_upload(ctx: Context, job: dict[str, Any], source: dict[str, Any]) -> s
     upload_id, token = ctx.state.next_id(), secrets.token_urlsafe(12)
     job.update(upload_token=token, received=0, head=b"", expires=time.time() + 3600)
     job.update({k: source[k] for k in ("video_size", "chunk_size", "total_chunk_count")})
-    ctx.state.objects[PLATFORM].setdefault("uploads", {})[upload_id] = job
+    ctx.state.store(PLATFORM, "uploads")[upload_id] = job
     return f"{UPLOAD_HOST}?{urlencode({'upload_id': upload_id, 'upload_token': token})}"
 
 
-def content_init(ctx: Context, request: Request, **values: Any) -> Response:
-    account = _account(ctx, request)
-    if isinstance(account, Response):
-        return account
+@route("POST", f"{API}/post/publish/content/init/")
+@_signed_in
+def content_init(ctx: Context, request: Request, account: str, **values: Any) -> Response:
     body = json_body(request)
     problem = _photo_problem(body)
     if problem:
@@ -390,7 +361,7 @@ _RANGE = re.compile(r"bytes (\d+)-(\d+)/(\d+)")
 
 
 def _upload_job(ctx: Context, request: Request) -> dict[str, Any] | None:
-    job: dict[str, Any] | None = ctx.state.objects[PLATFORM].get("uploads", {}).get(request.args.get("upload_id", ""))
+    job: dict[str, Any] | None = ctx.state.store(PLATFORM, "uploads").get(request.args.get("upload_id", ""))
     if job is None or job.get("upload_token") != request.args.get("upload_token") or job["state"] != "uploading":
         return None
     return job if job["expires"] > time.time() else None
@@ -409,6 +380,7 @@ def _range_problem(job: dict[str, Any], request: Request, size: int) -> str:
     return ""
 
 
+@route("PUT", "/open-upload.tiktokapis.com/video/")
 def upload_chunk(ctx: Context, request: Request, **values: Any) -> Response:
     job = _upload_job(ctx, request)
     if job is None:
@@ -423,7 +395,7 @@ def upload_chunk(ctx: Context, request: Request, **values: Any) -> Response:
     job["received"] += len(data)
     if job["received"] < job["video_size"]:
         return Response(status=206, headers={"Range": f"bytes=0-{job['received'] - 1}"})
-    if _sniff(job["head"]) not in VIDEO_TYPES:
+    if media.sniff(job["head"]) not in VIDEO_TYPES:
         job["failure"] = "file_format_check_failed"
     _complete(ctx, job)
     return Response(status=201)
@@ -432,10 +404,9 @@ def upload_chunk(ctx: Context, request: Request, **values: Any) -> Response:
 # --- status ----------------------------------------------------------------------------------
 
 
-def status_fetch(ctx: Context, request: Request, **values: Any) -> Response:
-    account = _account(ctx, request)
-    if isinstance(account, Response):
-        return account
+@route("POST", f"{API}/post/publish/status/fetch/")
+@_signed_in
+def status_fetch(ctx: Context, request: Request, account: str, **values: Any) -> Response:
     body = json_body(request)
     problem = _fields_problem(body, {"publish_id": str}, "body")
     job = _jobs(ctx).get(body.get("publish_id", "")) if not problem else None
@@ -448,8 +419,7 @@ def _status_of(ctx: Context, job: dict[str, Any]) -> dict[str, Any]:
     """One status check: processing jobs count down, inbox drafts get finished by the creator."""
     with ctx.state.lock:
         if job["state"] == "processing":
-            job["pending"] -= 1
-            if job["pending"] >= 0:
+            if not media.check_done(job, "pending"):
                 return _status_body(job, "PROCESSING_UPLOAD" if job["source"] == "file" else "PROCESSING_DOWNLOAD")
             _finish(ctx, job)
         if job["state"] == "inbox":
@@ -476,12 +446,20 @@ def _status_body(job: dict[str, Any], status: str) -> dict[str, Any]:
 # --- Display API reads -----------------------------------------------------------------------
 
 
-def _fields(request: Request, allowed: frozenset[str]) -> list[str] | str:
-    fields = [f for f in request.args.get("fields", "").split(",") if f]
-    unknown = [f for f in fields if f not in allowed]
-    if not fields or unknown:
-        return f"fields must be a comma-separated list of {', '.join(sorted(allowed))}."
-    return fields
+def _reads(allowed: frozenset[str]) -> Callable[[Endpoint], Endpoint]:
+    """A Display API read: the token's account, then `fields` naming only what `allowed` has; the
+    endpoint is handed both."""
+
+    def account_and_fields(ctx: Context, request: Request, **values: Any) -> tuple[str, list[str]] | Response:
+        account = _account(ctx, request)
+        if isinstance(account, Response):
+            return account
+        fields = [f for f in request.args.get("fields", "").split(",") if f]
+        if not fields or not set(fields) <= allowed:
+            return invalid(f"fields must be a comma-separated list of {', '.join(sorted(allowed))}.")
+        return account, fields
+
+    return signed_in(account_and_fields)
 
 
 def _created(post: SandboxPost) -> int:
@@ -502,21 +480,10 @@ def _video(ctx: Context, post: SandboxPost, fields: list[str]) -> dict[str, Any]
     return {name: full[name] for name in fields}
 
 
-def _read(ctx: Context, request: Request, allowed: frozenset[str]) -> tuple[str, list[str], Any] | Response:
-    account = _account(ctx, request)
-    if isinstance(account, Response):
-        return account
-    fields = _fields(request, allowed)
-    if isinstance(fields, str):
-        return invalid(fields)
-    return account, fields, json_body(request)
-
-
-def video_list(ctx: Context, request: Request, **values: Any) -> Response:
-    read = _read(ctx, request, VIDEO_FIELDS)
-    if isinstance(read, Response):
-        return read
-    account, fields, body = read
+@route("POST", f"{API}/video/list/")
+@_reads(VIDEO_FIELDS)
+def video_list(ctx: Context, request: Request, read: tuple[str, list[str]], **values: Any) -> Response:
+    (account, fields), body = read, json_body(request)
     problem = _fields_problem(body if body is not None else {}, {"cursor": int, "max_count": int}, "body")
     count = (body or {}).get("max_count", 10)
     if problem or not 1 <= count <= 20:
@@ -529,11 +496,10 @@ def video_list(ctx: Context, request: Request, **values: Any) -> Response:
     return ok({"videos": videos, "cursor": next_cursor, "has_more": len(posts) > count})
 
 
-def video_query(ctx: Context, request: Request, **values: Any) -> Response:
-    read = _read(ctx, request, VIDEO_FIELDS)
-    if isinstance(read, Response):
-        return read
-    account, fields, body = read
+@route("POST", f"{API}/video/query/")
+@_reads(VIDEO_FIELDS)
+def video_query(ctx: Context, request: Request, read: tuple[str, list[str]], **values: Any) -> Response:
+    (account, fields), body = read, json_body(request)
     filters = body.get("filters") if isinstance(body, dict) else None
     ids = filters.get("video_ids") if isinstance(filters, dict) else None
     if not isinstance(ids, list) or not 1 <= len(ids) <= 20 or not all(isinstance(i, str) for i in ids):
@@ -543,11 +509,10 @@ def video_query(ctx: Context, request: Request, **values: Any) -> Response:
     return ok({"videos": videos, "cursor": 0, "has_more": False})
 
 
-def user_info(ctx: Context, request: Request, **values: Any) -> Response:
-    read = _read(ctx, request, USER_FIELDS)
-    if isinstance(read, Response):
-        return read
-    account, fields, _ = read
+@route("GET", f"{API}/user/info/")
+@_reads(USER_FIELDS)
+def user_info(ctx: Context, request: Request, read: tuple[str, list[str]], **values: Any) -> Response:
+    account, fields = read
     user = {
         "open_id": account, "union_id": f"union-{account}", "display_name": f"Sandbox {_handle(account)}",
         "avatar_url": f"https://p16-sign.tiktokcdn.com/sandbox/{_handle(account)}.jpeg", "username": _handle(account),
@@ -558,114 +523,49 @@ def user_info(ctx: Context, request: Request, **values: Any) -> Response:
 # --- OAuth (Login Kit) -----------------------------------------------------------------------
 
 
-def _oauth_error(error_code: str, description: str, status: int = 400) -> Response:
-    return json_response({"error": error_code, "error_description": description, "log_id": _log_id()}, status=status)
+def _scope_problem(scope: str) -> str:
+    unknown = set(scope.split(",")) - SCOPES
+    return f"Unknown scopes: {', '.join(sorted(unknown))}." if unknown else ""
 
 
-def _authorize_problem(args: Any) -> str:
-    missing = [name for name in ("client_key", "scope", "redirect_uri", "state") if not args.get(name)]
-    if missing:
-        return f"Missing {', '.join(missing)}."
-    if args.get("response_type") != "code":
-        return "response_type must be code."
-    unknown = set(args["scope"].split(",")) - SCOPES
-    if unknown:
-        return f"Unknown scopes: {', '.join(sorted(unknown))}."
-    if args.get("code_challenge") and args.get("code_challenge_method") != "S256":
-        return "code_challenge_method must be S256."
-    return ""
+PROVIDER = oauth.Provider(
+    PLATFORM,
+    oauth.Page("Authorize app", "{client} wants to access your TikTok account", "Something went wrong", scopes=","),
+    new_account=lambda: f"open-{secrets.token_hex(8)}",
+    required=("client_key", "scope", "redirect_uri", "state"),
+    client_param="client_key",
+    scope_problem=_scope_problem,
+    pkce=("S256",),
+    hex_challenge=True,
+    code_lifetime=300,
+    redirect=("code", "scopes", "state"),
+)
+REFUSALS = {
+    "form": ("invalid_request", "The body must be form-encoded."),
+    "client": ("invalid_client", "client_key and client_secret are required."),
+    "grant_type": ("unsupported_grant_type", "Unsupported grant_type."),
+    "unknown": ("invalid_grant", "Authorization code is expired or invalid."),
+    "client_id": ("invalid_client", "client_key does not match the authorization."),
+    "verifier": ("invalid_grant", "Code verifier or code challenge is invalid."),
+    "refresh": ("invalid_grant", "Refresh token is invalid or expired."),
+}
 
 
-def authorize(ctx: Context, request: Request, **values: Any) -> Response:
-    args = request.args
-    reason = _authorize_problem(args)
-    if reason:
-        return Response(
-            f"<h1>Something went wrong</h1><p>{html.escape(reason)}</p>", status=400, content_type="text/html"
-        )
-    code = secrets.token_urlsafe(24)
-    ctx.state.objects[PLATFORM].setdefault("codes", {})[code] = {
-        "challenge": args.get("code_challenge", ""), "redirect_uri": args["redirect_uri"],
-        "account": f"open-{secrets.token_hex(8)}", "client_key": args["client_key"], "scope": args["scope"],
-        "expires": time.time() + 300,
-    }  # fmt: skip
-    target = f"{args['redirect_uri']}?{urlencode({'code': code, 'scopes': args['scope'], 'state': args['state']})}"
-    scopes = "".join(f"<li>{html.escape(s)}</li>" for s in args["scope"].split(","))
-    page = (
-        f"<!doctype html><title>Authorize app</title><h1>{html.escape(args['client_key'])} wants to access your "
-        f'TikTok account</h1><ul>{scopes}</ul><a id="approve" href="{html.escape(target)}">Approve</a>'
-    )
-    return Response(page, content_type="text/html")
+def _issue(grant: oauth.Grant) -> Response:
+    access, refresh = oauth.token_pair(PLATFORM, grant.account, access=7200, refresh=180 * 86400)
+    body = {"access_token": access, "expires_in": 7200, "open_id": grant.account, "refresh_expires_in": 180 * 86400}
+    return json_response({**body, "refresh_token": refresh, "scope": grant.scope, "token_type": "Bearer"})
 
 
-def token(ctx: Context, request: Request, **values: Any) -> Response:
-    if request.mimetype != "application/x-www-form-urlencoded":
-        return _oauth_error("invalid_request", "The body must be form-encoded.")
-    form = request.form
-    if not form.get("client_key") or not form.get("client_secret"):
-        return _oauth_error("invalid_client", "client_key and client_secret are required.", 401)
-    grants: dict[str, Callable[[Context, Request], Response]] = {
-        "authorization_code": _code_grant,
-        "refresh_token": _refresh_grant,
-    }
-    grant = grants.get(form.get("grant_type", ""))
-    return grant(ctx, request) if grant else _oauth_error("unsupported_grant_type", "Unsupported grant_type.")
+GRANTS = oauth.Grants(
+    PROVIDER,
+    functools.partial(oauth.form_client, name="client_key"),
+    _issue,
+    refuse=lambda reason, form: oauth.refusal(REFUSALS, reason, form, log_id=_log_id()),
+    refresh_scope=",".join(sorted(SCOPES)),
+    rotate=True,  # TikTok rotates refresh tokens: the old one stops working
+)
 
 
-def _challenge_matches(verifier: str, challenge: str) -> bool:
-    """RFC 7636 S256 (base64url), or the hex SHA-256 TikTok's desktop guide describes."""
-    digest = hashlib.sha256(verifier.encode()).digest()
-    return challenge in (base64.urlsafe_b64encode(digest).decode().rstrip("="), digest.hex())
-
-
-def _code_grant(ctx: Context, request: Request) -> Response:
-    form = request.form
-    with ctx.state.lock:
-        issued = ctx.state.objects[PLATFORM].setdefault("codes", {}).pop(form.get("code", ""), None)
-    if issued is None or issued["expires"] < time.time() or issued["redirect_uri"] != form.get("redirect_uri"):
-        return _oauth_error("invalid_grant", "Authorization code is expired or invalid.")
-    if issued["client_key"] != form["client_key"]:
-        return _oauth_error("invalid_client", "client_key does not match the authorization.", 401)
-    if issued["challenge"] and not _challenge_matches(form.get("code_verifier", ""), issued["challenge"]):
-        return _oauth_error("invalid_grant", "Code verifier or code challenge is invalid.")
-    return _issue(issued["account"], issued["scope"])
-
-
-def _refresh_grant(ctx: Context, request: Request) -> Response:
-    old = request.form.get("refresh_token", "")
-    info = tokens.parse(old, kind="sbr")
-    with ctx.state.lock:
-        used = old in ctx.state.revoked
-        ctx.state.revoked.add(old)  # TikTok rotates refresh tokens: the old one stops working
-    if info is None or info.platform != PLATFORM or used or info.expired:
-        return _oauth_error("invalid_grant", "Refresh token is invalid or expired.")
-    return _issue(info.account, ",".join(sorted(SCOPES)))
-
-
-def _issue(account: str, scope: str) -> Response:
-    body = {
-        "access_token": tokens.issue(PLATFORM, account, lifetime_seconds=7200),
-        "expires_in": 7200,
-        "open_id": account,
-        "refresh_expires_in": 180 * 86400,
-        "refresh_token": tokens.issue(PLATFORM, account, kind="sbr", lifetime_seconds=180 * 86400),
-        "scope": scope,
-        "token_type": "Bearer",
-    }
-    return json_response(body)
-
-
-API = "/open.tiktokapis.com/v2"
-RULES: list[Rule] = [
-    Rule(f"{API}/post/publish/creator_info/query/", endpoint=creator_info, methods=["POST"]),
-    Rule(f"{API}/post/publish/video/init/", endpoint=video_init, methods=["POST"]),
-    Rule(f"{API}/post/publish/inbox/video/init/", endpoint=inbox_video_init, methods=["POST"]),
-    Rule(f"{API}/post/publish/content/init/", endpoint=content_init, methods=["POST"]),
-    Rule(f"{API}/post/publish/status/fetch/", endpoint=status_fetch, methods=["POST"]),
-    Rule(f"{API}/video/list/", endpoint=video_list, methods=["POST"]),
-    Rule(f"{API}/video/query/", endpoint=video_query, methods=["POST"]),
-    Rule(f"{API}/user/info/", endpoint=user_info, methods=["GET"]),
-    Rule(f"{API}/oauth/token/", endpoint=token, methods=["POST"]),
-    Rule("/open-upload.tiktokapis.com/video/", endpoint=upload_chunk, methods=["PUT"]),
-    Rule("/www.tiktok.com/v2/auth/authorize/", endpoint=authorize, methods=["GET"]),
-]
+route("POST", f"{API}/oauth/token/")(oauth.token_endpoint(GRANTS))
+route("GET", "/www.tiktok.com/v2/auth/authorize/")(oauth.authorize_endpoint(PROVIDER))

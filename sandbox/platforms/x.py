@@ -12,25 +12,28 @@ ones `succeeded`; X refuses to attach media that has not finished processing.
 
 from __future__ import annotations
 
-import base64
-import hashlib
-import html
 import re
-import secrets
 import time
 import unicodedata
 from typing import Any
-from urllib.parse import urlencode
 
-from werkzeug.routing import Rule
 from werkzeug.wrappers import Request, Response
 
-from sandbox import tokens
-from sandbox.http import Context, bearer_token, json_body, json_response, token_problem
+from sandbox import oauth
+from sandbox.http import (
+    Context,
+    bearer_account,
+    fields_problem,
+    json_body,
+    json_response,
+    publish_outcome,
+    routes,
+    signed_in,
+)
+from sandbox.media import MB
 from sandbox.state import SandboxPost
 
 PROBLEMS = "https://api.x.com/2/problems/"
-MB = 1024 * 1024
 TWEET_FIELDS = frozenset(
     {
         "card_uri", "community_id", "direct_message_deep_link", "edit_options", "for_super_followers_only",
@@ -56,6 +59,7 @@ _EMOJI = re.compile(
     "[\U0001f1e6-\U0001f1ff]{2}|[\U0001f000-\U0001faff\u2600-\u27bf\u2b00-\u2bff\u2300-\u23ff]"
     "[\ufe0f\U0001f3fb-\U0001f3ff]*(?:\u200d[\U0001f000-\U0001faff\u2600-\u27bf][\ufe0f\U0001f3fb-\U0001f3ff]*)*"
 )
+RULES, route = routes()  # the endpoints below, each declared with @route
 
 
 def weighted_length(text: str) -> int:
@@ -99,9 +103,12 @@ def rate_limited() -> Response:
     return response
 
 
-def _account(ctx: Context, request: Request) -> str | Response:
-    info = token_problem(ctx, bearer_token(request), "x")
-    return info.account if isinstance(info, tokens.TokenInfo) else unauthorized()
+_account = bearer_account("x", lambda why: unauthorized())
+_signed_in = signed_in(_account)
+OUTCOME_REFUSALS = {
+    "error": lambda: problem(403, "Forbidden", "You are not permitted to perform this action."),
+    "rate_limited": rate_limited,
+}
 
 
 def _is_id(value: object) -> bool:
@@ -139,17 +146,14 @@ def _fields(request: Request) -> set[str]:
 # --- creating posts --------------------------------------------------------------------------
 
 
-def _media_of(ctx: Context) -> dict[str, dict[str, Any]]:
-    media: dict[str, dict[str, Any]] = ctx.state.objects["x"].setdefault("media", {})
-    return media
+def _media_of(ctx: Context) -> dict[str, Any]:
+    return ctx.state.store("x", "media")
 
 
 def _body_problem(body: Any) -> str:
-    if not isinstance(body, dict):
-        return "The request body must be a JSON object."
-    unknown = sorted(set(body) - TWEET_FIELDS)
-    if unknown:
-        return f"The following fields are not allowed: {', '.join(unknown)}."
+    problem = fields_problem(body, TWEET_FIELDS, "The following fields are not allowed: {names}.")
+    if problem:
+        return problem
     if not isinstance(body.get("text", ""), str):
         return "text must be a string."
     wrong = [name for name in BOOLEAN_FIELDS if name in body and not isinstance(body[name], bool)]
@@ -208,38 +212,30 @@ def _target_missing(ctx: Context, body: dict[str, Any]) -> Response | None:
     return None
 
 
-def create_tweet(ctx: Context, request: Request, **values: Any) -> Response:
-    account = _account(ctx, request)
-    if isinstance(account, Response):
-        return account
+@route("POST", "/api.x.com/2/tweets")
+@_signed_in
+def create_tweet(ctx: Context, request: Request, account: str, **values: Any) -> Response:
     body = json_body(request)
     reason = _body_problem(body) or _media_problem(ctx, account, body.get("media")) or _text_problem(body)
     if reason:
         return invalid(reason)
-    return _target_missing(ctx, body) or _answer_outcome(ctx, account, body)
+    refused = _target_missing(ctx, body)
+    return refused or publish_outcome(ctx, "x", OUTCOME_REFUSALS, lambda _: _create(ctx, account, body))
 
 
-def _answer_outcome(ctx: Context, account: str, body: dict[str, Any]) -> Response:
-    outcome = ctx.state.take_outcome("x")
-    if outcome == "error":
-        return problem(403, "Forbidden", "You are not permitted to perform this action.")
-    if outcome == "rate_limited":
-        return rate_limited()
+def _create(ctx: Context, account: str, body: dict[str, Any]) -> Response:
     text = unicodedata.normalize("NFC", body.get("text", ""))
     media_count = len((body.get("media") or {}).get("media_ids", []))
     post = ctx.state.add_post("x", account, text, media_count, request=body)
-    if outcome == "timeout":
-        ctx.hold()
     return json_response({"data": {"id": post.id, "text": post.text, "edit_history_tweet_ids": [post.id]}}, status=201)
 
 
 # --- media upload ----------------------------------------------------------------------------
 
 
-def initialize_upload(ctx: Context, request: Request, **values: Any) -> Response:
-    account = _account(ctx, request)
-    if isinstance(account, Response):
-        return account
+@route("POST", "/api.x.com/2/media/upload/initialize")
+@_signed_in
+def initialize_upload(ctx: Context, request: Request, account: str, **values: Any) -> Response:
     body = json_body(request)
     reason = _initialize_problem(body)
     if reason:
@@ -276,7 +272,7 @@ def _upload_of(ctx: Context, request: Request, media_id: str) -> dict[str, Any] 
     account = _account(ctx, request)
     if isinstance(account, Response):
         return account
-    upload = _media_of(ctx).get(media_id)
+    upload: dict[str, Any] | None = _media_of(ctx).get(media_id)
     if upload is None or upload["account"] != account:
         return problem(
             404,
@@ -291,6 +287,7 @@ def _upload_of(ctx: Context, request: Request, media_id: str) -> dict[str, Any] 
     return upload
 
 
+@route("POST", "/api.x.com/2/media/upload/<id>/append")
 def append_upload(ctx: Context, request: Request, id: str) -> Response:
     upload = _upload_of(ctx, request, id)
     if isinstance(upload, Response):
@@ -304,6 +301,7 @@ def append_upload(ctx: Context, request: Request, id: str) -> Response:
     return json_response({"data": {"expires_at": int(time.time()) + 86400}})
 
 
+@route("POST", "/api.x.com/2/media/upload/<id>/finalize")
 def finalize_upload(ctx: Context, request: Request, id: str) -> Response:
     upload = _upload_of(ctx, request, id)
     if isinstance(upload, Response):
@@ -332,6 +330,7 @@ def _media_data(media_id: str, upload: dict[str, Any]) -> dict[str, Any]:
     return data
 
 
+@route("GET", "/api.x.com/2/media/upload")
 def upload_status(ctx: Context, request: Request, **values: Any) -> Response:
     media_id = request.args.get("media_id", "")
     if request.args.get("command", "STATUS") != "STATUS" or not _is_id(media_id):
@@ -350,6 +349,7 @@ def _advance(upload: dict[str, Any]) -> None:
     upload["state"] = {"pending": "in_progress", "in_progress": "succeeded"}.get(upload["state"], upload["state"])
 
 
+@route("POST", "/api.x.com/2/media/metadata")
 def media_metadata(ctx: Context, request: Request, **values: Any) -> Response:
     body = json_body(request)
     if not isinstance(body, dict) or not _is_id(body.get("id")) or not isinstance(body.get("metadata", {}), dict):
@@ -364,10 +364,9 @@ def media_metadata(ctx: Context, request: Request, **values: Any) -> Response:
 # --- reading ---------------------------------------------------------------------------------
 
 
-def get_tweet(ctx: Context, request: Request, id: str) -> Response:
-    account = _account(ctx, request)
-    if isinstance(account, Response):
-        return account
+@route("GET", "/api.x.com/2/tweets/<id>")
+@_signed_in
+def get_tweet(ctx: Context, request: Request, account: str, id: str) -> Response:
     post = ctx.state.find_post("x", id)
     if post is None:
         return json_response({"errors": [_not_found(id)]})
@@ -381,10 +380,9 @@ def _not_found(post_id: str) -> dict[str, str]:
     }  # fmt: skip
 
 
-def get_tweets(ctx: Context, request: Request, **values: Any) -> Response:
-    account = _account(ctx, request)
-    if isinstance(account, Response):
-        return account
+@route("GET", "/api.x.com/2/tweets")
+@_signed_in
+def get_tweets(ctx: Context, request: Request, account: str, **values: Any) -> Response:
     ids = [i for i in request.args.get("ids", "").split(",") if i]
     if not 1 <= len(ids) <= 100 or not all(_is_id(i) for i in ids):
         return invalid("ids must hold 1 to 100 post ids.")
@@ -395,18 +393,16 @@ def get_tweets(ctx: Context, request: Request, **values: Any) -> Response:
     return json_response({**answer, **({"errors": missing} if missing else {})})
 
 
-def users_me(ctx: Context, request: Request, **values: Any) -> Response:
-    account = _account(ctx, request)
-    if isinstance(account, Response):
-        return account
+@route("GET", "/api.x.com/2/users/me")
+@_signed_in
+def users_me(ctx: Context, request: Request, account: str, **values: Any) -> Response:
     handle = re.sub(r"\W", "_", account)
     return json_response({"data": {"id": account, "name": f"Sandbox {handle}", "username": f"sandbox_{handle}"}})
 
 
-def user_tweets(ctx: Context, request: Request, id: str) -> Response:
-    account = _account(ctx, request)
-    if isinstance(account, Response):
-        return account
+@route("GET", "/api.x.com/2/users/<id>/tweets")
+@_signed_in
+def user_tweets(ctx: Context, request: Request, account: str, id: str) -> Response:
     if id != account:
         return problem(403, "Forbidden", "Sandbox tokens may read only their own timeline.")
     limit = request.args.get("max_results", "10")
@@ -424,106 +420,39 @@ def user_tweets(ctx: Context, request: Request, id: str) -> Response:
 
 # --- OAuth 2.0 with PKCE ---------------------------------------------------------------------
 
-
-def _oauth_error(error: str, description: str, status: int = 400) -> Response:
-    return json_response({"error": error, "error_description": description}, status=status)
-
-
-def authorize(ctx: Context, request: Request, **values: Any) -> Response:
-    args = request.args
-    reason = _authorize_problem(args)
-    if reason:
-        return Response(
-            f"<h1>Something went wrong</h1><p>{html.escape(reason)}</p>", status=400, content_type="text/html"
-        )
-    code = secrets.token_urlsafe(24)
-    account = str(10**15 + secrets.randbelow(9 * 10**15))
-    ctx.state.objects["x"].setdefault("codes", {})[code] = {
-        "challenge": args["code_challenge"], "redirect_uri": args["redirect_uri"], "account": account,
-        "client_id": args["client_id"], "scope": args.get("scope", SCOPES), "expires": time.time() + 30,
-    }  # fmt: skip
-    target = f"{args['redirect_uri']}?{urlencode({'code': code, 'state': args.get('state', '')})}"
-    return Response(_authorize_page(args["client_id"], args.get("scope", ""), target), content_type="text/html")
+PROVIDER = oauth.Provider(
+    "x",
+    oauth.Page("Authorize app", "{client} wants to access your X account", "Something went wrong", scopes=" "),
+    new_account=lambda: oauth.numeric_account(16),
+    required=("client_id", "redirect_uri", "code_challenge"),
+    default_scope=SCOPES,
+    pkce=("S256",),
+    binds=("redirect_uri",),
+    code_lifetime=30,
+)
+REFUSALS = {
+    "form": ("invalid_request", "The body must be form-encoded."),
+    "client": ("invalid_client", "client_id is required."),
+    "grant_type": ("unsupported_grant_type", "grant_type must be authorization_code or refresh_token."),
+    "unknown": ("invalid_request", "Value passed for the authorization code was invalid."),
+    "verifier": ("invalid_grant", "The code_verifier does not match the code_challenge."),
+    "refresh": ("invalid_request", "Value passed for the token was invalid."),
+}
 
 
-def _authorize_problem(args: Any) -> str:
-    if args.get("response_type") != "code":
-        return "response_type must be code."
-    missing = [name for name in ("client_id", "redirect_uri", "code_challenge") if not args.get(name)]
-    if missing:
-        return f"Missing {', '.join(missing)}."
-    return "" if args.get("code_challenge_method") == "S256" else "code_challenge_method must be S256."
+def _client(request: Request) -> str | None:
+    # A public client names itself in the form; a confidential one authenticates instead.
+    return request.form.get("client_id") or ("" if request.authorization else None)
 
 
-def _authorize_page(client_id: str, scope: str, target: str) -> str:
-    scopes = "".join(f"<li>{html.escape(s)}</li>" for s in scope.split())
-    return (
-        f"<!doctype html><title>Authorize app</title><h1>{html.escape(client_id)} wants to access your X account</h1>"
-        f'<ul>{scopes}</ul><a id="approve" href="{html.escape(target)}">Approve</a>'
-    )
+def _issue(grant: oauth.Grant) -> Response:
+    access, refresh = oauth.token_pair("x", grant.account, access=7200, refresh=180 * 86400)
+    body = {"token_type": "bearer", "expires_in": 7200, "access_token": access, "refresh_token": refresh}
+    return json_response({**body, "scope": grant.scope})
 
 
-def token(ctx: Context, request: Request, **values: Any) -> Response:
-    if request.mimetype != "application/x-www-form-urlencoded":
-        return _oauth_error("invalid_request", "The body must be form-encoded.")
-    grant = request.form.get("grant_type")
-    if not request.form.get("client_id") and not request.authorization:
-        return _oauth_error("invalid_client", "client_id is required.", 401)
-    if grant == "authorization_code":
-        return _code_grant(ctx, request)
-    if grant == "refresh_token":
-        return _refresh_grant(ctx, request)
-    return _oauth_error("unsupported_grant_type", "grant_type must be authorization_code or refresh_token.")
+GRANTS = oauth.Grants(PROVIDER, _client, _issue, REFUSALS, refresh_scope=SCOPES, rotate=True)
 
 
-def _code_grant(ctx: Context, request: Request) -> Response:
-    form = request.form
-    with ctx.state.lock:
-        issued = ctx.state.objects["x"].setdefault("codes", {}).pop(form.get("code", ""), None)
-    verifier = form.get("code_verifier", "").encode()
-    challenge = base64.urlsafe_b64encode(hashlib.sha256(verifier).digest()).decode().rstrip("=")
-    if issued is None or issued["expires"] < time.time() or issued["redirect_uri"] != form.get("redirect_uri"):
-        return _oauth_error("invalid_request", "Value passed for the authorization code was invalid.")
-    if challenge != issued["challenge"]:
-        return _oauth_error("invalid_grant", "The code_verifier does not match the code_challenge.")
-    return _issue(ctx, issued["account"], issued["scope"])
-
-
-def _refresh_grant(ctx: Context, request: Request) -> Response:
-    old = request.form.get("refresh_token", "")
-    info = tokens.parse(old, kind="sbr")
-    with ctx.state.lock:
-        used = old in ctx.state.revoked
-        ctx.state.revoked.add(old)
-    if info is None or info.platform != "x" or used or info.expired:
-        return _oauth_error("invalid_request", "Value passed for the token was invalid.")
-    return _issue(ctx, info.account, SCOPES)
-
-
-def _issue(ctx: Context, account: str, scope: str) -> Response:
-    refresh = tokens.issue("x", account, kind="sbr", lifetime_seconds=180 * 86400)
-    access = tokens.issue("x", account)
-    body = {
-        "token_type": "bearer",
-        "expires_in": 7200,
-        "access_token": access,
-        "refresh_token": refresh,
-        "scope": scope,
-    }
-    return json_response(body)
-
-
-RULES: list[Rule] = [
-    Rule("/api.x.com/2/tweets", endpoint=create_tweet, methods=["POST"]),
-    Rule("/api.x.com/2/tweets", endpoint=get_tweets, methods=["GET"]),
-    Rule("/api.x.com/2/tweets/<id>", endpoint=get_tweet, methods=["GET"]),
-    Rule("/api.x.com/2/media/upload/initialize", endpoint=initialize_upload, methods=["POST"]),
-    Rule("/api.x.com/2/media/upload/<id>/append", endpoint=append_upload, methods=["POST"]),
-    Rule("/api.x.com/2/media/upload/<id>/finalize", endpoint=finalize_upload, methods=["POST"]),
-    Rule("/api.x.com/2/media/upload", endpoint=upload_status, methods=["GET"]),
-    Rule("/api.x.com/2/media/metadata", endpoint=media_metadata, methods=["POST"]),
-    Rule("/api.x.com/2/users/me", endpoint=users_me, methods=["GET"]),
-    Rule("/api.x.com/2/users/<id>/tweets", endpoint=user_tweets, methods=["GET"]),
-    Rule("/api.x.com/2/oauth2/token", endpoint=token, methods=["POST"]),
-    Rule("/x.com/i/oauth2/authorize", endpoint=authorize, methods=["GET"]),
-]
+route("POST", "/api.x.com/2/oauth2/token")(oauth.token_endpoint(GRANTS))
+route("GET", "/x.com/i/oauth2/authorize")(oauth.authorize_endpoint(PROVIDER))

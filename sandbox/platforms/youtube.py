@@ -20,19 +20,18 @@ expiring (a week on YouTube).
 from __future__ import annotations
 
 import base64
+import functools
 import hashlib
-import html
 import re
 import secrets
 import time
 from typing import Any
 from urllib.parse import urlencode
 
-from werkzeug.routing import Rule
 from werkzeug.wrappers import Request, Response
 
-from sandbox import tokens
-from sandbox.http import Context, bearer_token, json_body, json_response, token_problem
+from sandbox import media, oauth
+from sandbox.http import Context, bearer_account, json_body, json_response, routes, signed_in
 
 UPLOAD_URL = "https://www.googleapis.com/upload/youtube/v3/videos"
 CHUNK_UNIT = 256 * 1024
@@ -60,6 +59,9 @@ REFRESH_SCOPE = " ".join(
 )
 _CHANNEL = re.compile(r"UC[A-Za-z0-9_-]{22}")
 _RANGE = re.compile(r"bytes (?:(\d+)-(\d+)|\*)/(\d+|\*)")
+
+
+RULES, route = routes()  # the endpoints below, each declared with @route
 
 
 # --- answers ---------------------------------------------------------------------------------
@@ -97,9 +99,9 @@ def rate_limited() -> Response:
     return response
 
 
-def _account(ctx: Context, request: Request) -> str | Response:
-    info = token_problem(ctx, bearer_token(request), "youtube")
-    return info.account if isinstance(info, tokens.TokenInfo) else unauthorized()
+_account = bearer_account("youtube", lambda why: unauthorized())
+
+_signed_in = signed_in(_account)
 
 
 def channel_id(account: str) -> str:
@@ -115,8 +117,7 @@ def uploads_playlist(account: str) -> str:
 
 
 def _store(ctx: Context, name: str) -> dict[str, Any]:
-    found: dict[str, Any] = ctx.state.objects["youtube"].setdefault(name, {})
-    return found
+    return ctx.state.store("youtube", name)
 
 
 def _now() -> str:
@@ -202,10 +203,9 @@ def _upload_headers_problem(request: Request) -> str:
 # --- opening a session ------------------------------------------------------------------------
 
 
-def open_session(ctx: Context, request: Request, **values: Any) -> Response:
-    account = _account(ctx, request)
-    if isinstance(account, Response):
-        return account
+@route("POST", "/www.googleapis.com/upload/youtube/v3/videos")
+@_signed_in
+def open_session(ctx: Context, request: Request, account: str, **values: Any) -> Response:
     if request.args.get("uploadType") != "resumable":
         return bad_request("badRequest", "This stand-in takes uploadType=resumable only.")
     body = json_body(request)
@@ -240,6 +240,7 @@ def _answer_open(ctx: Context, request: Request, account: str, body: dict[str, A
 # --- sending bytes ---------------------------------------------------------------------------
 
 
+@route("PUT", "/www.googleapis.com/upload/youtube/v3/videos")
 def upload_bytes(ctx: Context, request: Request, **values: Any) -> Response:
     session = _store(ctx, "sessions").get(request.args.get("upload_id", ""))
     if session is None:
@@ -281,7 +282,7 @@ def _chunk(ctx: Context, session: dict[str, Any], request: Request, span: tuple[
 
 def _create_video(ctx: Context, session: dict[str, Any]) -> None:
     video_id = secrets.token_urlsafe(8)[:11]
-    playable = session["head"][4:8] == b"ftyp"
+    playable = media.is_iso_video(session["head"])
     checks = PROCESSING_CHECKS if session["outcome"] == "processing" else 0
     video = {
         "account": session["account"], "body": session["body"], "published_at": _now(), "checks_left": checks,
@@ -357,10 +358,7 @@ def _statistics(ctx: Context, video_id: str, video: dict[str, Any]) -> dict[str,
 
 def _advance(ctx: Context, video_id: str, video: dict[str, Any]) -> None:
     """One status check: a finished upload counts down its checks, then is processed."""
-    if video["upload_status"] != "uploaded":
-        return
-    if video["checks_left"] > 0:
-        video["checks_left"] -= 1
+    if video["upload_status"] != "uploaded" or not media.check_done(video):
         return
     video["upload_status"] = "processed"
     if not video["posted"]:
@@ -384,10 +382,9 @@ def _read_parts(request: Request, allowed: frozenset[str]) -> set[str] | Respons
     return parts
 
 
-def list_videos(ctx: Context, request: Request, **values: Any) -> Response:
-    account = _account(ctx, request)
-    if isinstance(account, Response):
-        return account
+@route("GET", "/www.googleapis.com/youtube/v3/videos")
+@_signed_in
+def list_videos(ctx: Context, request: Request, account: str, **values: Any) -> Response:
     parts = _read_parts(request, VIDEO_PARTS)
     if isinstance(parts, Response):
         return parts
@@ -405,10 +402,9 @@ def _listed(ctx: Context, account: str, video_id: str, parts: set[str]) -> dict[
     return _resource(ctx, video_id, video, parts)
 
 
-def list_channels(ctx: Context, request: Request, **values: Any) -> Response:
-    account = _account(ctx, request)
-    if isinstance(account, Response):
-        return account
+@route("GET", "/www.googleapis.com/youtube/v3/channels")
+@_signed_in
+def list_channels(ctx: Context, request: Request, account: str, **values: Any) -> Response:
     parts = _read_parts(request, frozenset({"id", "snippet", "contentDetails", "statistics", "status"}))
     if isinstance(parts, Response):
         return parts
@@ -433,10 +429,9 @@ def _channel(account: str, parts: set[str]) -> dict[str, Any]:
     return channel
 
 
-def list_playlist_items(ctx: Context, request: Request, **values: Any) -> Response:
-    account = _account(ctx, request)
-    if isinstance(account, Response):
-        return account
+@route("GET", "/www.googleapis.com/youtube/v3/playlistItems")
+@_signed_in
+def list_playlist_items(ctx: Context, request: Request, account: str, **values: Any) -> Response:
     parts = _read_parts(request, frozenset({"id", "snippet", "contentDetails", "status"}))
     if isinstance(parts, Response):
         return parts
@@ -478,10 +473,9 @@ def _playlist_item(
 ANALYTICS_METRICS = {"views": "views", "likes": "likes", "comments": "comments", "shares": "shares"}
 
 
-def analytics_report(ctx: Context, request: Request, **values: Any) -> Response:
-    account = _account(ctx, request)
-    if isinstance(account, Response):
-        return account
+@route("GET", "/youtubeanalytics.googleapis.com/v2/reports")
+@_signed_in
+def analytics_report(ctx: Context, request: Request, account: str, **values: Any) -> Response:
     args = request.args
     metrics = [m for m in args.get("metrics", "").split(",") if m]
     missing = [n for n in ("ids", "startDate", "endDate", "metrics") if not args.get(n)]
@@ -505,104 +499,47 @@ def _report(ctx: Context, account: str, video_ids: list[str], metrics: list[str]
 
 # --- Google OAuth 2.0 --------------------------------------------------------------------------
 
-
-def _oauth_error(error: str, description: str, status: int = 400) -> Response:
-    return json_response({"error": error, "error_description": description}, status=status)
-
-
-def authorize(ctx: Context, request: Request, **values: Any) -> Response:
-    args = request.args
-    reason = _authorize_problem(args)
-    if reason:
-        page = f"<h1>Error 400: invalid_request</h1><p>{html.escape(reason)}</p>"
-        return Response(page, status=400, content_type="text/html")
-    code = "4/" + secrets.token_urlsafe(32)
-    account = "UC" + secrets.token_urlsafe(17)[:22]
-    _store(ctx, "codes")[code] = {
-        "challenge": args.get("code_challenge", ""), "method": args.get("code_challenge_method", "plain"),
-        "redirect_uri": args["redirect_uri"], "client_id": args["client_id"], "account": account,
-        "scope": args["scope"], "offline": args.get("access_type") == "offline", "expires": time.time() + 60,
-    }  # fmt: skip
-    target = (
-        f"{args['redirect_uri']}?{urlencode({'state': args.get('state', ''), 'code': code, 'scope': args['scope']})}"
-    )
-    return Response(_authorize_page(args["client_id"], args["scope"], target), content_type="text/html")
-
-
-def _authorize_problem(args: Any) -> str:
-    if args.get("response_type") != "code":
-        return "Required parameter is missing: response_type=code"
-    missing = [name for name in ("client_id", "redirect_uri", "scope") if not args.get(name)]
-    if missing:
-        return f"Required parameter is missing: {missing[0]}"
-    if args.get("code_challenge") and args.get("code_challenge_method", "plain") not in ("S256", "plain"):
-        return "Invalid code_challenge_method."
-    return ""
+PROVIDER = oauth.Provider(
+    "youtube",
+    oauth.Page(
+        "Sign in - Google Accounts", "{client} wants access to your Google Account", "Error 400: invalid_request", " "
+    ),
+    new_account=lambda: "UC" + secrets.token_urlsafe(17)[:22],
+    wording=oauth.Wording(
+        missing="Required parameter is missing: {first}",
+        response_type="Required parameter is missing: response_type=code",
+        method="Invalid code_challenge_method.",
+    ),
+    pkce=("S256", "plain"),
+    pkce_default="plain",
+    code_lifetime=60,
+    code_prefix="4/",
+    code_bytes=32,
+    redirect=("state", "code", "scope"),
+)
+REFUSALS = {
+    "form": ("invalid_request", "Invalid content type."),
+    "client": ("invalid_client", "The OAuth client was not found."),
+    "grant_type": ("unsupported_grant_type", "Invalid grant_type: {grant_type}"),
+    "unknown": ("invalid_grant", "Malformed auth code."),
+    "redirect_uri": ("redirect_uri_mismatch", "Bad Request"),
+    "verifier": ("invalid_grant", "Invalid code verifier."),
+    "refresh": ("invalid_grant", "Token has been expired or revoked."),
+}
 
 
-def _authorize_page(client_id: str, scope: str, target: str) -> str:
-    scopes = "".join(f"<li>{html.escape(s)}</li>" for s in scope.split())
-    return (
-        f"<!doctype html><title>Sign in - Google Accounts</title><h1>{html.escape(client_id)} wants access to your"
-        f' Google Account</h1><ul>{scopes}</ul><a id="approve" href="{html.escape(target)}">Approve</a>'
-    )
+def _issue(grant: oauth.Grant) -> Response:
+    """Google gives a refresh token for `access_type=offline` codes only, and never rotates it."""
+    access, refresh = oauth.token_pair("youtube", grant.account, access=3599, refresh=180 * 86400)
+    body = {"access_token": access, "expires_in": 3599, "scope": grant.scope, "token_type": "Bearer"}
+    offline = grant.code is not None and grant.code.args.get("access_type") == "offline"
+    return json_response({**body, **({"refresh_token": refresh} if offline else {})})
 
 
-def token(ctx: Context, request: Request, **values: Any) -> Response:
-    if request.mimetype != "application/x-www-form-urlencoded":
-        return _oauth_error("invalid_request", "Invalid content type.")
-    if not request.form.get("client_id"):
-        return _oauth_error("invalid_client", "The OAuth client was not found.", 401)
-    grant = request.form.get("grant_type")
-    if grant == "authorization_code":
-        return _code_grant(ctx, request)
-    if grant == "refresh_token":
-        return _refresh_grant(ctx, request)
-    return _oauth_error("unsupported_grant_type", f"Invalid grant_type: {grant}")
+GRANTS = oauth.Grants(
+    PROVIDER, functools.partial(oauth.form_client, secret=False), _issue, REFUSALS, refresh_scope=REFRESH_SCOPE
+)
 
 
-def _code_grant(ctx: Context, request: Request) -> Response:
-    form = request.form
-    with ctx.state.lock:
-        issued = _store(ctx, "codes").pop(form.get("code", ""), None)
-    if issued is None or issued["expires"] < time.time():
-        return _oauth_error("invalid_grant", "Malformed auth code.")
-    if issued["redirect_uri"] != form.get("redirect_uri") or issued["client_id"] != form.get("client_id"):
-        return _oauth_error("redirect_uri_mismatch", "Bad Request")
-    if issued["challenge"] and _challenge(form.get("code_verifier", ""), issued["method"]) != issued["challenge"]:
-        return _oauth_error("invalid_grant", "Invalid code verifier.")
-    refresh = tokens.issue("youtube", issued["account"], kind="sbr", lifetime_seconds=180 * 86400)
-    return _issue(issued["account"], issued["scope"], refresh if issued["offline"] else "")
-
-
-def _challenge(verifier: str, method: str) -> str:
-    if method == "plain":
-        return verifier
-    return base64.urlsafe_b64encode(hashlib.sha256(verifier.encode()).digest()).decode().rstrip("=")
-
-
-def _refresh_grant(ctx: Context, request: Request) -> Response:
-    """Google does not rotate refresh tokens: the answer carries a new access token only."""
-    old = request.form.get("refresh_token", "")
-    info = tokens.parse(old, kind="sbr")
-    if info is None or info.platform != "youtube" or old in ctx.state.revoked or info.expired:
-        return _oauth_error("invalid_grant", "Token has been expired or revoked.")
-    return _issue(info.account, REFRESH_SCOPE, "")
-
-
-def _issue(account: str, scope: str, refresh: str) -> Response:
-    body = {"access_token": tokens.issue("youtube", account, lifetime_seconds=3599), "expires_in": 3599}
-    body = {**body, "scope": scope, "token_type": "Bearer", **({"refresh_token": refresh} if refresh else {})}
-    return json_response(body)
-
-
-RULES: list[Rule] = [
-    Rule("/www.googleapis.com/upload/youtube/v3/videos", endpoint=open_session, methods=["POST"]),
-    Rule("/www.googleapis.com/upload/youtube/v3/videos", endpoint=upload_bytes, methods=["PUT"]),
-    Rule("/www.googleapis.com/youtube/v3/videos", endpoint=list_videos, methods=["GET"]),
-    Rule("/www.googleapis.com/youtube/v3/channels", endpoint=list_channels, methods=["GET"]),
-    Rule("/www.googleapis.com/youtube/v3/playlistItems", endpoint=list_playlist_items, methods=["GET"]),
-    Rule("/youtubeanalytics.googleapis.com/v2/reports", endpoint=analytics_report, methods=["GET"]),
-    Rule("/accounts.google.com/o/oauth2/v2/auth", endpoint=authorize, methods=["GET"]),
-    Rule("/oauth2.googleapis.com/token", endpoint=token, methods=["POST"]),
-]
+route("GET", "/accounts.google.com/o/oauth2/v2/auth")(oauth.authorize_endpoint(PROVIDER))
+route("POST", "/oauth2.googleapis.com/token")(oauth.token_endpoint(GRANTS))
