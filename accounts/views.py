@@ -22,7 +22,6 @@ from typing import Any
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.contrib.auth.models import User
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -30,33 +29,14 @@ from django.views.decorators.http import require_POST
 
 from accounts import services
 from accounts.models import AccountStatus, Platform, SocialAccount
+from accounts.platforms.base import PlatformError
 from accounts.platforms.registry import NoClient, client_for
 from config.errors import ApplicationError
+from teams.dashboard import signed_in_user, team_membership
 from teams.models import Membership, Role, Team
 
 ATTEMPT_LIFETIME_SECONDS = 600
 PASSWORD_PLATFORMS = {Platform.BLUESKY}
-
-
-def signed_in_user(request: HttpRequest) -> User:
-    user = request.user
-    assert isinstance(user, User)  # noqa: S101 - login_required guarantees it
-    return user
-
-
-def team_membership(request: HttpRequest, team_id: str | None) -> Membership:
-    """The signed-in user's membership of the team named (404 if none), else of their default team."""
-    memberships = Membership.objects.select_related("team").filter(user=signed_in_user(request))
-    if team_id:
-        try:
-            uuid.UUID(team_id)
-        except ValueError:
-            raise Http404("No such team.") from None
-        return get_object_or_404(memberships, team_id=team_id)
-    membership = memberships.order_by("-is_default", "created_at").first()
-    if membership is None:
-        raise PermissionError("You belong to no team yet.")
-    return membership
 
 
 def _manager(request: HttpRequest, team_id: str | None) -> Team:
@@ -234,7 +214,7 @@ def callback(request: HttpRequest, platform: str) -> HttpResponse:
     except ApplicationError as exc:
         messages.error(request, exc.message)
         return _back(team)
-    except Exception:  # the platform refused the code or could not be reached
+    except PlatformError:  # the platform refused the code or could not be reached
         messages.error(request, f"{Platform(platform).label} refused the authorization. Try again.")
         return _back(team)
     messages.success(request, f"Connected {account}.")
@@ -267,7 +247,7 @@ def connect_password(request: HttpRequest, platform: str) -> HttpResponse:
     except ApplicationError as exc:
         context["problem"] = exc.message
         return render(request, "accounts/connect_password.html", context, status=400)
-    except Exception:
+    except PlatformError:
         context["problem"] = "Bluesky refused that handle and app password."
         return render(request, "accounts/connect_password.html", context, status=400)
     messages.success(request, f"Connected {account}.")

@@ -27,7 +27,6 @@ import uuid
 from collections import defaultdict
 from collections.abc import Iterator, Sequence
 
-import requests
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
@@ -38,8 +37,6 @@ from accounts.platforms.base import (
     Outcome,
     OutcomeKind,
     PlatformError,
-    outcome_of_exception,
-    retry_after_seconds,
 )
 from accounts.platforms.registry import NoClient, client_for
 from accounts.services import account_note_outcome, account_store_renewed, connection_for
@@ -166,8 +163,8 @@ def _sync_account(rows: list[PostMetrics], now: dt.datetime) -> int:
         for index, chunk in enumerate(_chunks(rows, batch_size(account.platform))):
             try:
                 found = client.metrics(conn, [row.target.platform_post_id for row in chunk])
-            except Exception as exc:  # clients raise for any call that did not succeed
-                outcome = _outcome_of(exc)
+            except PlatformError as exc:  # any call that did not succeed
+                outcome = exc.outcome
                 logger.warning("Metrics of account %s failed: %s", account.pk, outcome.error_code)
                 account_note_outcome(account=account, outcome=outcome)
                 if not _stops_account(outcome):
@@ -186,28 +183,6 @@ def _inactive_reason(account: SocialAccount) -> str:
     if account.status == AccountStatus.EXPIRED:
         return "Account expired: re-authorize it in the dashboard."
     return f"Account {account.status}: reconnect it in the dashboard."
-
-
-def _outcome_of(exc: Exception) -> Outcome:
-    """What a failed metrics call says, whichever way the client reported it."""
-    if isinstance(exc, PlatformError):
-        return exc.outcome
-    response = getattr(exc, "response", None)
-    if isinstance(exc, requests.HTTPError) and response is not None:
-        status = response.status_code
-        if status == 429:
-            wait = retry_after_seconds(response, "x-rate-limit-reset", "x-ratelimit-reset")
-            return Outcome(OutcomeKind.NOT_SENT, error_code="RATE_LIMITED", http_status=status, retry_after=wait)
-        return Outcome(
-            OutcomeKind.FAILED,
-            error_code=f"HTTP_{status}",
-            error_message=response.reason or "",
-            http_status=status,
-            auth_failed=status == 401,
-        )
-    if isinstance(exc, requests.RequestException):
-        return outcome_of_exception(exc)
-    return Outcome(OutcomeKind.UNKNOWN, error_code="METRICS_FAILED", error_message=type(exc).__name__)
 
 
 def _stops_account(outcome: Outcome) -> bool:

@@ -181,7 +181,7 @@ def sandbox(settings: Any) -> Iterator[Sandbox]:
     settings.PLATFORM_TIMEOUT_SECONDS = 1.0
     state = State()
     server = make_sandbox_server("127.0.0.1", 0, create_app(Context(state=state, hold_seconds=6.0)))
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
     thread.start()
     settings.SANDBOX_URL = f"http://127.0.0.1:{server.server_port}"
     try:

@@ -16,159 +16,73 @@ Every client talks to the real hosts through `Connection.url()`; for a sandbox a
 URL is prefixed with SANDBOX_URL (CONTRACT.md "Sandbox addressing"), so one code path serves
 the real platform and the local stand-in. Outside development a sandbox account's calls raise
 `SandboxUnavailable` there instead: production never sends to the sandbox.
+
+`HttpClient` holds what every client does the same way over HTTP: sending with the account's
+token and explicit timeouts, the success check, classifying any other answer into an `Outcome`
+from the platform's own error words (`ErrorWords`), the guard that turns an unknown outcome
+before the creating call into NOT_SENT, the platform app's credentials, and the OAuth 2.0
+authorize URL and token requests. A platform module keeps only what is its own: endpoints,
+payloads, limits and its error codes as data. Every failure a client raises is a
+`PlatformError` whose outcome says what happened.
 """
 
 from __future__ import annotations
 
 import abc
 import datetime as dt
-import enum
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
-from typing import IO, Any, ClassVar, Literal
-from urllib.parse import urlsplit
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import Any, ClassVar, Generic, TypeVar
+from urllib.parse import urlencode
 
 import requests
 import urllib3
 from django.conf import settings
 
-from accounts.errors import SandboxUnavailable
 from accounts.platforms.limits import PlatformLimits, limits_for
+from accounts.platforms.types import (
+    Connection,
+    Credentials,
+    Media,
+    Metrics,
+    Outcome,
+    OutcomeKind,
+    PlatformError,
+    Post,
+    Problem,
+    SettingType,
+    setting_type_problems,
+)
+
+__all__ = [
+    "UNKNOWN_STATUSES",
+    "AppCredentials",
+    "Connection",
+    "Credentials",
+    "ErrorWords",
+    "HttpClient",
+    "Media",
+    "Metrics",
+    "NoAnswer",
+    "Outcome",
+    "OutcomeKind",
+    "PlatformClient",
+    "PlatformError",
+    "Post",
+    "Problem",
+    "SettingType",
+    "bare_connection",
+    "before_create",
+    "chunks",
+    "json_object",
+    "oauth_error",
+    "outcome_of_exception",
+    "retry_after_seconds",
+    "setting_type_problems",
+    "token_credentials",
+]
 
 CONNECT_TIMEOUT_SECONDS = 5.0
-
-
-class OutcomeKind(enum.StrEnum):
-    PUBLISHED = "published"
-    PROCESSING = "processing"
-    FAILED = "failed"
-    UNKNOWN = "unknown"
-    NOT_SENT = "not_sent"
-
-
-@dataclass(frozen=True)
-class Outcome:
-    kind: OutcomeKind
-    post_id: str = ""
-    url: str = ""
-    ref: Mapping[str, str] = field(default_factory=dict)
-    error_code: str = ""
-    error_message: str = ""
-    http_status: int | None = None
-    retry_after: float | None = None
-    # The platform refused the account's token: the account must be re-authorized.
-    auth_failed: bool = False
-
-
-@dataclass(frozen=True)
-class Problem:
-    """Why a post cannot go to a platform, found before anything is sent (a 400 for the client)."""
-
-    field: str
-    code: str
-    message: str
-
-
-# The JSON types a platform_settings value may have, named as JSON Schema names them.
-SettingType = Literal["string", "boolean", "number", "integer", "object", "array", "null"]
-
-_IS_TYPE: dict[SettingType, Callable[[object], bool]] = {
-    "string": lambda value: isinstance(value, str),
-    "boolean": lambda value: isinstance(value, bool),
-    # JSON has no separate booleans-as-numbers: true is not 1 here, although Python says so.
-    "number": lambda value: isinstance(value, int | float) and not isinstance(value, bool),
-    "integer": lambda value: isinstance(value, int) and not isinstance(value, bool),
-    "object": lambda value: isinstance(value, Mapping),
-    "array": lambda value: isinstance(value, list),
-    "null": lambda value: value is None,
-}
-_TYPE_WORDS: dict[SettingType, str] = {
-    "string": "a string",
-    "boolean": "true or false",
-    "number": "a number",
-    "integer": "a whole number",
-    "object": "an object",
-    "array": "a list",
-    "null": "null",
-}
-
-
-def setting_type_problems(types: Mapping[str, tuple[SettingType, ...]], values: Mapping[str, Any]) -> list[Problem]:
-    """INVALID_SETTING for each declared key whose value has none of its declared types."""
-    return [
-        Problem(key, "INVALID_SETTING", f"{key} must be {' or '.join(_TYPE_WORDS[t] for t in allowed)}.")
-        for key, allowed in types.items()
-        if key in values and not any(_IS_TYPE[t](values[key]) for t in allowed)
-    ]
-
-
-@dataclass(frozen=True)
-class Media:
-    """A ready upload as a client sees it: facts for validation, and two ways to the bytes."""
-
-    id: str
-    content_type: str
-    size_bytes: int
-    width: int | None
-    height: int | None
-    duration_seconds: float | None
-    open: Callable[[], IO[bytes]]  # the bytes as a stream; the caller closes it
-    pull_url: Callable[[], str]  # a short-lived URL the platform may fetch the file from
-
-    @property
-    def is_video(self) -> bool:
-        return self.content_type.startswith("video/")
-
-
-@dataclass(frozen=True)
-class Post:
-    text: str
-    media: Sequence[Media] = ()
-    settings: Mapping[str, Any] = field(default_factory=dict)  # the target's flat platform_settings
-
-
-@dataclass(frozen=True)
-class Credentials:
-    """What connecting (or refreshing) an account yields; stored encrypted on the account."""
-
-    access_token: str
-    refresh_token: str = ""
-    expires_at: dt.datetime | None = None
-    external_id: str = ""
-    handle: str = ""
-    display_name: str = ""
-    metadata: Mapping[str, Any] = field(default_factory=dict)
-
-
-@dataclass(frozen=True)
-class Metrics:
-    views: int | None = None
-    likes: int = 0
-    comments: int = 0
-    shares: int = 0
-    extra: Mapping[str, Any] = field(default_factory=dict)  # platform fields: impressions, saves...
-
-
-@dataclass
-class Connection:
-    """One account's credentials and where its requests go."""
-
-    credentials: Credentials
-    sandbox: bool
-    # Persists an intermediate id (container, upload, chosen record key) BEFORE the call that
-    # could create the post, so a read-back after an unknown outcome is exact.
-    save_ref: Callable[[Mapping[str, str]], None] = lambda ref: None
-
-    def url(self, real_url: str) -> str:
-        if not self.sandbox:
-            return real_url
-        if not settings.DEVELOPMENT:
-            # Every request a client sends is addressed here, so this one check keeps a sandbox
-            # account found in production (copied data, an admin edit) from sending anything.
-            raise SandboxUnavailable()
-        parts = urlsplit(real_url)
-        query = f"?{parts.query}" if parts.query else ""
-        return f"{settings.SANDBOX_URL}/{parts.netloc}{parts.path}{query}"
 
 
 class PlatformClient(abc.ABC):
@@ -272,12 +186,10 @@ class PlatformClient(abc.ABC):
         raise NotImplementedError(f"{self.platform} connects through OAuth, not with a password")
 
 
-class PlatformError(Exception):
-    """A call that did not succeed; `outcome` says how (kind, the platform's code and words)."""
+# --- answers -----------------------------------------------------------------------------------
 
-    def __init__(self, outcome: Outcome) -> None:
-        super().__init__(f"{outcome.error_code}: {outcome.error_message}")
-        self.outcome = outcome
+# After the request went out, these statuses say nothing about whether the post was created.
+UNKNOWN_STATUSES = frozenset({500, 502, 503, 504})
 
 
 def json_object(response: requests.Response) -> dict[str, Any]:
@@ -287,12 +199,6 @@ def json_object(response: requests.Response) -> dict[str, Any]:
     except ValueError:
         return {}
     return body if isinstance(body, dict) else {}
-
-
-# --- classifying answers ---------------------------------------------------------------------
-
-# After the request went out, these statuses say nothing about whether the post was created.
-UNKNOWN_STATUSES = frozenset({500, 502, 503, 504})
 
 
 def retry_after_seconds(response: requests.Response, *reset_headers: str) -> float | None:
@@ -323,3 +229,231 @@ def outcome_of_exception(exc: requests.RequestException) -> Outcome:
     if _never_sent(exc):
         return Outcome(OutcomeKind.NOT_SENT, error_code="CONNECTION_FAILED", error_message=type(exc).__name__)
     return Outcome(OutcomeKind.UNKNOWN, error_code="NO_ANSWER", error_message=type(exc).__name__)
+
+
+def chunks(media: Media, size: int) -> Iterator[bytes]:
+    """The media's bytes in pieces of `size` (the last one shorter), read as they are sent."""
+    with media.open() as stream:
+        while piece := stream.read(size):
+            yield piece
+
+
+def before_create(outcome: Outcome) -> Outcome:
+    """A failure before the call that creates the post (an upload, a lookup, a container that
+    is not the post yet) created nothing, so an UNKNOWN there is NOT_SENT."""
+    return replace(outcome, kind=OutcomeKind.NOT_SENT) if outcome.kind is OutcomeKind.UNKNOWN else outcome
+
+
+def oauth_error(response: requests.Response) -> str:
+    """An OAuth error (`error`, `error_description`) without echoing anything secret."""
+    body = json_object(response)
+    words = f"{body.get('error', '')} {body.get('error_description', '')}".strip() if body else ""
+    return f"HTTP {response.status_code} {words}".strip()
+
+
+class NoAnswer(PlatformError):
+    """A request that got no answer (refused connection, timeout, reset): the outcome is
+    NOT_SENT when it surely never left, else UNKNOWN."""
+
+
+@dataclass(frozen=True)
+class ErrorWords:
+    """What a refusal says in the platform's own terms; `HttpClient.refusal` turns it into an
+    Outcome. The flags carry what the platform says beyond the HTTP status."""
+
+    code: str
+    message: str
+    throttled: bool = False  # a rate limit or quota, whatever the status (429 always is)
+    retry_after: float | None = None  # the platform's own wait; else Retry-After/reset headers
+    transient: bool = False  # the platform cannot say whether the call took effect
+    auth: bool = False  # the token was refused: the account must be re-authorized
+
+
+@dataclass(frozen=True)
+class AppCredentials:
+    """The platform app's OAuth client (<PLATFORM>_CLIENT_ID and _SECRET in settings)."""
+
+    client_id: str
+    client_secret: str
+
+
+def token_credentials(
+    token: Mapping[str, Any], *, lifetime: int, refresh_token: str = "", metadata: Mapping[str, Any] = {}, **who: str
+) -> Credentials:
+    """Credentials from an OAuth token answer: its access token; its refresh token, else
+    `refresh_token` (platforms that do not rotate it keep the old one); the expiry from
+    `expires_in`, else the platform's documented `lifetime` in seconds; the scope granted, with
+    `metadata`. `who` names the account: external_id, handle, display_name."""
+    seconds = int(token.get("expires_in") or lifetime)
+    return Credentials(
+        access_token=str(token["access_token"]),
+        refresh_token=str(token.get("refresh_token") or refresh_token),
+        expires_at=dt.datetime.now(dt.UTC) + dt.timedelta(seconds=seconds),
+        metadata={"scope": str(token.get("scope", "")), **metadata},
+        **who,
+    )
+
+
+def bare_connection(sandbox: bool, access_token: str = "") -> Connection:
+    """A connection with only a token (or none): for connecting, before an account exists."""
+    return Connection(credentials=Credentials(access_token=access_token), sandbox=sandbox)
+
+
+Prepared = TypeVar("Prepared")
+
+
+class HttpClient(PlatformClient, Generic[Prepared]):
+    """A platform client over HTTP. `publish()` runs `prepare()` (uploads, containers: anything
+    before the creating call) and then `create()`; a failure in `prepare()` created nothing."""
+
+    # The real API's base URL; `send()` takes paths below it or absolute URLs.
+    api: ClassVar[str] = ""
+    # Headers holding an epoch-seconds reset time, read when a 429 has no Retry-After.
+    reset_headers: ClassVar[tuple[str, ...]] = ()
+    # The error_code of a rate-limited answer; "" keeps the platform's own code.
+    rate_limited_code: ClassVar[str] = "RATE_LIMITED"
+    # OAuth 2.0: where users authorize the app, the scopes asked for, and the stand-in app's
+    # secret for sandbox accounts of platforms whose token call needs one.
+    authorize_endpoint: ClassVar[str] = ""
+    scopes: ClassVar[str] = ""
+    sandbox_client_secret: ClassVar[str] = ""
+    pkce: ClassVar[bool] = True  # whether the authorize request carries a PKCE challenge
+
+    # --- publishing ------------------------------------------------------------------------
+
+    def publish(self, conn: Connection, post: Post) -> Outcome:
+        try:
+            prepared = self.prepare(conn, post)
+        except PlatformError as exc:
+            return before_create(exc.outcome)
+        try:
+            return self.create(conn, post, prepared)
+        except PlatformError as exc:
+            return exc.outcome
+
+    @abc.abstractmethod
+    def prepare(self, conn: Connection, post: Post) -> Prepared:
+        """Everything before the call that creates the post; raises PlatformError."""
+
+    @abc.abstractmethod
+    def create(self, conn: Connection, post: Post, prepared: Prepared) -> Outcome:
+        """The call that creates the post, and what follows it; raises PlatformError."""
+
+    def finish_processing(
+        self, ref: Mapping[str, str], ready: Callable[[], bool], create: Callable[[], Outcome]
+    ) -> Outcome:
+        """Settle a PROCESSING outcome whose post is not created yet: `create()` once `ready()`
+        says the media are. No answer leaves it PROCESSING; a refusal created nothing."""
+        try:
+            if not ready():
+                return Outcome(OutcomeKind.PROCESSING, ref=ref)
+        except NoAnswer as exc:  # the media may still be processing
+            return replace(exc.outcome, kind=OutcomeKind.PROCESSING, ref=ref)
+        except PlatformError as exc:
+            return before_create(exc.outcome)
+        try:
+            return create()
+        except PlatformError as exc:
+            return exc.outcome
+
+    # --- HTTP ------------------------------------------------------------------------------
+
+    def headers(self, conn: Connection) -> dict[str, str]:
+        """Headers of every call for this account: its token as a Bearer by default."""
+        token = conn.credentials.access_token
+        return {"Authorization": f"Bearer {token}"} if token else {}
+
+    def send(self, conn: Connection, method: str, path: str, **kwargs: Any) -> requests.Response:
+        """One request to `api + path` (or an absolute URL); a transport error raises NoAnswer."""
+        url = path if path.startswith(("http://", "https://")) else self.api + path
+        headers = {**self.headers(conn), **kwargs.pop("headers", {})}
+        try:
+            return self.session.request(method, conn.url(url), headers=headers, timeout=self.timeout, **kwargs)
+        except requests.RequestException as exc:
+            raise NoAnswer(outcome_of_exception(exc)) from exc
+
+    def call(self, conn: Connection, method: str, path: str, **kwargs: Any) -> dict[str, Any]:
+        """`send()`, then the answer's body if it is a success; any other answer raises
+        PlatformError with `refusal()`'s outcome."""
+        response = self.send(conn, method, path, **kwargs)
+        if not self.succeeded(response):
+            raise PlatformError(self.refusal(response))
+        return self.body(response)
+
+    def succeeded(self, response: requests.Response) -> bool:
+        return 200 <= response.status_code < 300
+
+    def body(self, response: requests.Response) -> dict[str, Any]:
+        """What a successful answer carries (platforms with an envelope unwrap it here)."""
+        return json_object(response)
+
+    # --- classifying -----------------------------------------------------------------------
+
+    @abc.abstractmethod
+    def error_words(self, response: requests.Response) -> ErrorWords:
+        """The platform's code and message of a refusal, and what its codes say."""
+
+    def refusal(self, response: requests.Response) -> Outcome:
+        """Any answer that is not a success, as an Outcome: NOT_SENT when throttled (the call
+        was refused before doing anything), UNKNOWN on a 5xx or a code that leaves it open,
+        else FAILED with the platform's code and words."""
+        status, words = response.status_code, self.error_words(response)
+        outcome = Outcome(OutcomeKind.FAILED, error_code=words.code, error_message=words.message, http_status=status)
+        if status == 429 or words.throttled:
+            wait = words.retry_after
+            wait = retry_after_seconds(response, *self.reset_headers) if wait is None else wait
+            code = self.rate_limited_code or words.code
+            return replace(outcome, kind=OutcomeKind.NOT_SENT, error_code=code, retry_after=wait)
+        if status in UNKNOWN_STATUSES or status >= 500 or words.transient:
+            return replace(outcome, kind=OutcomeKind.UNKNOWN)
+        return replace(outcome, auth_failed=status == 401 or words.auth)
+
+    # --- the platform app and OAuth 2.0 ----------------------------------------------------
+
+    def app(self, sandbox: bool) -> AppCredentials:
+        """The app's credentials from settings; a sandbox account without them uses the
+        stand-in's public test app."""
+        name = self.platform.upper()
+        client_id = str(getattr(settings, f"{name}_CLIENT_ID", "") or "")
+        secret = str(getattr(settings, f"{name}_CLIENT_SECRET", "") or "")
+        if sandbox:
+            return AppCredentials(client_id or f"sandbox-{self.platform}-client", secret or self.sandbox_client_secret)
+        return AppCredentials(client_id, secret)
+
+    def authorize_params(self, *, state: str, code_challenge: str, redirect_uri: str, sandbox: bool) -> dict[str, str]:
+        """The authorization request's query (RFC 6749 §4.1.1, with PKCE S256 where `pkce`)."""
+        params = {
+            "response_type": "code",
+            "client_id": self.app(sandbox).client_id,
+            "redirect_uri": redirect_uri,
+            "scope": self.scopes,
+            "state": state,
+        }
+        if self.pkce:
+            params.update(code_challenge=code_challenge, code_challenge_method="S256")
+        return params
+
+    def authorize_url(self, *, state: str, code_challenge: str, redirect_uri: str, sandbox: bool) -> str:
+        params = self.authorize_params(
+            state=state, code_challenge=code_challenge, redirect_uri=redirect_uri, sandbox=sandbox
+        )
+        return bare_connection(sandbox).url(f"{self.authorize_endpoint}?{urlencode(params)}")
+
+    def token_request(self, sandbox: bool, method: str, url: str, **kwargs: Any) -> dict[str, Any]:
+        """A call to the platform's OAuth token endpoint; a refusal raises PlatformError
+        (FAILED with auth_failed for a 4xx: the grant is no good)."""
+        try:
+            response = self.session.request(method, bare_connection(sandbox).url(url), timeout=self.timeout, **kwargs)
+        except requests.RequestException as exc:
+            raise NoAnswer(outcome_of_exception(exc)) from exc
+        body = json_object(response)
+        if response.ok and body.get("access_token"):
+            return body
+        return self.token_refused(response)
+
+    def token_refused(self, response: requests.Response) -> dict[str, Any]:
+        message = f"{self.platform} refused the token request: {oauth_error(response)}"
+        status = response.status_code
+        kind = OutcomeKind.UNKNOWN if status >= 500 else OutcomeKind.FAILED
+        outcome = Outcome(kind, error_code="TOKEN_REFUSED", error_message=message, http_status=status)
+        raise PlatformError(replace(outcome, auth_failed=kind is OutcomeKind.FAILED))

@@ -25,80 +25,47 @@ Why it looks the way it does:
 
 from __future__ import annotations
 
-import base64
 import datetime as dt
-import json
-import re
-import secrets
-import threading
-import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-import regex
 import requests
 
+from accounts.platforms.atproto import (
+    FACET,
+    facet,
+    grapheme_count,
+    jwt_expiry,
+    link_facets,
+    mention_spans,
+    new_tid,
+    now_iso,
+    pds_of,
+    tag_facets,
+)
 from accounts.platforms.base import (
-    UNKNOWN_STATUSES,
     Connection,
     Credentials,
+    ErrorWords,
+    HttpClient,
     Media,
     Metrics,
     Outcome,
     OutcomeKind,
-    PlatformClient,
     PlatformError,
     Post,
     Problem,
+    bare_connection,
     json_object,
-    outcome_of_exception,
-    retry_after_seconds,
 )
 
 XRPC = "https://bsky.social/xrpc/"
 PUBLIC_XRPC = "https://public.api.bsky.app/xrpc/"
 POST = "app.bsky.feed.post"
-FACET = "app.bsky.richtext.facet"
 MAX_GRAPHEMES, MAX_BYTES = 300, 3000
 GETPOSTS_BATCH = 25
 AUTH_ERRORS = frozenset({"AuthRequired", "InvalidToken", "ExpiredToken", "AuthenticationRequired"})
-
-# --- graphemes ---------------------------------------------------------------------------------
-
-
-_GRAPHEME = regex.compile(r"\X")
-
-
-def graphemes(text: str) -> list[str]:
-    """Extended grapheme clusters: what Bluesky counts against its 300-character limit."""
-    return list(_GRAPHEME.findall(text))
-
-
-def grapheme_count(text: str) -> int:
-    return len(graphemes(text))
-
-
-# --- record keys -------------------------------------------------------------------------------
-
-_B32_SORTABLE = "234567abcdefghijklmnopqrstuvwxyz"
-_tid_lock = threading.Lock()
-_last_micros = 0
-
-
-def new_tid() -> str:
-    """A TID (atproto spec): 53 bits of microseconds since the epoch and a random 10-bit clock
-    id, written as 13 base32-sortable characters; strictly increasing within this process."""
-    global _last_micros
-    with _tid_lock:
-        _last_micros = max(time.time_ns() // 1000, _last_micros + 1)
-        value = (_last_micros << 10) | secrets.randbelow(1024)
-    return "".join(_B32_SORTABLE[(value >> shift) & 31] for shift in range(60, -1, -5))
-
-
-def _now_iso() -> str:
-    return dt.datetime.now(dt.UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
-
 
 # --- errors ------------------------------------------------------------------------------------
 
@@ -107,70 +74,11 @@ class BlueskyError(PlatformError):
     """An XRPC call that did not succeed; `outcome` says how (raised by login/refresh/metrics)."""
 
 
-_json = json_object
-
-
-def _error_name(response: requests.Response) -> str:
-    return str(_json(response).get("error") or "")
-
-
-def outcome_of_response(response: requests.Response, *, session_call: bool = False) -> Outcome:
-    """An XRPC error answer as an Outcome; `session_call` marks a createSession/refreshSession
-    call, where any 400/401 means the credentials are no good."""
-    body = _json(response)
-    code, message = str(body.get("error") or f"HTTP_{response.status_code}"), str(body.get("message") or "")
-    status = response.status_code
-    if status == 429:
-        wait = retry_after_seconds(response, "RateLimit-Reset")
-        return Outcome(
-            OutcomeKind.NOT_SENT, error_code=code, error_message=message, http_status=status, retry_after=wait
-        )
-    if status in UNKNOWN_STATUSES:
-        return Outcome(OutcomeKind.UNKNOWN, error_code=code, error_message=message, http_status=status)
-    auth = status == 401 or code in AUTH_ERRORS or (session_call and status == 400)
-    return Outcome(OutcomeKind.FAILED, error_code=code, error_message=message, http_status=status, auth_failed=auth)
-
-
-# --- facets ------------------------------------------------------------------------------------
-
-_URL = re.compile(r"https?://[^\s<>\"]+")
-_MENTION = re.compile(
-    r"(?:^|(?<=\s)|(?<=\())@((?:[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?\.)+[a-zA-Z](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)"
-)
-_TAG = re.compile(r"(?:^|(?<=\s))[#\uff03](\w*[^\W\d]\w*)")  # '#' or the full-width number sign
-_TRAILING = ".,;:!?'\")]}"
-
-
-def _byte_slice(text: str, start: int, end: int) -> dict[str, int]:
-    byte_start = len(text[:start].encode())
-    return {"byteStart": byte_start, "byteEnd": byte_start + len(text[start:end].encode())}
-
-
-def _facet(text: str, span: tuple[int, int], feature: dict[str, str]) -> dict[str, Any]:
-    return {"index": _byte_slice(text, *span), "features": [feature]}
-
-
-def link_facets(text: str) -> list[dict[str, Any]]:
-    facets = []
-    for match in _URL.finditer(text):
-        url = match.group().rstrip(_TRAILING)
-        span = (match.start(), match.start() + len(url))
-        facets.append(_facet(text, span, {"$type": f"{FACET}#link", "uri": url}))
-    return facets
-
-
-def tag_facets(text: str) -> list[dict[str, Any]]:
-    facets = []
-    for match in _TAG.finditer(text):
-        tag = match.group(1)
-        if grapheme_count(tag) <= 64 and len(tag.encode()) <= 640:
-            facets.append(_facet(text, match.span(), {"$type": f"{FACET}#tag", "tag": tag}))
-    return facets
-
-
-def mention_spans(text: str) -> list[tuple[tuple[int, int], str]]:
-    """((start, end) of '@handle' in characters, handle) for each mention-looking word."""
-    return [(match.span(), match.group(1).lower()) for match in _MENTION.finditer(text)]
+def error_words(response: requests.Response) -> ErrorWords:
+    """XRPC's `{error, message}` body; the error names in AUTH_ERRORS refuse the token."""
+    body = json_object(response)
+    code = str(body.get("error") or f"HTTP_{response.status_code}")
+    return ErrorWords(code, str(body.get("message") or ""), auth=code in AUTH_ERRORS)
 
 
 # --- validation --------------------------------------------------------------------------------
@@ -239,8 +147,10 @@ class _Call:
     headers: Mapping[str, str] = field(default_factory=dict)
 
 
-class Client(PlatformClient):
+class Client(HttpClient[tuple[str, dict[str, Any]]]):
     platform = "bluesky"
+    reset_headers = ("RateLimit-Reset",)
+    rate_limited_code = ""  # XRPC names it (RateLimitExceeded)
     setting_types = {"first_comment": ("string",), "reply": ("object",), "embed": ("object",)}
     metrics_batch_size = GETPOSTS_BATCH
 
@@ -267,10 +177,12 @@ class Client(PlatformClient):
         return _session_credentials(self._session_call(conn, call))
 
     def _session_call(self, conn: Connection, call: _Call) -> dict[str, Any]:
+        """createSession/refreshSession, where any 400/401 means the credentials are no good."""
         response = self._send(conn, call)
         if not response.ok:
-            raise BlueskyError(outcome_of_response(response, session_call=True))
-        return _json(response)
+            outcome = self.refusal(response)
+            raise BlueskyError(replace(outcome, auth_failed=outcome.auth_failed or response.status_code == 400))
+        return json_object(response)
 
     # --- validation ----------------------------------------------------------------------
 
@@ -282,16 +194,17 @@ class Client(PlatformClient):
 
     # --- publishing ----------------------------------------------------------------------
 
-    def publish(self, conn: Connection, post: Post) -> Outcome:
-        did, rkey = conn.credentials.external_id, new_tid()
-        conn.save_ref({"rkey": rkey, "repo": did})
-        try:
-            record = self._record(conn, post)
-        except BlueskyError as exc:
-            return _nothing_created(exc.outcome)
+    def prepare(self, conn: Connection, post: Post) -> tuple[str, dict[str, Any]]:
+        """The record key, saved before anything is sent, and the record with its blobs uploaded."""
+        rkey = new_tid()
+        conn.save_ref({"rkey": rkey, "repo": conn.credentials.external_id})
+        return rkey, self._record(conn, post)
+
+    def create(self, conn: Connection, post: Post, prepared: tuple[str, dict[str, Any]]) -> Outcome:
+        (rkey, record), did = prepared, conn.credentials.external_id
         try:
             created = self._create(conn, rkey, record)
-        except BlueskyError as exc:
+        except PlatformError as exc:
             return replace(exc.outcome, ref={"rkey": rkey, "repo": did})
         outcome = _published(did, rkey, created.get("uri"), created.get("cid"))
         return self._first_comment(conn, post, outcome)
@@ -301,7 +214,7 @@ class Client(PlatformClient):
         return self._xrpc(conn, _Call("POST", "com.atproto.repo.createRecord", body))
 
     def _record(self, conn: Connection, post: Post, *, reply: Any = None) -> dict[str, Any]:
-        record: dict[str, Any] = {"$type": POST, "text": post.text, "createdAt": _now_iso()}
+        record: dict[str, Any] = {"$type": POST, "text": post.text, "createdAt": now_iso()}
         facets = self._facets(conn, post.text)
         embed = self._embed(conn, post)
         reply = reply or post.settings.get("reply")
@@ -319,7 +232,7 @@ class Client(PlatformClient):
         try:
             record = self._record(conn, Post(text=text), reply={"root": parent, "parent": parent})
             created = self._create(conn, rkey, record)
-        except BlueskyError as exc:
+        except PlatformError as exc:
             message = f"The post exists; its first comment failed ({exc.outcome.kind}): {exc}"
             return replace(outcome, error_code="FIRST_COMMENT_FAILED", error_message=message)
         return replace(outcome, ref={**outcome.ref, "comment_rkey": rkey, "comment_uri": str(created.get("uri", ""))})
@@ -335,7 +248,7 @@ class Client(PlatformClient):
         for span, handle in mention_spans(text):
             did = self._resolve(conn, handle)
             if did:
-                facets.append(_facet(text, span, {"$type": f"{FACET}#mention", "did": did}))
+                facets.append(facet(text, span, {"$type": f"{FACET}#mention", "did": did}))
         return facets
 
     def _resolve(self, conn: Connection, handle: str) -> str:
@@ -343,7 +256,7 @@ class Client(PlatformClient):
         call = _Call("GET", "com.atproto.identity.resolveHandle", params=[("handle", handle)], auth=False)
         try:
             return str(self._xrpc(conn, call).get("did") or "")
-        except BlueskyError:
+        except PlatformError:
             return ""
 
     def _embed(self, conn: Connection, post: Post) -> dict[str, Any] | None:
@@ -373,7 +286,7 @@ class Client(PlatformClient):
         params = [("repo", repo), ("collection", POST), ("rkey", rkey)]
         try:
             found = self._xrpc(conn, _Call("GET", "com.atproto.repo.getRecord", params=params, auth=False))
-        except BlueskyError as exc:
+        except PlatformError as exc:
             if exc.outcome.error_code == "RecordNotFound":
                 return Outcome(OutcomeKind.FAILED, ref=ref, error_code="NOT_FOUND", error_message=str(exc))
             return replace(exc.outcome, ref=ref)
@@ -386,7 +299,7 @@ class Client(PlatformClient):
         params = [("repo", did), ("collection", POST), ("limit", "50")]
         try:
             records = self._xrpc(conn, _Call("GET", "com.atproto.repo.listRecords", params=params, auth=False))
-        except BlueskyError as exc:
+        except PlatformError as exc:
             return exc.outcome
         for item in records.get("records") or []:
             if _same_post(item, post, since):
@@ -408,34 +321,28 @@ class Client(PlatformClient):
 
     # --- HTTP ----------------------------------------------------------------------------
 
+    def error_words(self, response: requests.Response) -> ErrorWords:
+        return error_words(response)
+
     def _xrpc(self, conn: Connection, call: _Call) -> dict[str, Any]:
         """One XRPC call; an expired access token is refreshed once and the SAME call repeated."""
         response = self._send(conn, call)
-        if call.auth and response.status_code == 400 and _error_name(response) == "ExpiredToken":
+        if call.auth and response.status_code == 400 and error_words(response).code == "ExpiredToken":
             conn.credentials = self.refresh(conn)
             response = self._send(conn, call)
         if not response.ok:
-            raise BlueskyError(outcome_of_response(response))
-        return _json(response)
+            raise BlueskyError(self.refusal(response))
+        return json_object(response)
 
     def _send(self, conn: Connection, call: _Call) -> requests.Response:
-        headers = dict(call.headers)
-        if call.auth:
-            headers["Authorization"] = f"Bearer {conn.credentials.access_token}"
-        url = conn.url(call.host + call.nsid)
-        try:
-            if call.upload is not None:
-                return self._send_upload(url, headers, call.upload)
-            return self.session.request(
-                call.method, url, json=call.json, params=list(call.params), headers=headers, timeout=self.timeout
-            )
-        except requests.RequestException as exc:
-            raise BlueskyError(outcome_of_exception(exc)) from exc
-
-    def _send_upload(self, url: str, headers: dict[str, str], media: Media) -> requests.Response:
-        headers = {**headers, "Content-Type": media.content_type}
-        with media.open() as stream:  # streamed: a video may be large
-            return self.session.post(url, data=stream, headers=headers, timeout=self.timeout)
+        """The call with the account's token (or none, for public and session calls)."""
+        sender = conn if call.auth else bare_connection(conn.sandbox)
+        url, params = call.host + call.nsid, list(call.params)
+        if call.upload is None:
+            return self.send(sender, call.method, url, json=call.json, params=params, headers=dict(call.headers))
+        with call.upload.open() as stream:  # streamed: a video may be large
+            headers = {**call.headers, "Content-Type": call.upload.content_type}
+            return self.send(sender, call.method, url, data=stream, headers=headers)
 
 
 # --- small helpers -----------------------------------------------------------------------------
@@ -461,13 +368,6 @@ def _published(did: str, rkey: str, uri: Any, cid: Any) -> Outcome:
     return Outcome(OutcomeKind.PUBLISHED, post_id=uri, url=post_url(did, rkey), ref=ref)
 
 
-def _nothing_created(outcome: Outcome) -> Outcome:
-    """A failure before createRecord (an upload, a lookup) cannot have created the post."""
-    if outcome.kind is OutcomeKind.UNKNOWN:
-        return replace(outcome, kind=OutcomeKind.NOT_SENT)
-    return outcome
-
-
 def _same_post(item: Mapping[str, Any], post: Post, since: dt.datetime) -> bool:
     value = item.get("value") or {}
     try:
@@ -486,30 +386,13 @@ def _metrics_of(view: Mapping[str, Any]) -> Metrics:
     return Metrics(views=None, likes=count("likeCount"), comments=count("replyCount"), shares=shares, extra=extra)
 
 
-def _jwt_expiry(token: str) -> dt.datetime | None:
-    """The `exp` of a JWT access token; None for tokens that are not JWTs (the sandbox's)."""
-    parts = token.split(".")
-    if len(parts) != 3:
-        return None
-    try:
-        claims = json.loads(base64.urlsafe_b64decode(parts[1] + "=" * (-len(parts[1]) % 4)))
-        return dt.datetime.fromtimestamp(int(claims["exp"]), dt.UTC)
-    except (ValueError, KeyError, TypeError):
-        return None
-
-
-def _pds_of(did_doc: Any) -> str:
-    services = did_doc.get("service", []) if isinstance(did_doc, Mapping) else []
-    return next((str(s.get("serviceEndpoint")) for s in services if str(s.get("id", "")).endswith("#atproto_pds")), "")
-
-
 def _session_credentials(body: Mapping[str, Any]) -> Credentials:
     access = str(body.get("accessJwt") or "")
-    metadata = {"pds": _pds_of(body.get("didDoc"))} if body.get("didDoc") else {}
+    metadata = {"pds": pds_of(body.get("didDoc"))} if body.get("didDoc") else {}
     return Credentials(
         access_token=access,
         refresh_token=str(body.get("refreshJwt") or ""),
-        expires_at=_jwt_expiry(access),
+        expires_at=jwt_expiry(access),
         external_id=str(body.get("did") or ""),
         handle=str(body.get("handle") or ""),
         metadata=metadata,

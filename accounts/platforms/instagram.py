@@ -10,9 +10,10 @@ Why it looks the way it does:
   `media_type=REELS` + `video_url` (every single feed video is a reel since 2023), or, for
   several items, one child container each (`is_carousel_item=true`; videos `media_type=VIDEO`)
   and a `media_type=CAROUSEL` container with `children`. Instagram fetches the media itself,
-  so each item goes as `media.pull_url()`. The container's `status_code` is polled
-  (`status_polls` times, `poll_seconds` apart: Meta advises once a minute, so a slow video
-  answers PROCESSING and `check()` continues), then `media_publish` with `creation_id`.
+  so each item goes as `media.pull_url()`. The containers are `prepare()` (a container is not
+  a post); `create()` polls the container's `status_code` (`status_polls` times,
+  `poll_seconds` apart: Meta advises once a minute, so a slow video answers PROCESSING and
+  `check()` continues), then calls `media_publish` with `creation_id`.
 - Idempotency: the container id is saved with `conn.save_ref` BEFORE media_publish. A container
   is published at most once, so `check()` may call media_publish again on a FINISHED container;
   a PUBLISHED container gives no media id, so the media is found among the account's recent
@@ -22,14 +23,15 @@ Why it looks the way it does:
   the post (publish() never reached it then).
 - first_comment goes through `/{media-id}/comments` after publishing; if it fails the post is
   still PUBLISHED with error_code FIRST_COMMENT_FAILED.
-- Errors keep Graph's words: error_code is "<code>" or "<code>/<subcode>". Code 190 (and 102)
-  is a dead token (auth_failed; Instagram has no refresh token to fall back on); 429, the
-  throttling codes 4/17/32/613/80002 and the publishing quota 9/2207042 are NOT_SENT with a
-  retry_after from Retry-After or X-Business-Use-Case-Usage.
+- Errors are read as `graph.py` reads every Graph answer, with Instagram's codes (`CODES`):
+  error_code is "<code>" or "<code>/<subcode>". 190 and 102 are a dead token (auth_failed;
+  Instagram has no refresh token to fall back on); the throttling codes 4/17/32/613/80002 and
+  the publishing quota 9/2207042 are NOT_SENT. A read-back refused for any other reason than
+  the token or a rate limit means the media is gone.
 - OAuth: Instagram documents no PKCE for this flow, so `code_challenge` is not sent (state
-  is). The code gives a 1-hour token that is exchanged at once for a 60-day one
-  (`ig_exchange_token`); `refresh()` is `ig_refresh_token` on that long-lived token itself
-  (there is no separate refresh token: Credentials.refresh_token stays "").
+  is). The code gives a 1-hour token (wrapped in `data[0]`) that is exchanged at once for a
+  60-day one (`ig_exchange_token`); `refresh()` is `ig_refresh_token` on that long-lived token
+  itself (there is no separate refresh token: Credentials.refresh_token stays "").
 - Metrics: `/{media-id}/insights` with views, reach, likes, comments, shares, saved,
   total_interactions (impressions/plays were removed in 2025). A media without insights
   (carousel children, deleted media) is left out.
@@ -38,33 +40,26 @@ Why it looks the way it does:
 from __future__ import annotations
 
 import datetime as dt
-import json
 import re
-import time
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
-from urllib.parse import urlencode
-
-import requests
-from django.conf import settings
 
 from accounts.platforms.base import (
-    UNKNOWN_STATUSES,
     Connection,
     Credentials,
     Media,
     Metrics,
     Outcome,
     OutcomeKind,
-    PlatformClient,
     PlatformError,
     Post,
     Problem,
+    bare_connection,
+    before_create,
     json_object,
-    outcome_of_exception,
-    retry_after_seconds,
 )
+from accounts.platforms.graph import GraphClient, GraphCodes, created_since, graph_time, insight_values, unsettled
 
 API_VERSION = "v25.0"
 GRAPH = f"https://graph.instagram.com/{API_VERSION}"
@@ -76,90 +71,43 @@ SCOPES = (
     "instagram_business_basic,instagram_business_content_publish,"
     "instagram_business_manage_comments,instagram_business_manage_insights"
 )
-SANDBOX_CLIENT_ID = "sandbox-instagram-client"
 SANDBOX_CLIENT_SECRET = "sandbox-instagram-secret"  # noqa: S105 (the sandbox accepts any)
 INSIGHT_METRICS = ("views", "reach", "likes", "comments", "shares", "saved", "total_interactions")
 MAX_CAPTION, MAX_HASHTAGS, MAX_MENTIONS = 2200, 30, 20
 MIN_ASPECT, MAX_ASPECT = 4 / 5, 1.91
-AUTH_CODES = frozenset({102, 190})
-THROTTLE_CODES = frozenset({4, 17, 32, 613, 80002})
-QUOTA_SUBCODE = 2207042
 RECENT_MEDIA_FIELDS = "id,caption,permalink,timestamp"
+CODES = GraphCodes(
+    auth=frozenset({102, 190}),
+    throttled=frozenset({4, 17, 32, 613, 80002}),
+    quota=frozenset({(9, 2207042)}),  # the publishing limit of 24 hours
+)
 _HASHTAG = re.compile(r"(?:^|(?<=\s))#\w+")
 _MENTION = re.compile(r"(?:^|(?<=\s))@[\w.]+")
 
 
-class InstagramError(PlatformError):
-    """A Graph call that did not succeed; `outcome` says how."""
+def _now_iso() -> str:
+    return dt.datetime.now(dt.UTC).replace(microsecond=0).isoformat()
 
 
-# --- classifying answers -------------------------------------------------------------------------
-
-
-_json = json_object
-
-
-def _graph_error(response: requests.Response) -> tuple[int | None, int | None, str]:
-    """(code, subcode, message) of a Graph error body; api.instagram.com's flat shape too."""
-    body = _json(response)
-    nested = body.get("error")
-    error: dict[str, Any] = nested if isinstance(nested, dict) else body
-    code, subcode = error.get("code"), error.get("error_subcode")
-    message = str(error.get("error_user_msg") or error.get("message") or error.get("error_message") or "")
-    return (code if isinstance(code, int) else None), (subcode if isinstance(subcode, int) else None), message
-
-
-def _error_code(code: int | None, subcode: int | None, status: int) -> str:
-    if code is None:
-        return f"HTTP_{status}"
-    return f"{code}/{subcode}" if subcode is not None else str(code)
-
-
-def _usage_wait(response: requests.Response) -> float | None:
-    """Seconds from X-Business-Use-Case-Usage's estimated_time_to_regain_access (minutes)."""
-    try:
-        usage = json.loads(response.headers.get("X-Business-Use-Case-Usage", "") or "{}")
-    except ValueError:
-        return None
-    minutes = [
-        item.get("estimated_time_to_regain_access")
-        for items in (usage.values() if isinstance(usage, dict) else [])
-        for item in (items if isinstance(items, list) else [])
-        if isinstance(item, dict)
-    ]
-    known = [float(m) for m in minutes if isinstance(m, int | float)]
-    return max(known) * 60 if known else None
-
-
-def _throttled(status: int, code: int | None, subcode: int | None) -> bool:
-    return status == 429 or code in THROTTLE_CODES or (code == 9 and subcode == QUOTA_SUBCODE)
-
-
-def outcome_of_response(response: requests.Response) -> Outcome:
-    """A Graph error answer as an Outcome (the post may exist only after a 5xx)."""
-    status = response.status_code
-    code, subcode, message = _graph_error(response)
-    base = Outcome(
-        OutcomeKind.FAILED, error_code=_error_code(code, subcode, status), error_message=message, http_status=status
-    )
-    if _throttled(status, code, subcode):
-        wait = retry_after_seconds(response)
-        return replace(base, kind=OutcomeKind.NOT_SENT, retry_after=wait if wait is not None else _usage_wait(response))
-    if status in UNKNOWN_STATUSES or status >= 500:
-        return replace(base, kind=OutcomeKind.UNKNOWN)
-    return replace(base, auth_failed=status == 401 or code in AUTH_CODES)
-
-
-def _before_publish(outcome: Outcome) -> Outcome:
-    """A failure before media_publish cannot have created the post: an unknown is NOT_SENT."""
-    return replace(outcome, kind=OutcomeKind.NOT_SENT) if outcome.kind is OutcomeKind.UNKNOWN else outcome
+def _item_body(media: Media, *, carousel_item: bool) -> dict[str, Any]:
+    if media.is_video:
+        body: dict[str, Any] = {"media_type": "VIDEO" if carousel_item else "REELS", "video_url": media.pull_url()}
+    else:
+        body = {"image_url": media.pull_url()}
+    return {**body, "is_carousel_item": True} if carousel_item else body
 
 
 def _failed(code: str, message: str, ref: Mapping[str, str] | None = None) -> Outcome:
     return Outcome(OutcomeKind.FAILED, ref=dict(ref or {}), error_code=code, error_message=message)
 
 
-# --- validation ----------------------------------------------------------------------------------
+def _published(ref: Mapping[str, str], media_id: str, permalink: str) -> Outcome:
+    return Outcome(OutcomeKind.PUBLISHED, post_id=media_id, url=permalink, ref={**ref, "media_id": media_id})
+
+
+def _gone(outcome: Outcome) -> bool:
+    """A refusal that means the media does not exist (not the token, not a rate limit)."""
+    return outcome.kind is OutcomeKind.FAILED and not outcome.auth_failed
 
 
 def caption_problems(text: str, field_name: str = "text") -> list[Problem]:
@@ -189,60 +137,14 @@ def _first_comment_problems(settings_: Mapping[str, Any]) -> list[Problem]:
     return caption_problems(settings_["first_comment"], "first_comment")
 
 
-# --- small helpers -------------------------------------------------------------------------------
-
-
-def _now_iso() -> str:
-    return dt.datetime.now(dt.UTC).replace(microsecond=0).isoformat()
-
-
-def _parse_time(value: Any) -> dt.datetime | None:
-    """Graph timestamps look like 2017-08-31T18:10:00+0000 (fromisoformat reads them since 3.11)."""
-    try:
-        parsed = dt.datetime.fromisoformat(str(value).replace("Z", "+00:00"))
-    except ValueError:
-        return None
-    return parsed if parsed.tzinfo else parsed.replace(tzinfo=dt.UTC)
-
-
-def _item_body(media: Media, *, carousel_item: bool) -> dict[str, Any]:
-    if media.is_video:
-        body: dict[str, Any] = {"media_type": "VIDEO" if carousel_item else "REELS", "video_url": media.pull_url()}
-    else:
-        body = {"image_url": media.pull_url()}
-    return {**body, "is_carousel_item": True} if carousel_item else body
-
-
-def _published(ref: Mapping[str, str], media_id: str, permalink: str) -> Outcome:
-    return Outcome(OutcomeKind.PUBLISHED, post_id=media_id, url=permalink, ref={**ref, "media_id": media_id})
-
-
-def _metric_values(body: Mapping[str, Any]) -> dict[str, int]:
-    values: dict[str, int] = {}
-    for item in body.get("data") or []:
-        found = (item.get("values") or [{}])[0].get("value") if "values" in item else None
-        found = found if found is not None else (item.get("total_value") or {}).get("value")
-        if isinstance(item.get("name"), str) and isinstance(found, int):
-            values[item["name"]] = found
-    return values
-
-
-def _metrics_of(values: Mapping[str, int]) -> Metrics:
-    extra = {name: values[name] for name in ("reach", "saved", "total_interactions") if name in values}
-    return Metrics(
-        views=values.get("views"),
-        likes=values.get("likes", 0),
-        comments=values.get("comments", 0),
-        shares=values.get("shares", 0),
-        extra=extra,
-    )
-
-
-# --- the client ----------------------------------------------------------------------------------
-
-
-class Client(PlatformClient):
+class Client(GraphClient[dict[str, str]]):
     platform = "instagram"
+    api = GRAPH
+    codes = CODES
+    authorize_endpoint = AUTHORIZE_URL
+    scopes = SCOPES
+    sandbox_client_secret = SANDBOX_CLIENT_SECRET
+    pkce = False
     setting_types = {"first_comment": ("string",)}
     status_polls = 3  # container status checks inside publish() before answering PROCESSING
     poll_seconds = 2.0
@@ -256,30 +158,30 @@ class Client(PlatformClient):
 
     # --- publishing ------------------------------------------------------------------------
 
-    def publish(self, conn: Connection, post: Post) -> Outcome:
+    def prepare(self, conn: Connection, post: Post) -> dict[str, str]:
+        """The ref of the post's containers: a single media's (saved), or a carousel's children."""
         ref = {"ig_user_id": conn.credentials.external_id, "since": _now_iso(), "caption": post.text}
         comment = post.settings.get("first_comment")
         if isinstance(comment, str) and comment:
             ref["first_comment"] = comment
-        try:
-            ref = self._containers(conn, post.media, ref)
-        except InstagramError as exc:
-            return _before_publish(exc.outcome)
-        return self._settle(conn, ref, self.status_polls)
+        return self._containers(conn, post.media, ref)
+
+    def create(self, conn: Connection, post: Post, prepared: dict[str, str]) -> Outcome:
+        return self._settle(conn, prepared, self.status_polls)
 
     def _containers(self, conn: Connection, media: Sequence[Media], ref: dict[str, str]) -> dict[str, str]:
         """Single media: its container. Several: the children (the carousel comes in _settle)."""
         if len(media) == 1:
             body = {**_item_body(media[0], carousel_item=False), "caption": ref["caption"]}
-            return self._saved(conn, {**ref, "container_id": self._create(conn, ref, body)})
-        children = [self._create(conn, ref, _item_body(item, carousel_item=True)) for item in media]
+            return self._saved(conn, {**ref, "container_id": self._container(conn, ref, body)})
+        children = [self._container(conn, ref, _item_body(item, carousel_item=True)) for item in media]
         return {**ref, "children": ",".join(children)}
 
-    def _create(self, conn: Connection, ref: Mapping[str, str], body: Mapping[str, Any]) -> str:
-        created = self._graph(conn, "POST", f"/{ref['ig_user_id']}/media", json=body)
+    def _container(self, conn: Connection, ref: Mapping[str, str], body: Mapping[str, Any]) -> str:
+        created = self.call(conn, "POST", f"/{ref['ig_user_id']}/media", json=body)
         container_id = str(created.get("id") or "")
         if not container_id:
-            raise InstagramError(_failed("NO_CONTAINER_ID", "Instagram gave no container id."))
+            raise PlatformError(_failed("NO_CONTAINER_ID", "Instagram gave no container id."))
         return container_id
 
     @staticmethod
@@ -292,8 +194,8 @@ class Client(PlatformClient):
         if "container_id" not in ref:
             try:
                 ref = self._carousel(conn, ref, polls)
-            except InstagramError as exc:
-                return _before_publish(exc.outcome)
+            except PlatformError as exc:
+                return before_create(exc.outcome)
             if "container_id" not in ref:
                 return Outcome(OutcomeKind.PROCESSING, ref=ref)
         return self._follow(conn, ref, polls)
@@ -305,14 +207,14 @@ class Client(PlatformClient):
             return ref
         bad = next((s for s in states if s != "FINISHED"), None)
         if bad is not None:
-            raise InstagramError(_failed(f"CONTAINER_{bad}", "A carousel item was not accepted.", ref))
+            raise PlatformError(_failed(f"CONTAINER_{bad}", "A carousel item was not accepted.", ref))
         body = {"media_type": "CAROUSEL", "children": children, "caption": ref["caption"]}
-        return self._saved(conn, {**ref, "container_id": self._create(conn, ref, body)})
+        return self._saved(conn, {**ref, "container_id": self._container(conn, ref, body)})
 
     def _follow(self, conn: Connection, ref: dict[str, str], polls: int) -> Outcome:
         try:
             found = self._wait(conn, ref["container_id"], polls)
-        except InstagramError as exc:
+        except PlatformError as exc:
             if exc.outcome.kind is OutcomeKind.FAILED:
                 return replace(exc.outcome, ref=ref)
             return Outcome(OutcomeKind.PROCESSING, ref=ref, error_code=exc.outcome.error_code)
@@ -326,22 +228,18 @@ class Client(PlatformClient):
         return _failed(f"CONTAINER_{state}", str(found.get("status") or f"The container is {state}."), ref)
 
     def _wait(self, conn: Connection, container_id: str, polls: int) -> dict[str, Any]:
-        """The container's status_code and status after at most `polls` checks."""
-        found: dict[str, Any] = {}
-        for attempt in range(max(polls, 1)):
-            if attempt:
-                time.sleep(self.poll_seconds)
-            found = self._graph(conn, "GET", f"/{container_id}", params={"fields": "status_code,status"})
-            found["status_code"] = str(found.get("status_code") or "IN_PROGRESS")
-            if found["status_code"] != "IN_PROGRESS":
-                break
-        return found
+        """The container's status_code and status after at most `polls` reads."""
+        return self.poll(lambda: self._status(conn, container_id), lambda s: s["status_code"] == "IN_PROGRESS", polls)
+
+    def _status(self, conn: Connection, container_id: str) -> dict[str, Any]:
+        found = self.call(conn, "GET", f"/{container_id}", params={"fields": "status_code,status"})
+        return {**found, "status_code": str(found.get("status_code") or "IN_PROGRESS")}
 
     def _publish_container(self, conn: Connection, ref: dict[str, str]) -> Outcome:
         body = {"creation_id": ref["container_id"]}
         try:
-            created = self._graph(conn, "POST", f"/{ref['ig_user_id']}/media_publish", json=body)
-        except InstagramError as exc:
+            created = self.call(conn, "POST", f"/{ref['ig_user_id']}/media_publish", json=body)
+        except PlatformError as exc:
             return replace(exc.outcome, ref=ref)
         media_id = str(created.get("id") or "")
         if not media_id:
@@ -350,8 +248,8 @@ class Client(PlatformClient):
 
     def _permalink(self, conn: Connection, media_id: str) -> str:
         try:
-            return str(self._graph(conn, "GET", f"/{media_id}", params={"fields": "id,permalink"}).get("permalink", ""))
-        except InstagramError:
+            return str(self.call(conn, "GET", f"/{media_id}", params={"fields": "id,permalink"}).get("permalink", ""))
+        except PlatformError:
             return ""  # the post exists; only its URL is missing
 
     def _first_comment(self, conn: Connection, outcome: Outcome) -> Outcome:
@@ -359,13 +257,13 @@ class Client(PlatformClient):
         if not message:
             return outcome
         try:
-            created = self._graph(conn, "POST", f"/{outcome.post_id}/comments", json={"message": message})
-        except InstagramError as exc:
+            created = self.call(conn, "POST", f"/{outcome.post_id}/comments", json={"message": message})
+        except PlatformError as exc:
             text = f"The post exists; its first comment failed ({exc.outcome.kind}): {exc}"
             return replace(outcome, error_code="FIRST_COMMENT_FAILED", error_message=text)
         return replace(outcome, ref={**outcome.ref, "comment_id": str(created.get("id", ""))})
 
-    # --- reading back ----------------------------------------------------------------------
+    # --- settling --------------------------------------------------------------------------
 
     def check(self, conn: Connection, ref: Mapping[str, str]) -> Outcome:
         """A media id is read back; a container (or pending carousel items) is followed one
@@ -379,16 +277,16 @@ class Client(PlatformClient):
 
     def _read_back(self, conn: Connection, ref: dict[str, str]) -> Outcome:
         try:
-            found = self._graph(conn, "GET", f"/{ref['media_id']}", params={"fields": "id,permalink"})
-        except InstagramError as exc:
-            if exc.outcome.kind is OutcomeKind.FAILED and not exc.outcome.auth_failed:
+            found = self.call(conn, "GET", f"/{ref['media_id']}", params={"fields": "id,permalink"})
+        except PlatformError as exc:
+            if _gone(exc.outcome):
                 return _failed("NOT_FOUND", exc.outcome.error_message, ref)
-            return replace(exc.outcome, ref=ref)
+            return replace(unsettled(exc), ref=ref)
         return _published(ref, ref["media_id"], str(found.get("permalink", "")))
 
     def _find_published(self, conn: Connection, ref: dict[str, str]) -> Outcome:
         """A PUBLISHED container names no media: the newest media since `since` with the caption."""
-        since = _parse_time(ref.get("since", "")) or dt.datetime.now(dt.UTC) - dt.timedelta(days=1)
+        since = graph_time(ref.get("since", "")) or dt.datetime.now(dt.UTC) - dt.timedelta(days=1)
         found = self.find_recent(conn, Post(text=ref.get("caption", "")), since)
         if found.kind is not OutcomeKind.PUBLISHED:
             return replace(found, ref=ref)
@@ -398,130 +296,99 @@ class Client(PlatformClient):
         """The account's media since `since` (newest first): one with the same caption is the post."""
         params = {"fields": RECENT_MEDIA_FIELDS, "since": str(int(since.timestamp()))}
         try:
-            listed = self._graph(conn, "GET", f"/{conn.credentials.external_id}/media", params=params)
-        except InstagramError as exc:
-            return exc.outcome
+            listed = self.call(conn, "GET", f"/{conn.credentials.external_id}/media", params=params)
+        except PlatformError as exc:
+            return unsettled(exc)
         for item in listed.get("data") or []:
-            created = _parse_time(item.get("timestamp"))
-            if str(item.get("caption") or "") == post.text and created is not None and created >= since:
+            if str(item.get("caption") or "") == post.text and created_since(item.get("timestamp"), since):
                 return _published({}, str(item["id"]), str(item.get("permalink") or ""))
         return _failed("NOT_FOUND", "No recent media with this caption.")
 
-    def metrics(self, conn: Connection, post_ids: Sequence[str]) -> dict[str, Metrics]:
-        found: dict[str, Metrics] = {}
-        for media_id in post_ids:
-            values = self._insights(conn, media_id)
-            if values is not None:
-                found[media_id] = _metrics_of(values)
-        return found
+    # --- metrics ---------------------------------------------------------------------------
+
+    def post_metrics(self, conn: Connection, post_id: str) -> Metrics | None:
+        """The media's lifetime insights; None for a media that has none (or no longer exists)."""
+        params = {"metric": ",".join(INSIGHT_METRICS), "period": "lifetime"}
+        try:
+            return self._metrics_of(insight_values(self.call(conn, "GET", f"/{post_id}/insights", params=params)))
+        except PlatformError as exc:
+            if _gone(exc.outcome):
+                return None
+            raise
+
+    @staticmethod
+    def _metrics_of(values: Mapping[str, int]) -> Metrics:
+        extra = {name: values[name] for name in ("reach", "saved", "total_interactions") if name in values}
+        return Metrics(
+            views=values.get("views"),
+            likes=values.get("likes", 0),
+            comments=values.get("comments", 0),
+            shares=values.get("shares", 0),
+            extra=extra,
+        )
 
     def _insights(self, conn: Connection, media_id: str) -> dict[str, int] | None:
         """The media's lifetime insights; None for a media that has none (or no longer exists)."""
         params = {"metric": ",".join(INSIGHT_METRICS), "period": "lifetime"}
         try:
-            return _metric_values(self._graph(conn, "GET", f"/{media_id}/insights", params=params))
-        except InstagramError as exc:
-            if exc.outcome.kind is OutcomeKind.FAILED and not exc.outcome.auth_failed:
+            return insight_values(self.call(conn, "GET", f"/{media_id}/insights", params=params))
+        except PlatformError as exc:
+            if _gone(exc.outcome):
                 return None
             raise
 
-    # --- HTTP ------------------------------------------------------------------------------
-
-    def _graph(self, conn: Connection, method: str, path: str, **kwargs: Any) -> dict[str, Any]:
-        """One Graph call with the token as Bearer; any refusal raises InstagramError."""
-        headers = {"Authorization": f"Bearer {conn.credentials.access_token}"}
-        try:
-            response = self.session.request(
-                method, conn.url(GRAPH + path), headers=headers, timeout=self.timeout, **kwargs
-            )
-        except requests.RequestException as exc:
-            raise InstagramError(outcome_of_exception(exc)) from exc
-        if not response.ok:
-            raise InstagramError(outcome_of_response(response))
-        return _json(response)
-
     # --- OAuth (Instagram Login) -----------------------------------------------------------
-
-    @staticmethod
-    def _client_id(sandbox: bool) -> str:
-        configured = str(getattr(settings, "INSTAGRAM_CLIENT_ID", "") or "")
-        return configured or (SANDBOX_CLIENT_ID if sandbox else "")
-
-    @staticmethod
-    def _client_secret(sandbox: bool) -> str:
-        configured = str(getattr(settings, "INSTAGRAM_CLIENT_SECRET", "") or "")
-        return configured or (SANDBOX_CLIENT_SECRET if sandbox else "")
-
-    @staticmethod
-    def _connection(sandbox: bool, access_token: str = "") -> Connection:
-        return Connection(Credentials(access_token=access_token), sandbox=sandbox)
-
-    def authorize_url(self, *, state: str, code_challenge: str, redirect_uri: str, sandbox: bool) -> str:
-        """Instagram's authorize page; it documents no PKCE, so code_challenge is not sent."""
-        query = {
-            "client_id": self._client_id(sandbox),
-            "redirect_uri": redirect_uri,
-            "response_type": "code",
-            "scope": SCOPES,
-            "state": state,
-        }
-        return self._connection(sandbox).url(f"{AUTHORIZE_URL}?{urlencode(query)}")
 
     def exchange_code(self, *, code: str, code_verifier: str, redirect_uri: str, sandbox: bool) -> Credentials:
         """Code -> short-lived token (1 h) -> long-lived token (60 days) -> the account."""
+        app = self.app(sandbox)
         form = {
-            "client_id": self._client_id(sandbox),
-            "client_secret": self._client_secret(sandbox),
+            "client_id": app.client_id,
+            "client_secret": app.client_secret,
             "grant_type": "authorization_code",
             "redirect_uri": redirect_uri,
             "code": code,
         }
-        short = self._oauth_json("POST", self._connection(sandbox).url(TOKEN_URL), data=form)
-        short = short["data"][0] if isinstance(short.get("data"), list) and short["data"] else short
-        params = {
-            "grant_type": "ig_exchange_token",
-            "client_secret": form["client_secret"],
-            "access_token": str(short.get("access_token", "")),
-        }
-        long_lived = self._oauth_json("GET", self._connection(sandbox).url(f"{LONG_LIVED_URL}?{urlencode(params)}"))
-        me = self._me(self._connection(sandbox, str(long_lived.get("access_token", ""))))
-        return _credentials(long_lived, me, {"permissions": str(short.get("permissions", ""))})
+        short = self._short_lived(form, sandbox)
+        params = {"grant_type": "ig_exchange_token", "client_secret": app.client_secret}
+        params["access_token"] = str(short["access_token"])
+        long_lived = self.token_request(sandbox, "GET", LONG_LIVED_URL, params=params)
+        me = self._me(bare_connection(sandbox, str(long_lived["access_token"])))
+        return self._credentials(long_lived, me, {"permissions": str(short.get("permissions", ""))})
 
     def refresh(self, conn: Connection) -> Credentials:
         """ig_refresh_token on the (unexpired, long-lived) access token: a new 60-day token."""
         params = {"grant_type": "ig_refresh_token", "access_token": conn.credentials.access_token}
-        token = self._oauth_json("GET", conn.url(f"{REFRESH_URL}?{urlencode(params)}"))
-        current = conn.credentials
-        return replace(current, **_token_fields(token))
+        token = self.token_request(conn.sandbox, "GET", REFRESH_URL, params=params)
+        return replace(conn.credentials, **self._token_fields(token))
+
+    def _short_lived(self, form: Mapping[str, str], sandbox: bool) -> dict[str, Any]:
+        """The code's 1-hour token, which api.instagram.com wraps in `data[0]`."""
+        response = self.send(bare_connection(sandbox), "POST", TOKEN_URL, data=form)
+        body = json_object(response)
+        listed = body.get("data")
+        token = listed[0] if isinstance(listed, list) and listed and isinstance(listed[0], dict) else body
+        if self.succeeded(response) and token.get("access_token"):
+            return token
+        return self.token_refused(response)
 
     def _me(self, conn: Connection) -> dict[str, Any]:
-        try:
-            return self._graph(conn, "GET", "/me", params={"fields": "user_id,username,name"})
-        except InstagramError as exc:
-            raise requests.HTTPError(f"Instagram refused /me: {exc}") from exc
+        return self.call(conn, "GET", "/me", params={"fields": "user_id,username,name"})
 
-    def _oauth_json(self, method: str, url: str, **kwargs: Any) -> dict[str, Any]:
-        response = self.session.request(method, url, timeout=self.timeout, **kwargs)
-        if not response.ok:
-            code, subcode, message = _graph_error(response)
-            detail = f"HTTP {response.status_code} {_error_code(code, subcode, response.status_code)} {message}"
-            raise requests.HTTPError(f"Instagram refused the token request: {detail.strip()}", response=response)
-        return _json(response)
+    @staticmethod
+    def _token_fields(token: Mapping[str, Any]) -> dict[str, Any]:
+        lifetime = int(token.get("expires_in") or 60 * 86400)
+        return {
+            "access_token": str(token.get("access_token", "")),
+            "expires_at": dt.datetime.now(dt.UTC) + dt.timedelta(seconds=lifetime),
+        }
 
-
-def _token_fields(token: Mapping[str, Any]) -> dict[str, Any]:
-    lifetime = int(token.get("expires_in") or 60 * 86400)
-    return {
-        "access_token": str(token.get("access_token", "")),
-        "expires_at": dt.datetime.now(dt.UTC) + dt.timedelta(seconds=lifetime),
-    }
-
-
-def _credentials(token: Mapping[str, Any], me: Mapping[str, Any], metadata: Mapping[str, Any]) -> Credentials:
-    return Credentials(
-        **_token_fields(token),
-        external_id=str(me.get("user_id") or me.get("id") or ""),
-        handle=str(me.get("username", "")),
-        display_name=str(me.get("name", "")),
-        metadata=dict(metadata),
-    )
+    @classmethod
+    def _credentials(cls, token: Mapping[str, Any], me: Mapping[str, Any], metadata: Mapping[str, Any]) -> Credentials:
+        return Credentials(
+            **cls._token_fields(token),
+            external_id=str(me.get("user_id") or me.get("id") or ""),
+            handle=str(me.get("username", "")),
+            display_name=str(me.get("name", "")),
+            metadata=dict(metadata),
+        )

@@ -33,44 +33,45 @@ import datetime as dt
 import json
 import time
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 from urllib.parse import urlencode, urlsplit
 
 import requests
-from django.conf import settings
 
 from accounts.platforms.base import (
-    UNKNOWN_STATUSES,
     Connection,
     Credentials,
+    ErrorWords,
+    HttpClient,
     Media,
     Metrics,
     Outcome,
     OutcomeKind,
-    PlatformClient,
     PlatformError,
     Post,
     Problem,
+    bare_connection,
     json_object,
-    outcome_of_exception,
-    retry_after_seconds,
+    token_credentials,
 )
 
 API = "https://api.pinterest.com/v5"
 AUTHORIZE_URL = "https://www.pinterest.com/oauth/"
 TOKEN_URL = f"{API}/oauth/token"
+PIN_URL = "https://www.pinterest.com/pin/{pin_id}/"
 SCOPES = "boards:read,boards:write,pins:read,pins:write,user_accounts:read"
-SANDBOX_CLIENT_ID = "sandbox-pinterest-client"
 MAX_ALT_TEXT = 500
 MAX_LINK = 2048
 CAROUSEL_MIN = 2
 ANALYTICS_DAYS = 90
 METRIC_TYPES = "IMPRESSION,SAVE,PIN_CLICK,OUTBOUND_CLICK,TOTAL_COMMENTS,TOTAL_REACTIONS"
 RATE_LIMIT_CODES = frozenset({8, 429})
-AUTH_CODES = frozenset({2, 3})
+AUTH_CODES = frozenset({2, 3})  # on a 403: the token was refused
 STRING_SETTINGS = ("title", "link", "note", "alt_text")
 BOARD_PAGE_SIZE = 50
 CLOCK_SLACK_SECONDS = 30
+Prepared = tuple[dict[str, Any], str]  # the pin's body, and the media id of a video still processing ("" if none)
 
 
 def resolve_settings(settings: Mapping[str, Any], account_id: str) -> dict[str, Any]:
@@ -90,66 +91,23 @@ def _per_account_well_formed(per_account: Any) -> bool:
     )
 
 
-class _Stop(PlatformError):
-    """Ends a publish early with the outcome that says why."""
-
-
-# --- classifying answers ---------------------------------------------------------------------
-
-
-def _error_words(response: requests.Response) -> tuple[int | None, str]:
-    """Pinterest's `{code, message}` error body (schema Pinterest.Lib.Error)."""
-    try:
-        body = response.json()
-    except ValueError:
-        return None, response.reason or ""
-    if not isinstance(body, dict):
-        return None, ""
+def error_words(response: requests.Response) -> ErrorWords:
+    """Pinterest's `{code, message}` error body (schema Pinterest.Lib.Error), as `PINTEREST_<code>`."""
+    body = json_object(response)
+    message = str(body.get("message") or body.get("error") or "") if body else response.reason or ""
     code = body.get("code")
-    return (code if isinstance(code, int) else None), str(body.get("message") or body.get("error") or "")
-
-
-def _refusal(response: requests.Response) -> Outcome:
-    """Any answer that is not a success, as an Outcome (the pin may exist only on a 5xx)."""
-    status = response.status_code
-    code, message = _error_words(response)
-    error_code = f"PINTEREST_{code}" if code is not None else f"HTTP_{status}"
-    if status == 429 or code in RATE_LIMIT_CODES:
-        wait = retry_after_seconds(response, "x-ratelimit-reset")
-        return Outcome(
-            OutcomeKind.NOT_SENT, error_code="RATE_LIMITED", error_message=message, http_status=status, retry_after=wait
-        )
-    if status in UNKNOWN_STATUSES or status >= 500:
-        return Outcome(OutcomeKind.UNKNOWN, error_code=error_code, error_message=message, http_status=status)
-    auth = status == 401 or (status == 403 and code in AUTH_CODES)
-    return Outcome(
-        OutcomeKind.FAILED, error_code=error_code, error_message=message, http_status=status, auth_failed=auth
-    )
-
-
-def _before_create(outcome: Outcome) -> Outcome:
-    """A refusal before `POST /v5/pins`: no pin can exist yet, so an unknown is NOT_SENT."""
-    if outcome.kind is not OutcomeKind.UNKNOWN:
-        return outcome
-    return Outcome(
-        OutcomeKind.NOT_SENT,
-        error_code=outcome.error_code,
-        error_message=outcome.error_message,
-        http_status=outcome.http_status,
-    )
+    if not isinstance(code, int):
+        return ErrorWords(f"HTTP_{response.status_code}", message)
+    auth = response.status_code == 403 and code in AUTH_CODES
+    return ErrorWords(f"PINTEREST_{code}", message, throttled=code in RATE_LIMIT_CODES, auth=auth)
 
 
 def _published(pin_id: str, status: int = 201) -> Outcome:
-    return Outcome(
-        OutcomeKind.PUBLISHED, post_id=pin_id, url=f"https://www.pinterest.com/pin/{pin_id}/", http_status=status
-    )
+    return Outcome(OutcomeKind.PUBLISHED, post_id=pin_id, url=PIN_URL.format(pin_id=pin_id), http_status=status)
 
 
-def _not_found(message: str, status: int | None = None) -> Outcome:
-    return Outcome(OutcomeKind.FAILED, error_code="NOT_FOUND", error_message=message, http_status=status)
-
-
-# --- validation ------------------------------------------------------------------------------
+def _failed(code: str, message: str = "", status: int | None = None) -> Outcome:
+    return Outcome(OutcomeKind.FAILED, error_code=code, error_message=message, http_status=status)
 
 
 def _is_digits(value: object) -> bool:
@@ -172,9 +130,8 @@ def _string_problems(values: Mapping[str, Any]) -> list[Problem]:
     problems = []
     link = values.get("link")
     if isinstance(link, str) and (len(link) > MAX_LINK or urlsplit(link).scheme not in ("http", "https")):
-        problems.append(
-            Problem("link", "INVALID_SETTING", f"link must be an http(s) URL of at most {MAX_LINK} characters.")
-        )
+        message = f"link must be an http(s) URL of at most {MAX_LINK} characters."
+        problems.append(Problem("link", "INVALID_SETTING", message))
     alt_text = values.get("alt_text")
     if isinstance(alt_text, str) and len(alt_text) > MAX_ALT_TEXT:
         problems.append(Problem("alt_text", "INVALID_SETTING", f"alt_text takes at most {MAX_ALT_TEXT} characters."))
@@ -188,26 +145,23 @@ def _per_account_problems(values: Mapping[str, Any]) -> list[Problem]:
 
 
 def _cover_problems(post: Post) -> list[Problem]:
-    if "cover_image_key_frame_time" not in post.settings:
+    key = "cover_image_key_frame_time"
+    if key not in post.settings:
         return []
-    value = post.settings["cover_image_key_frame_time"]
-    if not _is_number(value) or value < 0:
-        return [
-            Problem(
-                "cover_image_key_frame_time",
-                "INVALID_SETTING",
-                "cover_image_key_frame_time must be seconds (a number of at least 0).",
-            )
-        ]
+    if not _is_number(post.settings[key]) or post.settings[key] < 0:
+        return [Problem(key, "INVALID_SETTING", f"{key} must be seconds (a number of at least 0).")]
     if not any(m.is_video for m in post.media):
-        return [
-            Problem("cover_image_key_frame_time", "UNSUPPORTED_SETTING", "A cover frame applies to video pins only.")
-        ]
+        return [Problem(key, "UNSUPPORTED_SETTING", "A cover frame applies to video pins only.")]
     return []
 
 
-class Client(PlatformClient):
+class Client(HttpClient[Prepared]):
     platform = "pinterest"
+    api = API
+    reset_headers = ("x-ratelimit-reset",)
+    authorize_endpoint = AUTHORIZE_URL
+    scopes = SCOPES
+    pkce = False
     setting_types = {
         "boardId": ("string", "null"),  # null is a missing board: BOARD_REQUIRED
         **dict.fromkeys(STRING_SETTINGS, ("string",)),
@@ -239,32 +193,25 @@ class Client(PlatformClient):
         if problems or len(media) < CAROUSEL_MIN:
             return problems
         if len({(m.width, m.height) for m in media}) > 1:
-            return [
-                Problem(
-                    "media",
-                    "INVALID_COMBINATION",
-                    "The images of a Pinterest carousel must all have the same dimensions.",
-                )
-            ]
+            message = "The images of a Pinterest carousel must all have the same dimensions."
+            return [Problem("media", "INVALID_COMBINATION", message)]
         return []
 
     # --- publishing ------------------------------------------------------------------------
 
-    def publish(self, conn: Connection, post: Post) -> Outcome:
-        settings_ = post.settings
-        try:
-            video = next((m for m in post.media if m.is_video), None)
-            if video is None:
-                return self._create(conn, self._pin_body(post, self._image_source(post.media)))
-            media_id = self._upload_video(conn, video)
-            body = self._pin_body(post, self._video_source(media_id, settings_))
-            ready = self._wait_for_video(conn, media_id, self.status_polls)
-        except _Stop as stop:
-            return _before_create(stop.outcome)
-        except requests.RequestException as exc:
-            return _before_create(outcome_of_exception(exc))
-        if not ready:
-            return Outcome(OutcomeKind.PROCESSING, ref={"media_id": media_id, "pin": json.dumps(body)})
+    def prepare(self, conn: Connection, post: Post) -> Prepared:
+        """The pin's body once its video (if any) is uploaded, and the video's id if still processing."""
+        video = next((m for m in post.media if m.is_video), None)
+        if video is None:
+            return self._pin_body(post, self._image_source(post.media)), ""
+        media_id = self._upload_video(conn, video)
+        body = self._pin_body(post, self._video_source(media_id, post.settings))
+        return body, "" if self._wait_for_video(conn, media_id, self.status_polls) else media_id
+
+    def create(self, conn: Connection, post: Post, prepared: Prepared) -> Outcome:
+        body, pending = prepared
+        if pending:
+            return Outcome(OutcomeKind.PROCESSING, ref={"media_id": pending, "pin": json.dumps(body)})
         return self._create(conn, body)
 
     @staticmethod
@@ -291,84 +238,55 @@ class Client(PlatformClient):
         return source
 
     def _create(self, conn: Connection, body: Mapping[str, Any]) -> Outcome:
+        """Save what finds the pin on its board (a pin has no id before this call), then create it."""
         # A little before now: the platform's clock and ours may differ slightly.
         started = (dt.datetime.now(dt.UTC) - dt.timedelta(seconds=CLOCK_SLACK_SECONDS)).isoformat()
         conn.save_ref({"board_id": str(body["board_id"]), "pin": json.dumps(body), "since": started})
-        try:
-            response = self._send(conn, "POST", "/pins", json=body)
-        except requests.RequestException as exc:
-            return outcome_of_exception(exc)
-        pin_id = self._json(response).get("id") if response.status_code in (200, 201) else None
+        response = self.send(conn, "POST", "/pins", json=body)
+        pin_id = self.body(response).get("id") if response.status_code in (200, 201) else None
         if _is_digits(pin_id):
             return _published(str(pin_id), response.status_code)
         if response.status_code < 300:
-            return Outcome(OutcomeKind.FAILED, error_code="NO_ID", http_status=response.status_code)
-        return _refusal(response)
+            return _failed("NO_ID", status=response.status_code)
+        return self.refusal(response)
 
     # --- video -----------------------------------------------------------------------------
 
     def _upload_video(self, conn: Connection, video: Media) -> str:
-        registered = self._ok(conn, "POST", "/media", json={"media_type": "video"})
+        registered = self.call(conn, "POST", "/media", json={"media_type": "video"})
         media_id, upload_url = registered.get("media_id"), registered.get("upload_url")
         if not _is_digits(media_id) or not isinstance(upload_url, str):
-            raise _Stop(
-                Outcome(OutcomeKind.FAILED, error_code="NO_MEDIA_ID", error_message="POST /v5/media gave no upload")
-            )
+            raise PlatformError(_failed("NO_MEDIA_ID", "POST /v5/media gave no upload"))
         conn.save_ref({"media_id": str(media_id)})
         self._post_to_s3(conn, upload_url, registered.get("upload_parameters") or {}, video)
         return str(media_id)
 
     def _post_to_s3(self, conn: Connection, upload_url: str, fields: Mapping[str, Any], video: Media) -> None:
-        """The S3 POST form: every upload parameter, then `file` last (S3 ignores fields after it)."""
-        stream = video.open()
-        try:
+        """The S3 POST form: every upload parameter, then `file` last (S3 ignores fields after it).
+        S3 takes no bearer token, so the form goes through a connection without one."""
+        data = {str(key): str(value) for key, value in fields.items()}
+        with video.open() as stream:
             files = {"file": ("video", stream, video.content_type)}
-            data = {str(key): str(value) for key, value in fields.items()}
-            response = self.session.post(conn.url(upload_url), data=data, files=files, timeout=self.timeout)
-        finally:
-            stream.close()
-        if not 200 <= response.status_code < 300:
+            response = self.send(bare_connection(conn.sandbox), "POST", upload_url, data=data, files=files)
+        if not self.succeeded(response):
             message = f"the upload was refused: HTTP {response.status_code}"
-            raise _Stop(
-                Outcome(
-                    OutcomeKind.FAILED,
-                    error_code="UPLOAD_FAILED",
-                    error_message=message,
-                    http_status=response.status_code,
-                )
-            )
+            raise PlatformError(_failed("UPLOAD_FAILED", message, response.status_code))
 
     def _wait_for_video(self, conn: Connection, media_id: str, polls: int) -> bool:
         for attempt in range(polls):
             if attempt:
                 time.sleep(self.poll_interval_seconds)
-            status = self._ok(conn, "GET", f"/media/{media_id}").get("status")
+            status = self.call(conn, "GET", f"/media/{media_id}").get("status")
             if status == "succeeded":
                 return True
             if status == "failed":
-                raise _Stop(
-                    Outcome(
-                        OutcomeKind.FAILED,
-                        error_code="MEDIA_PROCESSING_FAILED",
-                        error_message=f"media {media_id} failed",
-                    )
-                )
+                raise PlatformError(_failed("MEDIA_PROCESSING_FAILED", f"media {media_id} failed"))
         return False
 
-    # --- HTTP ------------------------------------------------------------------------------
+    # --- answers ---------------------------------------------------------------------------
 
-    def _send(self, conn: Connection, method: str, path: str, **kwargs: Any) -> requests.Response:
-        headers = {"Authorization": f"Bearer {conn.credentials.access_token}"}
-        return self.session.request(method, conn.url(API + path), headers=headers, timeout=self.timeout, **kwargs)
-
-    def _ok(self, conn: Connection, method: str, path: str, **kwargs: Any) -> dict[str, Any]:
-        """The JSON object of a 2xx answer; any other answer stops the publish with its outcome."""
-        response = self._send(conn, method, path, **kwargs)
-        if not 200 <= response.status_code < 300:
-            raise _Stop(_refusal(response))
-        return self._json(response)
-
-    _json = staticmethod(json_object)
+    def error_words(self, response: requests.Response) -> ErrorWords:
+        return error_words(response)
 
     # --- settling --------------------------------------------------------------------------
 
@@ -379,33 +297,33 @@ class Client(PlatformClient):
             return self._find_on_board(conn, ref["board_id"], json.loads(ref["pin"]), ref["since"])
         if ref.get("media_id") and ref.get("pin"):
             return self._finish_processing(conn, ref)
-        return Outcome(OutcomeKind.FAILED, error_code="NO_REF", error_message="nothing to check")
+        return _failed("NO_REF", "nothing to check")
 
     def _read_back(self, conn: Connection, pin_id: str) -> Outcome:
         try:
-            response = self._send(conn, "GET", f"/pins/{pin_id}")
-        except requests.RequestException as exc:
-            return Outcome(OutcomeKind.UNKNOWN, error_code="NO_ANSWER", error_message=type(exc).__name__)
-        if response.status_code == 200 and self._json(response).get("id") == pin_id:
+            response = self.send(conn, "GET", f"/pins/{pin_id}")
+        except PlatformError as exc:
+            return replace(exc.outcome, kind=OutcomeKind.UNKNOWN)
+        if response.status_code == 200 and self.body(response).get("id") == pin_id:
             return _published(pin_id, 200)
-        outcome = _refusal(response)
         if response.status_code == 404:
-            return _not_found(outcome.error_message, 404)
-        return (
-            outcome
-            if outcome.kind is OutcomeKind.FAILED
-            else Outcome(OutcomeKind.UNKNOWN, error_code=outcome.error_code)
-        )
+            return _failed("NOT_FOUND", self.refusal(response).error_message, 404)
+        return self._unsettled(response)
+
+    def _unsettled(self, response: requests.Response) -> Outcome:
+        """A refused read: only a definitive no settles anything; otherwise the pin stays UNKNOWN."""
+        outcome = self.refusal(response)
+        if outcome.kind is OutcomeKind.FAILED:
+            return outcome
+        return Outcome(OutcomeKind.UNKNOWN, error_code=outcome.error_code)
 
     def _finish_processing(self, conn: Connection, ref: Mapping[str, str]) -> Outcome:
         """Create the pin a PROCESSING outcome prepared, once the video is ready."""
-        try:
-            ready = self._wait_for_video(conn, ref["media_id"], polls=1)
-        except _Stop as stop:
-            return _before_create(stop.outcome)
-        except requests.RequestException as exc:
-            return Outcome(OutcomeKind.PROCESSING, ref=ref, error_code="NO_ANSWER", error_message=type(exc).__name__)
-        return self._create(conn, json.loads(ref["pin"])) if ready else Outcome(OutcomeKind.PROCESSING, ref=ref)
+        return self.finish_processing(
+            ref,
+            ready=lambda: self._wait_for_video(conn, ref["media_id"], polls=1),
+            create=lambda: self._create(conn, json.loads(ref["pin"])),
+        )
 
     def find_recent(self, conn: Connection, post: Post, since: dt.datetime) -> Outcome:
         board_id = post.settings.get("boardId")
@@ -416,22 +334,22 @@ class Client(PlatformClient):
 
     def _find_on_board(self, conn: Connection, board_id: str, wanted: Mapping[str, Any], since: str) -> Outcome:
         """The board's newest pins, matched on description, title and link, created since `since`."""
-        query = urlencode({"page_size": BOARD_PAGE_SIZE})
         try:
-            response = self._send(conn, "GET", f"/boards/{board_id}/pins?{query}")
-        except requests.RequestException as exc:
-            return Outcome(OutcomeKind.UNKNOWN, error_code="NO_ANSWER", error_message=type(exc).__name__)
+            response = self.send(conn, "GET", f"/boards/{board_id}/pins?{urlencode({'page_size': BOARD_PAGE_SIZE})}")
+        except PlatformError as exc:
+            return replace(exc.outcome, kind=OutcomeKind.UNKNOWN)
         if response.status_code != 200:
-            outcome = _refusal(response)
-            return (
-                outcome
-                if outcome.kind is OutcomeKind.FAILED
-                else Outcome(OutcomeKind.UNKNOWN, error_code=outcome.error_code)
-            )
-        for pin in self._json(response).get("items") or []:
-            if isinstance(pin, dict) and _matches(pin, wanted, since):
+            return self._unsettled(response)
+        for pin in self.body(response).get("items") or []:
+            if isinstance(pin, dict) and self._matches(pin, wanted, since):
                 return _published(str(pin["id"]), 200)
-        return _not_found("no matching pin on the board")
+        return _failed("NOT_FOUND", "no matching pin on the board")
+
+    @staticmethod
+    def _matches(pin: Mapping[str, Any], wanted: Mapping[str, Any], since: str) -> bool:
+        if not _is_digits(pin.get("id")) or str(pin.get("created_at") or "") < since[:19]:
+            return False
+        return all((pin.get(key) or "") == (wanted.get(key) or "") for key in ("description", "title", "link"))
 
     # --- metrics ---------------------------------------------------------------------------
 
@@ -440,48 +358,43 @@ class Client(PlatformClient):
         for pin_id in post_ids:
             counts = self._analytics(conn, pin_id)
             if counts is not None:
-                found[pin_id] = _metrics_of(counts)
+                found[pin_id] = self._metrics_of(counts)
         return found
 
     def _analytics(self, conn: Connection, pin_id: str) -> dict[str, Any] | None:
-        """The pin's summary and lifetime metrics, or None when Pinterest does not know the pin."""
+        """The pin's summary and lifetime metrics, or None when Pinterest does not know the pin; a
+        refused token expires the account, a 429 keeps its wait (both as PlatformError)."""
         today = dt.datetime.now(dt.UTC).date()
         query = {
             "start_date": (today - dt.timedelta(days=ANALYTICS_DAYS - 1)).isoformat(),
             "end_date": today.isoformat(),
             "metric_types": METRIC_TYPES,
         }
-        response = self._send(conn, "GET", f"/pins/{pin_id}/analytics?{urlencode(query)}")
+        response = self.send(conn, "GET", f"/pins/{pin_id}/analytics?{urlencode(query)}")
         if response.status_code == 404:
             return None
-        if not response.ok:  # a refused token expires the account; a 429 keeps its wait
-            raise PlatformError(_refusal(response))
-        report = self._json(response).get("ALL")
+        if not response.ok:
+            raise PlatformError(self.refusal(response))
+        report = self.body(response).get("ALL")
         if not isinstance(report, dict):
             return {}
         return {**(report.get("summary_metrics") or {}), **(report.get("lifetime_metrics") or {})}
 
+    @staticmethod
+    def _metrics_of(counts: Mapping[str, Any]) -> Metrics:
+        def whole(name: str) -> int:
+            value = counts.get(name, 0)
+            return int(value) if isinstance(value, int | float) else 0
+
+        return Metrics(
+            views=whole("IMPRESSION") if "IMPRESSION" in counts else None,
+            likes=whole("TOTAL_REACTIONS"),
+            comments=whole("TOTAL_COMMENTS"),
+            shares=whole("SAVE"),
+            extra=dict(counts),
+        )
+
     # --- OAuth 2.0 -------------------------------------------------------------------------
-
-    @staticmethod
-    def _client_id(sandbox: bool) -> str:
-        configured = str(getattr(settings, "PINTEREST_CLIENT_ID", "") or "")
-        return configured or (SANDBOX_CLIENT_ID if sandbox else "")
-
-    @staticmethod
-    def _connection(sandbox: bool, access_token: str = "") -> Connection:
-        return Connection(credentials=Credentials(access_token=access_token), sandbox=sandbox)
-
-    def authorize_url(self, *, state: str, code_challenge: str, redirect_uri: str, sandbox: bool) -> str:
-        """Pinterest's consent page; Pinterest has no PKCE, so `code_challenge` is not sent."""
-        query = {
-            "client_id": self._client_id(sandbox),
-            "redirect_uri": redirect_uri,
-            "response_type": "code",
-            "scope": SCOPES,
-            "state": state,
-        }
-        return self._connection(sandbox).url(f"{AUTHORIZE_URL}?{urlencode(query)}")
 
     def exchange_code(self, *, code: str, code_verifier: str, redirect_uri: str, sandbox: bool) -> Credentials:
         form = {"grant_type": "authorization_code", "code": code, "redirect_uri": redirect_uri}
@@ -493,66 +406,26 @@ class Client(PlatformClient):
 
     def _token(self, form: dict[str, str], sandbox: bool, previous: Credentials | None = None) -> Credentials:
         """POST the token endpoint with HTTP Basic, then read the account and its boards."""
-        secret = str(getattr(settings, "PINTEREST_CLIENT_SECRET", "") or "")
-        basic = base64.b64encode(f"{self._client_id(sandbox)}:{secret}".encode()).decode()
-        url = self._connection(sandbox).url(TOKEN_URL)
-        response = self.session.post(url, data=form, headers={"Authorization": f"Basic {basic}"}, timeout=self.timeout)
-        if response.status_code != 200:
-            raise requests.HTTPError(
-                f"Pinterest refused the token request: {_oauth_error(response)}", response=response
-            )
-        token = response.json()
-        conn = self._connection(sandbox, str(token["access_token"]))
-        return _credentials(token, self._read(conn, "/user_account"), self._boards(conn), previous)
-
-    def _read(self, conn: Connection, path: str) -> dict[str, Any]:
-        response = self._send(conn, "GET", path)
-        if response.status_code != 200:
-            raise requests.HTTPError(f"Pinterest refused GET /v5{path}: HTTP {response.status_code}", response=response)
-        return self._json(response)
+        app = self.app(sandbox)
+        basic = base64.b64encode(f"{app.client_id}:{app.client_secret}".encode()).decode()
+        token = self.token_request(sandbox, "POST", TOKEN_URL, data=form, headers={"Authorization": f"Basic {basic}"})
+        conn = bare_connection(sandbox, str(token["access_token"]))
+        return self._credentials(token, self.call(conn, "GET", "/user_account"), self._boards(conn), previous)
 
     def _boards(self, conn: Connection) -> list[dict[str, str]]:
-        items = self._read(conn, f"/boards?{urlencode({'page_size': BOARD_PAGE_SIZE})}").get("items") or []
+        items = self.call(conn, "GET", f"/boards?{urlencode({'page_size': BOARD_PAGE_SIZE})}").get("items") or []
         return [{"id": str(b.get("id", "")), "name": str(b.get("name", ""))} for b in items if isinstance(b, dict)]
 
-
-def _matches(pin: Mapping[str, Any], wanted: Mapping[str, Any], since: str) -> bool:
-    if not _is_digits(pin.get("id")) or str(pin.get("created_at") or "") < since[:19]:
-        return False
-    return all((pin.get(key) or "") == (wanted.get(key) or "") for key in ("description", "title", "link"))
-
-
-def _metrics_of(counts: Mapping[str, Any]) -> Metrics:
-    def whole(name: str) -> int:
-        value = counts.get(name, 0)
-        return int(value) if isinstance(value, int | float) else 0
-
-    return Metrics(
-        views=whole("IMPRESSION") if "IMPRESSION" in counts else None,
-        likes=whole("TOTAL_REACTIONS"),
-        comments=whole("TOTAL_COMMENTS"),
-        shares=whole("SAVE"),
-        extra=dict(counts),
-    )
-
-
-def _credentials(
-    token: Mapping[str, Any], account: Mapping[str, Any], boards: list[dict[str, str]], previous: Credentials | None
-) -> Credentials:
-    lifetime = int(token.get("expires_in") or 30 * 86400)
-    refresh_token = str(token.get("refresh_token") or (previous.refresh_token if previous else ""))
-    return Credentials(
-        access_token=str(token["access_token"]),
-        refresh_token=refresh_token,
-        expires_at=dt.datetime.now(dt.UTC) + dt.timedelta(seconds=lifetime),
-        external_id=str(account.get("id", "")),
-        handle=str(account.get("username", "")),
-        display_name=str(account.get("business_name") or account.get("username") or ""),
-        metadata={"scope": str(token.get("scope", "")), "boards": boards},
-    )
-
-
-def _oauth_error(response: requests.Response) -> str:
-    """The refusal's words without echoing anything secret."""
-    code, message = _error_words(response)
-    return f"HTTP {response.status_code} {code if code is not None else ''} {message}".strip()
+    @staticmethod
+    def _credentials(
+        token: Mapping[str, Any], account: Mapping[str, Any], boards: list[dict[str, str]], previous: Credentials | None
+    ) -> Credentials:
+        return token_credentials(
+            token,
+            lifetime=30 * 86400,
+            refresh_token=previous.refresh_token if previous else "",
+            metadata={"boards": boards},
+            external_id=str(account.get("id", "")),
+            handle=str(account.get("username", "")),
+            display_name=str(account.get("business_name") or account.get("username") or ""),
+        )

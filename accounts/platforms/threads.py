@@ -4,11 +4,12 @@ Why it looks the way it does:
 
 - Every post is a container first (`POST /v1.0/{user-id}/threads`, media_type TEXT, IMAGE,
   VIDEO or CAROUSEL with `children`), then `POST /v1.0/{user-id}/threads_publish?creation_id=`.
-  The container id is saved with `conn.save_ref` before anything else happens to it, so an
-  UNKNOWN threads_publish is settled exactly: the container's status PUBLISHED means it went
-  out (the post id is then read from the account's recent threads), FINISHED means it is safe
-  to publish again. `auto_publish_text` (Meta's one-step text shortcut) is deliberately not
-  used: it would leave nothing to save before the call that creates the post.
+  The container is `prepare()` and its id is saved with `conn.save_ref` before anything else
+  happens to it, so an UNKNOWN threads_publish is settled exactly: the container's status
+  PUBLISHED means it went out (the post id is then read from the account's recent threads),
+  FINISHED means it is safe to publish again. `auto_publish_text` (Meta's one-step text
+  shortcut) is deliberately not used: it would leave nothing to save before the call that
+  creates the post.
 - Meta pulls media from URLs; there is no byte upload. `image_url`/`video_url` are the
   short-lived URLs `media.pull_url()` gives. A carousel (2-20 items, mixed) is one child
   container per item with `is_carousel_item=true`, then the CAROUSEL container.
@@ -19,10 +20,10 @@ Why it looks the way it does:
   Graph API reads both) and the token goes in the `Authorization: Bearer` header rather than
   an `access_token` parameter, so neither post text nor tokens end up in URLs. Deviation: the
   collection's paths have no version; the developer docs' `/v1.0/` prefix is used here.
-- Errors are Graph-API shaped `{"error": {message, type, code, error_subcode, ...}}`;
-  `error_code` keeps Meta's numeric code (`"190"`, or `"100/33"` with a subcode). 190, 102 and
-  104 are token problems (auth_failed); 4, 17, 32, 613 and HTTP 429 are rate limits (NOT_SENT,
-  retry_after from `X-Business-Use-Case-Usage` estimated_time_to_regain_access or Retry-After).
+- Errors are read as `graph.py` reads every Graph answer, with Threads' codes (`CODES`):
+  `error_code` keeps Meta's numeric code (`"190"`, or `"100/33"` with a subcode); 190, 102
+  and 104 are token problems (auth_failed); 4, 17, 32, 613 and HTTP 429 are rate limits
+  (NOT_SENT). 9007 on threads_publish means the container is not ready yet: PROCESSING.
 - OAuth: Threads documents no PKCE, so the challenge and verifier are not sent; `state` is.
   The code gives a 1-hour token that is exchanged at once for a 60-day one
   (th_exchange_token); `refresh()` extends that token (th_refresh_token). There is no refresh
@@ -37,58 +38,53 @@ Why it looks the way it does:
 from __future__ import annotations
 
 import datetime as dt
-import json
 import re
-import time
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
-from urllib.parse import urlencode
 
 import regex
-import requests
-from django.conf import settings
 
 from accounts.platforms.base import (
-    UNKNOWN_STATUSES,
     Connection,
     Credentials,
     Media,
     Metrics,
     Outcome,
     OutcomeKind,
-    PlatformClient,
     PlatformError,
     Post,
     Problem,
-    json_object,
-    outcome_of_exception,
-    retry_after_seconds,
+    bare_connection,
+    before_create,
+)
+from accounts.platforms.graph import (
+    GraphClient,
+    GraphCodes,
+    Missing,
+    created_since,
+    graph_error,
+    insight_values,
+    unsettled,
 )
 
 GRAPH = "https://graph.threads.net"
 API = f"{GRAPH}/v1.0"
 AUTHORIZE_URL = "https://www.threads.net/oauth/authorize"
 SCOPES = "threads_basic,threads_content_publish,threads_manage_insights"
-SANDBOX_CLIENT_ID = "sandbox-threads-client"
 SANDBOX_CLIENT_SECRET = "sandbox-threads-secret"  # noqa: S105 - a fixed value only the sandbox accepts
 MAX_LINKS = 5
 MAX_TOPIC_TAG = 50
 MAX_ASPECT_RATIO = 10.0
 POST_METRICS = ("views", "likes", "replies", "reposts", "quotes", "shares")
 POST_FIELDS = "id,permalink,shortcode,text,timestamp,username"
-AUTH_CODES = frozenset({102, 104, 190})
-RATE_CODES = frozenset({4, 17, 32, 613})
+CODES = GraphCodes(auth=frozenset({102, 104, 190}), throttled=frozenset({4, 17, 32, 613}))
 NOT_READY_CODE = 9007
-NOT_FOUND_SUBCODE = 33
 
 _GRAPHEME = regex.compile(r"\X")
 _EMOJI = regex.compile(r"\p{Emoji_Presentation}|\ufe0f|\u20e3|\p{Regional_Indicator}")
 _URL = re.compile(r"https?://[^\s<>\"]+", re.IGNORECASE)
 _URL_TRAILING = ".,;:!?'\")]}"
-
-
-# --- counting ------------------------------------------------------------------------------------
 
 
 def text_length(text: str) -> int:
@@ -102,71 +98,37 @@ def unique_links(text: str, extra: str = "") -> set[str]:
     return {link.rstrip(_URL_TRAILING).lower() for link in found}
 
 
-# --- errors --------------------------------------------------------------------------------------
+def _now() -> dt.datetime:
+    return dt.datetime.now(dt.UTC)
 
 
-class ThreadsError(PlatformError):
-    """A Graph call that did not succeed; `outcome` says how."""
+def _user(conn: Connection) -> str:
+    return conn.credentials.external_id or "me"
 
 
-_json = json_object
+def _media_params(media: Media, *, carousel: bool) -> dict[str, str]:
+    kind, key = ("VIDEO", "video_url") if media.is_video else ("IMAGE", "image_url")
+    params = {"media_type": kind, key: media.pull_url()}
+    alt = str(getattr(media, "alt", "") or "")
+    if alt:
+        params["alt_text"] = alt
+    return {**params, "is_carousel_item": "true"} if carousel else params
 
 
-def _graph_error(response: requests.Response) -> dict[str, Any]:
-    error = _json(response).get("error")
-    return error if isinstance(error, dict) else {}
+def _setting_params(post: Post) -> dict[str, str]:
+    return {key: str(post.settings[key]) for key in ("link_attachment", "topic_tag") if key in post.settings}
 
 
-def _error_words(error: Mapping[str, Any], status: int) -> tuple[str, str]:
-    code, subcode = error.get("code"), error.get("error_subcode")
-    name = f"{code}/{subcode}" if code is not None and subcode else str(code or f"HTTP_{status}")
-    return name, str(error.get("error_user_msg") or error.get("message") or "")
+def _in_progress(status: Mapping[str, Any]) -> bool:
+    return status.get("status") == "IN_PROGRESS"
 
 
-def _regain_seconds(response: requests.Response) -> float | None:
-    """Meta's `estimated_time_to_regain_access` (minutes) from X-Business-Use-Case-Usage."""
-    try:
-        usage = json.loads(response.headers.get("X-Business-Use-Case-Usage", "") or "{}")
-    except ValueError:
-        return None
-    minutes = [
-        entry.get("estimated_time_to_regain_access")
-        for entries in (usage.values() if isinstance(usage, dict) else [])
-        for entry in (entries if isinstance(entries, list) else [])
-        if isinstance(entry, dict)
-    ]
-    found = [float(m) for m in minutes if isinstance(m, int | float)]
-    return max(found) * 60 if found else None
-
-
-def outcome_of_response(response: requests.Response) -> Outcome:
-    """A Graph error answer as an Outcome (the post may exist only after a 5xx)."""
-    status, error = response.status_code, _graph_error(response)
-    code, message = _error_words(error, status)
-    if status == 429 or error.get("code") in RATE_CODES:
-        wait = _regain_seconds(response) or retry_after_seconds(response)
-        return Outcome(
-            OutcomeKind.NOT_SENT, error_code=code, error_message=message, http_status=status, retry_after=wait
-        )
-    if status in UNKNOWN_STATUSES or status >= 500:
-        return Outcome(OutcomeKind.UNKNOWN, error_code=code, error_message=message, http_status=status)
-    auth = status == 401 or error.get("code") in AUTH_CODES
-    return Outcome(OutcomeKind.FAILED, error_code=code, error_message=message, http_status=status, auth_failed=auth)
-
-
-def _before_publish(outcome: Outcome) -> Outcome:
-    """A failure while building containers: a container is not a post, so nothing is out."""
-    return replace(outcome, kind=OutcomeKind.NOT_SENT) if outcome.kind is OutcomeKind.UNKNOWN else outcome
-
-
-def _not_found(response: requests.Response) -> bool:
-    error = _graph_error(response)
-    return response.status_code in (400, 404) and (
-        error.get("error_subcode") == NOT_FOUND_SUBCODE or response.status_code == 404
-    )
-
-
-# --- validation ----------------------------------------------------------------------------------
+def _container_outcome(status: Mapping[str, Any], ref: Mapping[str, str]) -> Outcome:
+    state = str(status.get("status") or "")
+    if state == "IN_PROGRESS":
+        return Outcome(OutcomeKind.PROCESSING, ref=ref)
+    message = str(status.get("error_message") or state)
+    return Outcome(OutcomeKind.FAILED, ref=ref, error_code=state or "NO_STATUS", error_message=message)
 
 
 def _is_url(value: Any) -> bool:
@@ -203,16 +165,19 @@ def _aspect_problems(media: Sequence[Media]) -> list[Problem]:
     return problems
 
 
-# --- the client ----------------------------------------------------------------------------------
-
-
-class Client(PlatformClient):
+class Client(GraphClient[dict[str, str]]):
     platform = "threads"
+    api = API
+    codes = CODES
+    authorize_endpoint = AUTHORIZE_URL
+    scopes = SCOPES
+    sandbox_client_secret = SANDBOX_CLIENT_SECRET
+    pkce = False
     setting_types = {"link_attachment": ("string", "null"), "topic_tag": ("string",)}  # null: no link
     status_polls = 3  # status checks inside publish() before answering PROCESSING
     poll_seconds = 2.0  # between those checks
 
-    # --- validation --------------------------------------------------------------------------
+    # --- validation ------------------------------------------------------------------------
 
     def validate(self, post: Post) -> list[Problem]:
         problems = self._text_problems(post) + self.media_problems(post.media)
@@ -234,39 +199,39 @@ class Client(PlatformClient):
             return [Problem("text", "TOO_MANY_LINKS", f"Threads takes at most {MAX_LINKS} unique links a post.")]
         return []
 
-    # --- publishing --------------------------------------------------------------------------
+    # --- publishing ------------------------------------------------------------------------
 
-    def publish(self, conn: Connection, post: Post) -> Outcome:
-        try:
-            container = self._container(conn, post)
-        except ThreadsError as exc:
-            return _before_publish(exc.outcome)
-        ref = {"container_id": container, "text": post.text, "since": _now().isoformat()}
+    def prepare(self, conn: Connection, post: Post) -> dict[str, str]:
+        """The post's container, saved before anything else happens to it."""
+        ref = {"container_id": self._container(conn, post), "text": post.text, "since": _now().isoformat()}
         conn.save_ref(ref)
-        return self._finish(conn, ref, self.status_polls)
+        return ref
+
+    def create(self, conn: Connection, post: Post, prepared: dict[str, str]) -> Outcome:
+        return self._finish(conn, prepared, self.status_polls)
 
     def _container(self, conn: Connection, post: Post) -> str:
         params: dict[str, str] = {"text": post.text} if post.text else {}
         params.update(_setting_params(post))
         if len(post.media) > 1:
-            children = [self._create(conn, _media_params(m, carousel=True)) for m in post.media]
-            return self._create(conn, {**params, "media_type": "CAROUSEL", "children": ",".join(children)})
+            children = [self._new_container(conn, _media_params(m, carousel=True)) for m in post.media]
+            return self._new_container(conn, {**params, "media_type": "CAROUSEL", "children": ",".join(children)})
         if post.media:
-            return self._create(conn, {**params, **_media_params(post.media[0], carousel=False)})
-        return self._create(conn, {**params, "media_type": "TEXT"})
+            return self._new_container(conn, {**params, **_media_params(post.media[0], carousel=False)})
+        return self._new_container(conn, {**params, "media_type": "TEXT"})
 
-    def _create(self, conn: Connection, params: Mapping[str, str]) -> str:
-        container = str(self._graph(conn, "POST", f"/{_user(conn)}/threads", data=params).get("id") or "")
+    def _new_container(self, conn: Connection, params: Mapping[str, str]) -> str:
+        container = str(self.call(conn, "POST", f"/{_user(conn)}/threads", data=params).get("id") or "")
         if not container:
-            raise ThreadsError(Outcome(OutcomeKind.FAILED, error_code="NO_ID", error_message="no container id"))
+            raise PlatformError(Outcome(OutcomeKind.FAILED, error_code="NO_ID", error_message="no container id"))
         return container
 
     def _finish(self, conn: Connection, ref: Mapping[str, str], polls: int) -> Outcome:
         """Wait (bounded) for the container, then publish it."""
         try:
             status = self._wait(conn, ref["container_id"], polls)
-        except ThreadsError as exc:
-            return _before_publish(replace(exc.outcome, ref=ref))
+        except PlatformError as exc:
+            return before_create(replace(exc.outcome, ref=ref))
         if status.get("status") == "PUBLISHED":
             return self._published_since(conn, ref)
         if status.get("status") != "FINISHED":
@@ -274,39 +239,34 @@ class Client(PlatformClient):
         return self._publish_container(conn, ref)
 
     def _wait(self, conn: Connection, container: str, polls: int) -> dict[str, Any]:
-        status: dict[str, Any] = {}
-        for attempt in range(max(polls, 1)):
-            if attempt:
-                time.sleep(self.poll_seconds)
-            status = self._graph(conn, "GET", f"/{container}?{urlencode({'fields': 'id,status,error_message'})}")
-            if status.get("status") != "IN_PROGRESS":
-                break
-        return status
+        fields = {"fields": "id,status,error_message"}
+        return self.poll(lambda: self.call(conn, "GET", f"/{container}", params=fields), _in_progress, polls)
 
     def _publish_container(self, conn: Connection, ref: Mapping[str, str]) -> Outcome:
         path = f"/{_user(conn)}/threads_publish"
         try:
-            response = self._send(conn, "POST", path, data={"creation_id": ref["container_id"]})
-        except requests.RequestException as exc:
-            return replace(outcome_of_exception(exc), ref=ref)
-        post_id = str(_json(response).get("id") or "") if response.ok else ""
+            response = self.send(conn, "POST", path, data={"creation_id": ref["container_id"]})
+        except PlatformError as exc:
+            return replace(exc.outcome, ref=ref)
+        post_id = str(self.body(response).get("id") or "") if self.succeeded(response) else ""
         if post_id:
             return self._published(conn, post_id, ref)
-        if _graph_error(response).get("code") == NOT_READY_CODE:
+        if graph_error(response).get("code") == NOT_READY_CODE:
             return Outcome(OutcomeKind.PROCESSING, ref=ref, error_code=str(NOT_READY_CODE))
-        outcome = outcome_of_response(response) if not response.ok else Outcome(OutcomeKind.UNKNOWN, error_code="NO_ID")
-        return replace(outcome, ref=ref)
+        if not self.succeeded(response):
+            return replace(self.refusal(response), ref=ref)
+        return Outcome(OutcomeKind.UNKNOWN, ref=ref, error_code="NO_ID")
 
     def _published(self, conn: Connection, post_id: str, ref: Mapping[str, str]) -> Outcome:
         """PUBLISHED with the permalink Meta gives (the URL is left empty if that read fails)."""
         try:
-            found = self._graph(conn, "GET", f"/{post_id}?{urlencode({'fields': 'id,permalink'})}")
-        except (ThreadsError, requests.RequestException):
+            found = self.call(conn, "GET", f"/{post_id}", params={"fields": "id,permalink"})
+        except PlatformError:
             found = {}
         url = str(found.get("permalink") or "")
         return Outcome(OutcomeKind.PUBLISHED, post_id=post_id, url=url, ref={**ref, "post_id": post_id})
 
-    # --- settling ----------------------------------------------------------------------------
+    # --- settling --------------------------------------------------------------------------
 
     def check(self, conn: Connection, ref: Mapping[str, str]) -> Outcome:
         if ref.get("post_id"):
@@ -317,15 +277,13 @@ class Client(PlatformClient):
 
     def _read_back(self, conn: Connection, ref: Mapping[str, str]) -> Outcome:
         try:
-            response = self._send(conn, "GET", f"/{ref['post_id']}?{urlencode({'fields': 'id,permalink'})}")
-        except requests.RequestException as exc:
-            return Outcome(OutcomeKind.UNKNOWN, ref=ref, error_code="NO_ANSWER", error_message=type(exc).__name__)
-        if response.ok and str(_json(response).get("id")) == ref["post_id"]:
-            url = str(_json(response).get("permalink") or "")
-            return Outcome(OutcomeKind.PUBLISHED, post_id=ref["post_id"], url=url, ref=ref)
-        if _not_found(response):
-            return Outcome(OutcomeKind.FAILED, ref=ref, error_code="NOT_FOUND", http_status=response.status_code)
-        return replace(outcome_of_response(response), ref=ref)
+            node = self.node(conn, f"/{ref['post_id']}", params={"fields": "id,permalink"})
+        except PlatformError as exc:
+            return replace(unsettled(exc), ref=ref)
+        if str(node.get("id")) != ref["post_id"]:
+            return Outcome(OutcomeKind.FAILED, ref=ref, error_code="NOT_FOUND")
+        url = str(node.get("permalink") or "")
+        return Outcome(OutcomeKind.PUBLISHED, post_id=ref["post_id"], url=url, ref=ref)
 
     def _published_since(self, conn: Connection, ref: Mapping[str, str]) -> Outcome:
         """The container says PUBLISHED: the post is the newest one with its text."""
@@ -337,111 +295,66 @@ class Client(PlatformClient):
 
     def find_recent(self, conn: Connection, post: Post, since: dt.datetime) -> Outcome:
         """The account's threads since `since` (newest first): one with the same text is the post."""
-        query = urlencode({"fields": POST_FIELDS, "since": int(since.timestamp()), "limit": 50})
+        params = {"fields": POST_FIELDS, "since": int(since.timestamp()), "limit": 50}
         try:
-            threads = self._graph(conn, "GET", f"/{_user(conn)}/threads?{query}").get("data") or []
-        except ThreadsError as exc:
-            return exc.outcome
-        except requests.RequestException as exc:
-            return Outcome(OutcomeKind.UNKNOWN, error_code="NO_ANSWER", error_message=type(exc).__name__)
+            threads = self.call(conn, "GET", f"/{_user(conn)}/threads", params=params).get("data") or []
+        except PlatformError as exc:
+            return unsettled(exc)
         for item in threads:
-            if str(item.get("text") or "").strip() == post.text.strip() and _at_or_after(item, since):
-                url = str(item.get("permalink") or "")
-                return Outcome(
-                    OutcomeKind.PUBLISHED, post_id=str(item["id"]), url=url, ref={"post_id": str(item["id"])}
-                )
+            if str(item.get("text") or "").strip() == post.text.strip() and created_since(item.get("timestamp"), since):
+                url, post_id = str(item.get("permalink") or ""), str(item["id"])
+                return Outcome(OutcomeKind.PUBLISHED, post_id=post_id, url=url, ref={"post_id": post_id})
         return Outcome(OutcomeKind.FAILED, error_code="NOT_FOUND", error_message="No recent thread with this text.")
 
-    # --- metrics -----------------------------------------------------------------------------
+    # --- metrics ---------------------------------------------------------------------------
 
-    def metrics(self, conn: Connection, post_ids: Sequence[str]) -> dict[str, Metrics]:
-        """One insights call per post (Threads has no batch lookup); unknown posts are left out."""
-        found: dict[str, Metrics] = {}
-        for post_id in post_ids:
-            counts = self._insights(conn, post_id)
-            if counts is not None:
-                found[post_id] = _metrics_of(counts)
-        return found
-
-    def _insights(self, conn: Connection, post_id: str) -> dict[str, int] | None:
-        response = self._send(conn, "GET", f"/{post_id}/insights?{urlencode({'metric': ','.join(POST_METRICS)})}")
-        if _not_found(response):
-            return None
-        if not response.ok:
-            raise ThreadsError(outcome_of_response(response))
-        return {str(entry.get("name")): _value(entry) for entry in _json(response).get("data") or []}
-
-    # --- HTTP --------------------------------------------------------------------------------
-
-    def _send(self, conn: Connection, method: str, path: str, **kwargs: Any) -> requests.Response:
-        headers = {"Authorization": f"Bearer {conn.credentials.access_token}"}
-        return self.session.request(method, conn.url(API + path), headers=headers, timeout=self.timeout, **kwargs)
-
-    def _graph(self, conn: Connection, method: str, path: str, **kwargs: Any) -> dict[str, Any]:
-        """The JSON of a 2xx answer; anything else raises ThreadsError with its outcome."""
+    def post_metrics(self, conn: Connection, post_id: str) -> Metrics | None:
+        """The post's insights; None for a post Threads does not know."""
+        params = {"metric": ",".join(POST_METRICS)}
         try:
-            response = self._send(conn, method, path, **kwargs)
-        except requests.RequestException as exc:
-            raise ThreadsError(outcome_of_exception(exc)) from exc
-        if not response.ok:
-            raise ThreadsError(outcome_of_response(response))
-        return _json(response)
-
-    # --- OAuth -------------------------------------------------------------------------------
+            return self._metrics_of(insight_values(self.node(conn, f"/{post_id}/insights", params=params)))
+        except Missing:
+            return None
 
     @staticmethod
-    def _client_id(sandbox: bool) -> str:
-        configured = str(getattr(settings, "THREADS_CLIENT_ID", "") or "")
-        return configured or (SANDBOX_CLIENT_ID if sandbox else "")
+    def _metrics_of(counts: Mapping[str, int]) -> Metrics:
+        extra = {name: counts.get(name, 0) for name in ("reposts", "quotes", "shares")}
+        return Metrics(
+            views=counts.get("views"),
+            likes=counts.get("likes", 0),
+            comments=counts.get("replies", 0),
+            shares=sum(extra.values()),
+            extra=extra,
+        )
 
-    @staticmethod
-    def _client_secret(sandbox: bool) -> str:
-        configured = str(getattr(settings, "THREADS_CLIENT_SECRET", "") or "")
-        return configured or (SANDBOX_CLIENT_SECRET if sandbox else "")
-
-    def authorize_url(self, *, state: str, code_challenge: str, redirect_uri: str, sandbox: bool) -> str:
-        """Threads documents no PKCE: `code_challenge` is not sent."""
-        query = {
-            "client_id": self._client_id(sandbox),
-            "redirect_uri": redirect_uri,
-            "scope": SCOPES,
-            "response_type": "code",
-            "state": state,
-        }
-        return _connection(sandbox).url(f"{AUTHORIZE_URL}?{urlencode(query)}")
+    # --- OAuth -----------------------------------------------------------------------------
 
     def exchange_code(self, *, code: str, code_verifier: str, redirect_uri: str, sandbox: bool) -> Credentials:
         """Code -> 1-hour token -> 60-day token, then who it belongs to."""
+        app = self.app(sandbox)
         form = {
-            "client_id": self._client_id(sandbox),
-            "client_secret": self._client_secret(sandbox),
+            "client_id": app.client_id,
+            "client_secret": app.client_secret,
             "code": code,
             "grant_type": "authorization_code",
             "redirect_uri": redirect_uri,
         }
-        short = self._token_call(_connection(sandbox), "POST", f"{GRAPH}/oauth/access_token", data=form)
-        query = urlencode({"grant_type": "th_exchange_token", "client_secret": self._client_secret(sandbox)})
-        conn = _connection(sandbox, str(short.get("access_token") or ""))
-        long_lived = self._token_call(conn, "GET", f"{GRAPH}/access_token?{query}")
+        short = self.token_request(sandbox, "POST", f"{GRAPH}/oauth/access_token", data=form)
+        params = {"grant_type": "th_exchange_token", "client_secret": app.client_secret}
+        bearer = self.headers(bare_connection(sandbox, str(short["access_token"])))
+        long_lived = self.token_request(sandbox, "GET", f"{GRAPH}/access_token", params=params, headers=bearer)
         return self._credentials(long_lived, sandbox)
 
     def refresh(self, conn: Connection) -> Credentials:
         """th_refresh_token: the long-lived token, at least a day old, gets 60 more days."""
-        query = urlencode({"grant_type": "th_refresh_token"})
-        token = self._token_call(conn, "GET", f"{GRAPH}/refresh_access_token?{query}")
+        params = {"grant_type": "th_refresh_token"}
+        url = f"{GRAPH}/refresh_access_token"
+        token = self.token_request(conn.sandbox, "GET", url, params=params, headers=self.headers(conn))
         return self._credentials(token, conn.sandbox, conn.credentials)
-
-    def _token_call(self, conn: Connection, method: str, url: str, **kwargs: Any) -> dict[str, Any]:
-        headers = {"Authorization": f"Bearer {conn.credentials.access_token}"} if conn.credentials.access_token else {}
-        response = self.session.request(method, conn.url(url), headers=headers, timeout=self.timeout, **kwargs)
-        if response.status_code != 200 or not _json(response).get("access_token"):
-            code, message = _error_words(_graph_error(response), response.status_code)
-            raise requests.HTTPError(f"Threads refused the token request: {code} {message}", response=response)
-        return _json(response)
 
     def _credentials(self, token: Mapping[str, Any], sandbox: bool, known: Credentials | None = None) -> Credentials:
         access = str(token["access_token"])
-        me = self._graph(_connection(sandbox, access), "GET", f"/me?{urlencode({'fields': 'id,username,name'})}")
+        me = self.call(bare_connection(sandbox, access), "GET", "/me", params={"fields": "id,username,name"})
         lifetime = int(token.get("expires_in") or 3600)
         return Credentials(
             access_token=access,
@@ -451,65 +364,3 @@ class Client(PlatformClient):
             display_name=str(me.get("name") or ""),
             metadata={"scope": SCOPES, "token_type": str(token.get("token_type") or "bearer")},
         )
-
-
-# --- small helpers -------------------------------------------------------------------------------
-
-
-def _now() -> dt.datetime:
-    return dt.datetime.now(dt.UTC)
-
-
-def _user(conn: Connection) -> str:
-    return conn.credentials.external_id or "me"
-
-
-def _connection(sandbox: bool, access_token: str = "") -> Connection:
-    return Connection(credentials=Credentials(access_token=access_token), sandbox=sandbox)
-
-
-def _media_params(media: Media, *, carousel: bool) -> dict[str, str]:
-    kind, key = ("VIDEO", "video_url") if media.is_video else ("IMAGE", "image_url")
-    params = {"media_type": kind, key: media.pull_url()}
-    alt = str(getattr(media, "alt", "") or "")
-    if alt:
-        params["alt_text"] = alt
-    return {**params, "is_carousel_item": "true"} if carousel else params
-
-
-def _setting_params(post: Post) -> dict[str, str]:
-    return {key: str(post.settings[key]) for key in ("link_attachment", "topic_tag") if key in post.settings}
-
-
-def _container_outcome(status: Mapping[str, Any], ref: Mapping[str, str]) -> Outcome:
-    state = str(status.get("status") or "")
-    if state == "IN_PROGRESS":
-        return Outcome(OutcomeKind.PROCESSING, ref=ref)
-    message = str(status.get("error_message") or state)
-    return Outcome(OutcomeKind.FAILED, ref=ref, error_code=state or "NO_STATUS", error_message=message)
-
-
-def _at_or_after(item: Mapping[str, Any], since: dt.datetime) -> bool:
-    try:
-        stamp = dt.datetime.strptime(str(item.get("timestamp") or ""), "%Y-%m-%dT%H:%M:%S%z")
-    except ValueError:
-        return False
-    return stamp >= since.replace(microsecond=0)
-
-
-def _value(entry: Mapping[str, Any]) -> int:
-    values = entry.get("values") or []
-    total = entry.get("total_value") or {}
-    raw = values[0].get("value") if values and isinstance(values[0], dict) else total.get("value", 0)
-    return int(raw or 0)
-
-
-def _metrics_of(counts: Mapping[str, int]) -> Metrics:
-    extra = {name: counts.get(name, 0) for name in ("reposts", "quotes", "shares")}
-    return Metrics(
-        views=counts.get("views"),
-        likes=counts.get("likes", 0),
-        comments=counts.get("replies", 0),
-        shares=sum(extra.values()),
-        extra=extra,
-    )

@@ -28,34 +28,35 @@ import json
 import re
 import time
 import unicodedata
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 from urllib.parse import urlencode
 
 import requests
-from django.conf import settings
 
 from accounts.platforms.base import (
-    UNKNOWN_STATUSES,
     Connection,
     Credentials,
+    ErrorWords,
+    HttpClient,
     Media,
     Metrics,
     Outcome,
     OutcomeKind,
-    PlatformClient,
     PlatformError,
     Post,
     Problem,
-    outcome_of_exception,
-    retry_after_seconds,
+    bare_connection,
+    chunks,
+    json_object,
+    token_credentials,
 )
 
 API = "https://api.x.com/2"
 AUTHORIZE_URL = "https://x.com/i/oauth2/authorize"
 TOKEN_URL = f"{API}/oauth2/token"
 SCOPES = "tweet.read tweet.write users.read media.write offline.access"
-SANDBOX_CLIENT_ID = "sandbox-x-client"
 MB = 1024 * 1024
 STATIC_IMAGE_MAX_BYTES = 5 * MB  # animated GIFs may be 15 MB (limits.py holds the larger cap)
 MIN_VIDEO_SECONDS = 0.5
@@ -97,23 +98,16 @@ def weighted_length(text: str) -> int:
     return total + _plain_weight(text[start:])
 
 
-class _Stop(PlatformError):
-    """Ends a publish early with the outcome that says why."""
-
-
-def _problem_words(response: requests.Response) -> tuple[str, str]:
+def error_words(response: requests.Response) -> ErrorWords:
     """X's error code and message: an RFC 7807 problem, or the older `errors[]` list."""
-    try:
-        body = response.json()
-    except ValueError:
-        return f"HTTP_{response.status_code}", response.reason or ""
-    if not isinstance(body, dict):
-        return f"HTTP_{response.status_code}", ""
+    body: Mapping[str, Any] = json_object(response)
     errors = body.get("errors")
     if "title" not in body and isinstance(errors, list) and errors and isinstance(errors[0], dict):
         body = errors[0]
+    if not body:
+        return ErrorWords(f"HTTP_{response.status_code}", response.reason or "")
     detail = str(body.get("detail") or body.get("message") or body.get("title") or "")
-    return _problem_code(body, response.status_code), detail
+    return ErrorWords(_problem_code(body, response.status_code), detail)
 
 
 def _problem_code(body: Mapping[str, Any], status: int) -> str:
@@ -126,34 +120,6 @@ def _problem_code(body: Mapping[str, Any], status: int) -> str:
     return re.sub(r"\W+", "_", title).strip("_").upper() or f"HTTP_{status}"
 
 
-def _refusal(response: requests.Response) -> Outcome:
-    """Any answer that is not a success, as an Outcome (the post may exist only on a 5xx)."""
-    status = response.status_code
-    code, message = _problem_words(response)
-    if status == 429:
-        wait = retry_after_seconds(response, "x-rate-limit-reset")
-        return Outcome(
-            OutcomeKind.NOT_SENT, error_code="RATE_LIMITED", error_message=message, http_status=status, retry_after=wait
-        )
-    if status in UNKNOWN_STATUSES or status >= 500:
-        return Outcome(OutcomeKind.UNKNOWN, error_code=code, error_message=message, http_status=status)
-    return Outcome(
-        OutcomeKind.FAILED, error_code=code, error_message=message, http_status=status, auth_failed=status == 401
-    )
-
-
-def _before_create(outcome: Outcome) -> Outcome:
-    """A refusal during media upload: no tweet can exist yet, so an unknown is NOT_SENT."""
-    if outcome.kind is OutcomeKind.UNKNOWN:
-        return Outcome(
-            OutcomeKind.NOT_SENT,
-            error_code=outcome.error_code,
-            error_message=outcome.error_message,
-            http_status=outcome.http_status,
-        )
-    return outcome
-
-
 def _published(post_id: str) -> Outcome:
     return Outcome(OutcomeKind.PUBLISHED, post_id=post_id, url=f"https://x.com/i/web/status/{post_id}", http_status=201)
 
@@ -162,15 +128,6 @@ def _category(media: Media) -> str:
     if media.is_video:
         return "tweet_video"
     return "tweet_gif" if media.content_type == "image/gif" else "tweet_image"
-
-
-def _chunks(media: Media, size: int) -> Iterator[bytes]:
-    stream = media.open()
-    try:
-        while chunk := stream.read(size):
-            yield chunk
-    finally:
-        stream.close()
 
 
 def _is_id(value: object) -> bool:
@@ -185,8 +142,12 @@ def _setting_problems(values: Mapping[str, Any]) -> list[Problem]:
     return problems
 
 
-class Client(PlatformClient):
+class Client(HttpClient[tuple[dict[str, Any], list[str]]]):
     platform = "x"
+    api = API
+    reset_headers = ("x-rate-limit-reset",)
+    authorize_endpoint = AUTHORIZE_URL
+    scopes = SCOPES
     setting_types = {
         "reply_to": ("string",),
         "quote_tweet": ("string",),
@@ -244,20 +205,19 @@ class Client(PlatformClient):
 
     # --- publishing ------------------------------------------------------------------------
 
-    def publish(self, conn: Connection, post: Post) -> Outcome:
-        try:
-            states = self._upload_all(conn, post.media)
-            media_ids = list(states)
-            if post.settings.get("sensitive") is True:
-                self._mark_sensitive(conn, media_ids)
-            body = self._tweet_body(post, media_ids)
-            pending = self._wait_for_media(conn, states, self.status_polls)
-        except _Stop as stop:
-            return _before_create(stop.outcome)
-        except requests.RequestException as exc:
-            return _before_create(outcome_of_exception(exc))
+    def prepare(self, conn: Connection, post: Post) -> tuple[dict[str, Any], list[str]]:
+        """The tweet's body once its media are uploaded, and the media ids still processing."""
+        states = dict(self._upload(conn, item) for item in post.media)
+        media_ids = list(states)
+        if post.settings.get("sensitive") is True:
+            self._mark_sensitive(conn, media_ids)
+        return self._tweet_body(post, media_ids), self._wait_for_media(conn, states, self.status_polls)
+
+    def create(self, conn: Connection, post: Post, prepared: tuple[dict[str, Any], list[str]]) -> Outcome:
+        body, pending = prepared
         if pending:
-            return Outcome(OutcomeKind.PROCESSING, ref={"media_ids": ",".join(media_ids), "tweet": json.dumps(body)})
+            media_ids = ",".join(body["media"]["media_ids"])
+            return Outcome(OutcomeKind.PROCESSING, ref={"media_ids": media_ids, "tweet": json.dumps(body)})
         return self._create(conn, body)
 
     def _tweet_body(self, post: Post, media_ids: list[str]) -> dict[str, Any]:
@@ -273,40 +233,32 @@ class Client(PlatformClient):
         return body
 
     def _create(self, conn: Connection, body: Mapping[str, Any]) -> Outcome:
-        try:
-            response = self._send(conn, "POST", "/tweets", json=body)
-        except requests.RequestException as exc:
-            return outcome_of_exception(exc)
-        post_id = self._data(response).get("id") if response.status_code in (200, 201) else None
+        response = self.send(conn, "POST", "/tweets", json=body)
+        post_id = self.body(response).get("id") if response.status_code in (200, 201) else None
         if isinstance(post_id, str) and post_id:
             return _published(post_id)
-        return (
-            _refusal(response)
-            if response.status_code >= 300
-            else Outcome(OutcomeKind.FAILED, error_code="NO_ID", http_status=response.status_code)
-        )
+        if response.status_code >= 300:
+            return self.refusal(response)
+        return Outcome(OutcomeKind.FAILED, error_code="NO_ID", http_status=response.status_code)
 
     # --- media -----------------------------------------------------------------------------
 
-    def _upload_all(self, conn: Connection, media: Sequence[Media]) -> dict[str, dict[str, Any]]:
-        """Each media id with the processing_info finalize gave (empty when there is none)."""
-        return dict(self._upload(conn, item) for item in media)
-
     def _upload(self, conn: Connection, media: Media) -> tuple[str, dict[str, Any]]:
+        """The media id, and the processing_info finalize gave (empty when there is none)."""
         init = {"media_type": media.content_type, "total_bytes": media.size_bytes, "media_category": _category(media)}
-        media_id = str(self._ok(conn, "POST", "/media/upload/initialize", json=init).get("id", ""))
+        media_id = str(self.call(conn, "POST", "/media/upload/initialize", json=init).get("id", ""))
         if not _is_id(media_id):
-            raise _Stop(Outcome(OutcomeKind.FAILED, error_code="NO_MEDIA_ID", error_message="initialize gave no id"))
-        for index, chunk in enumerate(_chunks(media, self.chunk_bytes)):
+            raise PlatformError(Outcome(OutcomeKind.FAILED, error_code="NO_MEDIA_ID", error_message="no id"))
+        for index, chunk in enumerate(chunks(media, self.chunk_bytes)):
             files = {"media": ("chunk", chunk, "application/octet-stream")}
-            self._ok(conn, "POST", f"/media/upload/{media_id}/append", files=files, data={"segment_index": str(index)})
-        info = self._ok(conn, "POST", f"/media/upload/{media_id}/finalize").get("processing_info")
+            self.call(conn, "POST", f"/media/upload/{media_id}/append", files=files, data={"segment_index": str(index)})
+        info = self.call(conn, "POST", f"/media/upload/{media_id}/finalize").get("processing_info")
         return media_id, info if isinstance(info, dict) else {}
 
     def _mark_sensitive(self, conn: Connection, media_ids: list[str]) -> None:
         for media_id in media_ids:
             body = {"id": media_id, "metadata": {"sensitive_media_warning": {"other": True}}}
-            self._ok(conn, "POST", "/media/metadata", json=body)
+            self.call(conn, "POST", "/media/metadata", json=body)
 
     def _wait_for_media(self, conn: Connection, states: Mapping[str, dict[str, Any]], polls: int) -> list[str]:
         """The media ids still processing after at most `polls` STATUS checks each."""
@@ -320,33 +272,22 @@ class Client(PlatformClient):
             info = self._media_state(conn, media_id)
         if info.get("state") == "failed":
             error = str(info.get("error", ""))
-            raise _Stop(Outcome(OutcomeKind.FAILED, error_code="MEDIA_PROCESSING_FAILED", error_message=error))
+            raise PlatformError(Outcome(OutcomeKind.FAILED, error_code="MEDIA_PROCESSING_FAILED", error_message=error))
         return bool(info.get("state", "succeeded") == "succeeded")
 
     def _media_state(self, conn: Connection, media_id: str) -> dict[str, Any]:
-        data = self._ok(conn, "GET", f"/media/upload?{urlencode({'media_id': media_id, 'command': 'STATUS'})}")
-        info = data.get("processing_info")
+        query = urlencode({"media_id": media_id, "command": "STATUS"})
+        info = self.call(conn, "GET", f"/media/upload?{query}").get("processing_info")
         return info if isinstance(info, dict) else {}
 
-    # --- HTTP ------------------------------------------------------------------------------
+    # --- answers ---------------------------------------------------------------------------
 
-    def _send(self, conn: Connection, method: str, path: str, **kwargs: Any) -> requests.Response:
-        headers = {"Authorization": f"Bearer {conn.credentials.access_token}"}
-        return self.session.request(method, conn.url(API + path), headers=headers, timeout=self.timeout, **kwargs)
+    def error_words(self, response: requests.Response) -> ErrorWords:
+        return error_words(response)
 
-    def _ok(self, conn: Connection, method: str, path: str, **kwargs: Any) -> dict[str, Any]:
-        """The `data` of a 2xx answer; any other answer stops the publish with its outcome."""
-        response = self._send(conn, method, path, **kwargs)
-        if not 200 <= response.status_code < 300:
-            raise _Stop(_refusal(response))
-        return self._data(response)
-
-    @staticmethod
-    def _data(response: requests.Response) -> dict[str, Any]:
-        try:
-            data = response.json().get("data") if response.content else {}
-        except (ValueError, AttributeError):
-            return {}
+    def body(self, response: requests.Response) -> dict[str, Any]:
+        """The `data` object of X's envelope."""
+        data = json_object(response).get("data") if response.content else {}
         return data if isinstance(data, dict) else {}
 
     # --- settling --------------------------------------------------------------------------
@@ -360,47 +301,36 @@ class Client(PlatformClient):
 
     def _read_back(self, conn: Connection, post_id: str) -> Outcome:
         try:
-            response = self._send(conn, "GET", f"/tweets/{post_id}")
-        except requests.RequestException as exc:
-            return Outcome(OutcomeKind.UNKNOWN, error_code="NO_ANSWER", error_message=type(exc).__name__)
-        if self._data(response).get("id") == post_id:
+            response = self.send(conn, "GET", f"/tweets/{post_id}")
+        except PlatformError as exc:
+            return replace(exc.outcome, kind=OutcomeKind.UNKNOWN)
+        if self.body(response).get("id") == post_id:
             return _published(post_id)
-        outcome = _refusal(response)
+        outcome = self.refusal(response)
         if outcome.kind is OutcomeKind.FAILED or response.status_code == 200:  # 200 + errors[]: gone
-            return Outcome(
-                OutcomeKind.FAILED,
-                error_code="NOT_FOUND",
-                error_message=outcome.error_message,
-                http_status=response.status_code,
-                auth_failed=outcome.auth_failed,
-            )
+            return replace(outcome, kind=OutcomeKind.FAILED, error_code="NOT_FOUND", http_status=response.status_code)
         return Outcome(OutcomeKind.UNKNOWN, error_code=outcome.error_code, http_status=response.status_code)
 
     def _finish_processing(self, conn: Connection, ref: Mapping[str, str]) -> Outcome:
         """Create the tweet a PROCESSING outcome prepared, once every media is ready."""
         unknown = {"state": "pending", "check_after_secs": 0}
-        try:
-            pending = self._wait_for_media(conn, dict.fromkeys(ref["media_ids"].split(","), unknown), polls=1)
-        except _Stop as stop:
-            return _before_create(stop.outcome)
-        except requests.RequestException as exc:
-            return Outcome(OutcomeKind.PROCESSING, ref=ref, error_code="NO_ANSWER", error_message=type(exc).__name__)
-        if pending:
-            return Outcome(OutcomeKind.PROCESSING, ref=ref)
-        return self._create(conn, json.loads(ref["tweet"]))
+        states = dict.fromkeys(ref["media_ids"].split(","), unknown)
+        return self.finish_processing(
+            ref,
+            ready=lambda: not self._wait_for_media(conn, states, polls=1),
+            create=lambda: self._create(conn, json.loads(ref["tweet"])),
+        )
 
     def find_recent(self, conn: Connection, post: Post, since: dt.datetime) -> Outcome:
         try:
-            user_id = conn.credentials.external_id or str(self._me(conn.credentials.access_token, conn).get("id", ""))
-            response = self._send(conn, "GET", f"/users/{user_id}/tweets?{self._timeline_query(since)}")
-        except requests.RequestException as exc:
-            return Outcome(OutcomeKind.UNKNOWN, error_code="NO_ANSWER", error_message=type(exc).__name__)
+            user_id = conn.credentials.external_id or str(self._me(conn).get("id", ""))
+            response = self.send(conn, "GET", f"/users/{user_id}/tweets?{self._timeline_query(since)}")
+        except PlatformError as exc:
+            return replace(exc.outcome, kind=OutcomeKind.UNKNOWN)
+        if response.status_code == 404:
+            return Outcome(OutcomeKind.UNKNOWN, error_code="USER_NOT_FOUND")
         if response.status_code != 200:
-            return (
-                _refusal(response)
-                if response.status_code != 404
-                else Outcome(OutcomeKind.UNKNOWN, error_code="USER_NOT_FOUND")
-            )
+            return self.refusal(response)
         return self._match(response, post)
 
     @staticmethod
@@ -410,7 +340,7 @@ class Client(PlatformClient):
 
     def _match(self, response: requests.Response, post: Post) -> Outcome:
         wanted = unicodedata.normalize("NFC", post.text).strip()
-        tweets = response.json().get("data") or []
+        tweets = json_object(response).get("data") or []
         for tweet in tweets:
             if unicodedata.normalize("NFC", str(tweet.get("text", ""))).strip() == wanted:
                 return _published(str(tweet["id"]))
@@ -425,11 +355,12 @@ class Client(PlatformClient):
         return found
 
     def _metrics_batch(self, conn: Connection, post_ids: Sequence[str]) -> dict[str, Metrics]:
+        """A refused token expires the account; a 429 keeps its wait (both as PlatformError)."""
         query = urlencode({"ids": ",".join(post_ids), "post.fields": "public_metrics"})
-        response = self._send(conn, "GET", f"/tweets?{query}")
-        if not response.ok:  # a refused token expires the account; a 429 keeps its wait
-            raise PlatformError(_refusal(response))
-        tweets = response.json().get("data") or []
+        response = self.send(conn, "GET", f"/tweets?{query}")
+        if not response.ok:
+            raise PlatformError(self.refusal(response))
+        tweets = json_object(response).get("data") or []
         return {str(t["id"]): self._metrics_of(t.get("public_metrics") or {}) for t in tweets}
 
     @staticmethod
@@ -447,27 +378,6 @@ class Client(PlatformClient):
 
     # --- OAuth 2.0 with PKCE ---------------------------------------------------------------
 
-    @staticmethod
-    def _client_id(sandbox: bool) -> str:
-        configured = str(getattr(settings, "X_CLIENT_ID", "") or "")
-        return configured or (SANDBOX_CLIENT_ID if sandbox else "")
-
-    @staticmethod
-    def _connection(sandbox: bool, access_token: str = "") -> Connection:
-        return Connection(credentials=Credentials(access_token=access_token), sandbox=sandbox)
-
-    def authorize_url(self, *, state: str, code_challenge: str, redirect_uri: str, sandbox: bool) -> str:
-        query = {
-            "response_type": "code",
-            "client_id": self._client_id(sandbox),
-            "redirect_uri": redirect_uri,
-            "scope": SCOPES,
-            "state": state,
-            "code_challenge": code_challenge,
-            "code_challenge_method": "S256",
-        }
-        return self._connection(sandbox).url(f"{AUTHORIZE_URL}?{urlencode(query)}")
-
     def exchange_code(self, *, code: str, code_verifier: str, redirect_uri: str, sandbox: bool) -> Credentials:
         form = {
             "grant_type": "authorization_code",
@@ -482,46 +392,25 @@ class Client(PlatformClient):
         return self._token(form, conn.sandbox)
 
     def _token(self, form: dict[str, str], sandbox: bool) -> Credentials:
-        """POST the token endpoint, then read who the token belongs to (X rotates refresh tokens)."""
-        client_id, secret = self._client_id(sandbox), str(getattr(settings, "X_CLIENT_SECRET", "") or "")
-        headers = (
-            {"Authorization": "Basic " + base64.b64encode(f"{client_id}:{secret}".encode()).decode()} if secret else {}
+        """POST the token endpoint (Basic auth for a confidential client), then read who the
+        token belongs to (X rotates refresh tokens)."""
+        app = self.app(sandbox)
+        basic = base64.b64encode(f"{app.client_id}:{app.client_secret}".encode()).decode()
+        headers = {"Authorization": f"Basic {basic}"} if app.client_secret else {}
+        token = self.token_request(
+            sandbox, "POST", TOKEN_URL, data={**form, "client_id": app.client_id}, headers=headers
         )
-        url = self._connection(sandbox).url(TOKEN_URL)
-        response = self.session.post(url, data={**form, "client_id": client_id}, headers=headers, timeout=self.timeout)
-        if response.status_code != 200:
-            raise requests.HTTPError(f"X refused the token request: {_oauth_error(response)}", response=response)
-        token = response.json()
-        me = self._me(token["access_token"], self._connection(sandbox))
-        return self._credentials(token, me)
+        return self._credentials(token, self._me(bare_connection(sandbox, str(token["access_token"]))))
 
-    def _me(self, access_token: str, conn: Connection) -> dict[str, Any]:
-        conn = Connection(credentials=Credentials(access_token=access_token), sandbox=conn.sandbox)
-        response = self._send(conn, "GET", "/users/me")
-        if response.status_code != 200:
-            raise requests.HTTPError(f"X refused /2/users/me: HTTP {response.status_code}", response=response)
-        return self._data(response)
+    def _me(self, conn: Connection) -> dict[str, Any]:
+        return self.call(conn, "GET", "/users/me")
 
     @staticmethod
     def _credentials(token: Mapping[str, Any], me: Mapping[str, Any]) -> Credentials:
-        lifetime = int(token.get("expires_in") or 7200)
-        return Credentials(
-            access_token=str(token["access_token"]),
-            refresh_token=str(token.get("refresh_token") or ""),
-            expires_at=dt.datetime.now(dt.UTC) + dt.timedelta(seconds=lifetime),
+        return token_credentials(
+            token,
+            lifetime=7200,
             external_id=str(me.get("id", "")),
             handle=str(me.get("username", "")),
             display_name=str(me.get("name", "")),
-            metadata={"scope": str(token.get("scope", ""))},
         )
-
-
-def _oauth_error(response: requests.Response) -> str:
-    """An OAuth error (`error`, `error_description`) without echoing anything secret."""
-    try:
-        body = response.json()
-    except ValueError:
-        return f"HTTP {response.status_code}"
-    if not isinstance(body, dict):
-        return f"HTTP {response.status_code}"
-    return f"HTTP {response.status_code} {body.get('error', '')} {body.get('error_description', '')}".strip()

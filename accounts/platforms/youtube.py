@@ -5,10 +5,10 @@ Why it looks the way it does:
 - A YouTube post is exactly one video with a title (platform_settings `title`); the post text is
   the video description. Images and text-only posts are not possible.
 - Upload: `POST /upload/youtube/v3/videos?uploadType=resumable&part=snippet,status` with the
-  video resource opens a session (its URI comes back in `Location`); that URI is saved with
-  `conn.save_ref` BEFORE any byte is sent, then the bytes go in `PUT`s of `chunk_bytes` (a
-  multiple of 256 KiB, as Google requires) with `Content-Range`. Only the last PUT can create
-  the video, so a failure before it is NOT_SENT and a timeout or 5xx on it is UNKNOWN.
+  video resource opens a session (its URI comes back in `Location`): that is `prepare()`, which
+  saves the URI with `conn.save_ref` BEFORE any byte is sent. `create()` sends the bytes in PUTs
+  of `chunk_bytes` (a multiple of 256 KiB, as Google requires) with `Content-Range`. Only the last
+  PUT can create the video, so a failure before it is NOT_SENT and a timeout or 5xx on it UNKNOWN.
 - An UNKNOWN upload is settled by querying the session (`PUT` with `Content-Range: bytes */N`
   and no body): the finished session answers with the video resource. When the session is gone
   (404/410) the answer stays UNKNOWN and `find_recent()` reads the channel's uploads playlist.
@@ -20,13 +20,12 @@ Why it looks the way it does:
   snippet.tags, privacyStatus -> status.privacyStatus, madeForKids -> status.selfDeclaredMadeForKids
   (`madeForKids` in the resource is YouTube's read-only verdict, not what the uploader declares).
 - Google errors are `{"error": {"code", "message", "errors": [{"reason", ...}]}}`; `reason` is
-  kept as error_code. rateLimitExceeded, userRateLimitExceeded, quotaExceeded and
-  uploadLimitExceeded create nothing and are NOT_SENT (quota waits for Pacific midnight, the
-  channel upload cap 24 h).
+  kept as error_code, a rate limit's too. The RATE_REASONS create nothing and are NOT_SENT
+  (quota waits for Pacific midnight, the channel upload cap 24 h, the others Retry-After or a
+  minute); the AUTH_REASONS need re-authorization.
 - Metrics: views, likes and comments from `videos.list part=statistics` (strings in the API);
-  shares exist only in YouTube Analytics v2 `reports` (`dimensions=video`, scope
-  yt-analytics.readonly). If that call fails the counts are still returned, with shares 0 and
-  `extra["shares_unavailable"]` set.
+  shares only from YouTube Analytics v2 `reports` (`dimensions=video`, yt-analytics.readonly):
+  if that call fails the counts still come, with shares 0 and `extra["shares_unavailable"]` set.
 - OAuth is Google's: authorize at accounts.google.com with PKCE S256, `access_type=offline`
   and `prompt=consent` (else no refresh token); refresh tokens do not rotate, so a refresh keeps
   the old one when the answer carries none.
@@ -36,29 +35,33 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 from urllib.parse import urlencode
 from zoneinfo import ZoneInfo
 
 import requests
-from django.conf import settings
 
 from accounts.platforms.base import (
-    UNKNOWN_STATUSES,
     Connection,
     Credentials,
+    ErrorWords,
+    HttpClient,
     Media,
     Metrics,
+    NoAnswer,
     Outcome,
     OutcomeKind,
-    PlatformClient,
     PlatformError,
     Post,
     Problem,
+    bare_connection,
+    before_create,
+    chunks,
     json_object,
-    outcome_of_exception,
     retry_after_seconds,
+    token_credentials,
 )
 
 API = "https://www.googleapis.com/youtube/v3"
@@ -66,33 +69,31 @@ UPLOAD_URL = "https://www.googleapis.com/upload/youtube/v3/videos"
 ANALYTICS_URL = "https://youtubeanalytics.googleapis.com/v2/reports"
 AUTHORIZE_URL = "https://accounts.google.com/o/oauth2/v2/auth"
 TOKEN_URL = "https://oauth2.googleapis.com/token"  # noqa: S105 - a URL, not a secret
-SCOPES = " ".join(
-    f"https://www.googleapis.com/auth/{name}"
-    for name in ("youtube.upload", "youtube.readonly", "yt-analytics.readonly")
-)
-SANDBOX_CLIENT_ID = "sandbox-youtube-client"
+SCOPE_NAMES = ("youtube.upload", "youtube.readonly", "yt-analytics.readonly")
+SCOPES = " ".join(f"https://www.googleapis.com/auth/{name}" for name in SCOPE_NAMES)
 CHUNK_UNIT = 256 * 1024
 TITLE_MAX, DESCRIPTION_MAX_BYTES, TAGS_MAX = 100, 5000, 500
 PRIVACY = ("private", "public", "unlisted")
 MAX_IDS_PER_LIST = 50
+SHARES_QUERY = {"ids": "channel==MINE", "startDate": "2005-04-23", "metrics": "shares", "dimensions": "video"}
+RATE_WINDOW_SECONDS = 60.0
+UPLOAD_CAP_WAIT_SECONDS = 24 * 3600.0
+QUOTA_ZONE = ZoneInfo("America/Los_Angeles")  # the daily quota resets at Pacific midnight
 RATE_REASONS = frozenset({"rateLimitExceeded", "userRateLimitExceeded", "quotaExceeded", "uploadLimitExceeded"})
 AUTH_REASONS = frozenset({"authError", "insufficientPermissions", "unauthorized"})
 _LANGUAGE = re.compile(r"[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8})*")
 
 
-class _Stop(PlatformError):
-    """Ends a publish early with the outcome that says why."""
-
-
-# --- Google's answers ------------------------------------------------------------------------
-
-
-_json = json_object
-
-
-def _error_words(response: requests.Response) -> tuple[str, str]:
+def error_words(response: requests.Response) -> ErrorWords:
     """The first `errors[].reason` and the `message` of a Google error body."""
-    error = _json(response).get("error")
+    code, message = _reason(response)
+    limited = code in RATE_REASONS
+    wait = _wait_for(code, response) if limited or response.status_code == 429 else None
+    return ErrorWords(code, message, throttled=limited, retry_after=wait, auth=code in AUTH_REASONS)
+
+
+def _reason(response: requests.Response) -> tuple[str, str]:
+    error = json_object(response).get("error")
     if not isinstance(error, dict):
         return f"HTTP_{response.status_code}", response.reason or ""
     details = error.get("errors") if isinstance(error.get("errors"), list) else []
@@ -100,51 +101,24 @@ def _error_words(response: requests.Response) -> tuple[str, str]:
     return str(reason or error.get("status") or f"HTTP_{response.status_code}"), str(error.get("message") or "")
 
 
-def _wait_for(reason: str, response: requests.Response) -> float | None:
-    """How long a rate-limit answer asks to wait: quota resets at Pacific midnight, the
-    channel's upload cap after a day, the others say Retry-After (or a minute)."""
+def _wait_for(reason: str, response: requests.Response) -> float:
+    """Quota waits for Pacific midnight, the channel's upload cap a day, the rest Retry-After or a minute."""
     if reason == "quotaExceeded":
-        now = dt.datetime.now(ZoneInfo("America/Los_Angeles"))
+        now = dt.datetime.now(QUOTA_ZONE)
         midnight = (now + dt.timedelta(days=1)).replace(hour=0, minute=0, second=0, microsecond=0)
         return (midnight - now).total_seconds()
     if reason == "uploadLimitExceeded":
-        return 24 * 3600.0
-    return retry_after_seconds(response) or 60.0
-
-
-def _refusal(response: requests.Response) -> Outcome:
-    """Any answer that is not a success, as an Outcome (the video may exist only on a 5xx)."""
-    status = response.status_code
-    code, message = _error_words(response)
-    if status == 429 or code in RATE_REASONS:
-        wait = _wait_for(code, response)
-        return Outcome(
-            OutcomeKind.NOT_SENT, error_code=code, error_message=message, http_status=status, retry_after=wait
-        )
-    if status in UNKNOWN_STATUSES or status >= 500:
-        return Outcome(OutcomeKind.UNKNOWN, error_code=code, error_message=message, http_status=status)
-    auth = status == 401 or code in AUTH_REASONS
-    return Outcome(OutcomeKind.FAILED, error_code=code, error_message=message, http_status=status, auth_failed=auth)
-
-
-def _before_create(outcome: Outcome) -> Outcome:
-    """A refusal before the last byte: no video can exist yet, so an unknown is NOT_SENT."""
-    if outcome.kind is not OutcomeKind.UNKNOWN:
-        return outcome
-    return Outcome(
-        OutcomeKind.NOT_SENT,
-        error_code=outcome.error_code,
-        error_message=outcome.error_message,
-        http_status=outcome.http_status,
-    )
+        return UPLOAD_CAP_WAIT_SECONDS
+    return retry_after_seconds(response) or RATE_WINDOW_SECONDS
 
 
 def watch_url(video_id: str) -> str:
     return f"https://www.youtube.com/watch?v={video_id}"
 
 
-def _published(video_id: str) -> Outcome:
-    return Outcome(OutcomeKind.PUBLISHED, post_id=video_id, url=watch_url(video_id), ref={"video_id": video_id})
+def _video(kind: OutcomeKind, video_id: str, why: str = "") -> Outcome:
+    """A video that exists (PUBLISHED or PROCESSING), with its watch URL and the ref `check()` follows."""
+    return Outcome(kind, post_id=video_id, url=watch_url(video_id), ref={"video_id": video_id}, error_message=why)
 
 
 def _state_of(video: Mapping[str, Any]) -> Outcome:
@@ -152,14 +126,11 @@ def _state_of(video: Mapping[str, Any]) -> Outcome:
     video_id, status = str(video.get("id", "")), video.get("status") or {}
     upload = status.get("uploadStatus", "uploaded")
     if upload == "processed":
-        return _published(video_id)
+        return _video(OutcomeKind.PUBLISHED, video_id)
     if upload in ("failed", "rejected", "deleted"):
         reason = status.get("failureReason") or status.get("rejectionReason") or upload
         return Outcome(OutcomeKind.FAILED, post_id=video_id, error_code=f"VIDEO_{upload.upper()}", error_message=reason)
-    return Outcome(OutcomeKind.PROCESSING, post_id=video_id, url=watch_url(video_id), ref={"video_id": video_id})
-
-
-# --- validation ------------------------------------------------------------------------------
+    return _video(OutcomeKind.PROCESSING, video_id)
 
 
 def _angle_problem(field: str, value: str) -> list[Problem]:
@@ -220,9 +191,6 @@ def _text_problems(text: str) -> list[Problem]:
     return _angle_problem("text", text)
 
 
-# --- the request -----------------------------------------------------------------------------
-
-
 def video_resource(post: Post) -> dict[str, Any]:
     """The Video resource of videos.insert (snippet and status) for a post."""
     values = post.settings
@@ -240,17 +208,12 @@ def video_resource(post: Post) -> dict[str, Any]:
     return {"snippet": snippet, "status": status}
 
 
-def _chunks(media: Media, size: int) -> Iterator[bytes]:
-    stream = media.open()
-    try:
-        while chunk := stream.read(size):
-            yield chunk
-    finally:
-        stream.close()
-
-
-class Client(PlatformClient):
+class Client(HttpClient[str]):
     platform = "youtube"
+    api = API
+    rate_limited_code = ""  # Google's reason tells quota, rate and upload cap apart
+    authorize_endpoint = AUTHORIZE_URL
+    scopes = SCOPES
     setting_types = {
         "title": ("string", "null"),  # null is a missing title: TITLE_REQUIRED
         "privacyStatus": ("string",),
@@ -273,91 +236,69 @@ class Client(PlatformClient):
 
     # --- publishing ------------------------------------------------------------------------
 
-    def publish(self, conn: Connection, post: Post) -> Outcome:
+    def prepare(self, conn: Connection, post: Post) -> str:
+        """The resumable session's URI, saved before any byte is sent (nothing exists yet)."""
         if len(post.media) != 1 or not post.media[0].is_video:
-            return Outcome(OutcomeKind.FAILED, error_code="MEDIA_REQUIRED", error_message="YouTube takes one video.")
+            raise PlatformError(
+                Outcome(OutcomeKind.FAILED, error_code="MEDIA_REQUIRED", error_message="YouTube takes one video.")
+            )
         media = post.media[0]
-        try:
-            session = self._open_session(conn, post, media)
-            conn.save_ref({"upload_url": session, "total_bytes": str(media.size_bytes)})
-            video = self._send_bytes(conn, session, media)
-        except _Stop as stop:
-            return stop.outcome
-        except requests.RequestException as exc:  # opening the session: nothing exists yet
-            return _before_create(outcome_of_exception(exc))
-        return self._follow(conn, video, self.status_polls)
-
-    def _open_session(self, conn: Connection, post: Post, media: Media) -> str:
-        """The resumable session URI for this upload (nothing is created yet)."""
         headers = {"X-Upload-Content-Length": str(media.size_bytes), "X-Upload-Content-Type": media.content_type}
         query = urlencode({"uploadType": "resumable", "part": "snippet,status"})
-        response = self._call(conn, "POST", f"{UPLOAD_URL}?{query}", json=video_resource(post), headers=headers)
+        response = self.send(conn, "POST", f"{UPLOAD_URL}?{query}", json=video_resource(post), headers=headers)
         if response.status_code != 200 or not response.headers.get("Location"):
-            raise _Stop(_before_create(_refusal(response)))
+            raise PlatformError(self.refusal(response))
+        conn.save_ref({"upload_url": response.headers["Location"], "total_bytes": str(media.size_bytes)})
         return response.headers["Location"]
+
+    def create(self, conn: Connection, post: Post, prepared: str) -> Outcome:
+        """The bytes (the last PUT creates the video), then `status_polls` processing checks."""
+        return self._follow(conn, self._send_bytes(conn, prepared, post.media[0]), self.status_polls)
+
+    # --- media -----------------------------------------------------------------------------
 
     def _send_bytes(self, conn: Connection, session: str, media: Media) -> dict[str, Any]:
         """PUT the file in chunks; the answer to the last one is the video resource."""
-        total, start = media.size_bytes, 0
-        for chunk in _chunks(media, self.chunk_bytes):
-            end = start + len(chunk)
-            headers = {"Content-Range": f"bytes {start}-{end - 1}/{total}", "Content-Type": media.content_type}
-            response = self._put(conn, session, chunk, headers, last=end >= total)
-            if end < total and response.status_code != 308:
-                raise _Stop(_before_create(_refusal(response)))
-            start = end
+        start, response = 0, None
+        for chunk in chunks(media, self.chunk_bytes):
+            response = self._put(conn, session, media, chunk, start)
+            start += len(chunk)
+        if response is None:
+            raise PlatformError(Outcome(OutcomeKind.FAILED, error_code="EMPTY_FILE", error_message="no bytes to send"))
         return self._video_of(response)
 
-    def _put(self, conn: Connection, session: str, chunk: bytes, headers: dict[str, str], last: bool) -> Any:
+    def _put(self, conn: Connection, session: str, media: Media, chunk: bytes, start: int) -> requests.Response:
+        """One chunk. Only the last can create the video: a failure before it created nothing."""
+        end, total = start + len(chunk), media.size_bytes
+        headers = {"Content-Range": f"bytes {start}-{end - 1}/{total}", "Content-Type": media.content_type}
         try:
-            return self._call(conn, "PUT", session, data=chunk, headers=headers)
-        except requests.RequestException as exc:
-            outcome = outcome_of_exception(exc)
-            raise _Stop(outcome if last else _before_create(outcome)) from exc
+            response = self.send(conn, "PUT", session, data=chunk, headers=headers)
+        except NoAnswer as exc:
+            raise NoAnswer(exc.outcome if end >= total else before_create(exc.outcome)) from None
+        if end < total and response.status_code != 308:
+            raise PlatformError(before_create(self.refusal(response)))
+        return response
 
-    @staticmethod
-    def _video_of(response: requests.Response) -> dict[str, Any]:
+    def _video_of(self, response: requests.Response) -> dict[str, Any]:
         if response.status_code not in (200, 201):
-            raise _Stop(_refusal(response))
-        video = _json(response)
+            raise PlatformError(self.refusal(response))
+        video = json_object(response)
         if not video.get("id"):
-            raise _Stop(Outcome(OutcomeKind.UNKNOWN, error_code="NO_ID", http_status=response.status_code))
+            raise PlatformError(Outcome(OutcomeKind.UNKNOWN, error_code="NO_ID", http_status=response.status_code))
         return video
 
-    def _follow(self, conn: Connection, video: Mapping[str, Any], polls: int) -> Outcome:
-        """Poll processing up to `polls` times; PROCESSING with the video id if not done."""
-        outcome = _state_of(video)
-        for _ in range(polls):
-            if outcome.kind is not OutcomeKind.PROCESSING:
-                break
-            outcome = self._status(conn, outcome.post_id)
-        return outcome
+    # --- answers ---------------------------------------------------------------------------
 
-    def _status(self, conn: Connection, video_id: str) -> Outcome:
-        query = urlencode({"part": "status,processingDetails", "id": video_id})
-        try:
-            response = self._call(conn, "GET", f"{API}/videos?{query}")
-        except requests.RequestException as exc:
-            pending = _state_of({"id": video_id})
-            return Outcome(pending.kind, post_id=video_id, ref=pending.ref, error_message=type(exc).__name__)
-        if response.status_code != 200:
-            return _refusal(response)
-        items = _json(response).get("items") or []
-        if not items:
-            return Outcome(OutcomeKind.FAILED, error_code="NOT_FOUND", error_message=f"no video {video_id}")
-        return _state_of(items[0])
-
-    # --- HTTP ------------------------------------------------------------------------------
-
-    def _call(self, conn: Connection, method: str, url: str, **kwargs: Any) -> requests.Response:
-        headers = {"Authorization": f"Bearer {conn.credentials.access_token}", **kwargs.pop("headers", {})}
-        return self.session.request(method, conn.url(url), headers=headers, timeout=self.timeout, **kwargs)
+    def error_words(self, response: requests.Response) -> ErrorWords:
+        return error_words(response)
 
     def _get(self, conn: Connection, path: str, query: Mapping[str, Any]) -> dict[str, Any]:
-        response = self._call(conn, "GET", f"{path}?{urlencode(query)}")
-        if response.status_code != 200:
-            raise requests.HTTPError(f"YouTube answered {' '.join(_error_words(response))}", response=response)
-        return _json(response)
+        return self.call(conn, "GET", f"{path}?{urlencode(query)}")
+
+    def _channel(self, conn: Connection, part: str) -> dict[str, Any]:
+        """The token's own channel ({} when it has none)."""
+        items = self._get(conn, "/channels", {"part": part, "mine": "true"}).get("items") or []
+        return items[0] if items else {}
 
     # --- settling --------------------------------------------------------------------------
 
@@ -368,40 +309,60 @@ class Client(PlatformClient):
             return self._query_session(conn, ref)
         return Outcome(OutcomeKind.FAILED, error_code="NO_REF", error_message="nothing to check")
 
+    def _status(self, conn: Connection, video_id: str) -> Outcome:
+        """The video exists: a status nobody could read leaves it PROCESSING."""
+        query = urlencode({"part": "status,processingDetails", "id": video_id})
+        try:
+            response = self.send(conn, "GET", f"/videos?{query}")
+        except NoAnswer as exc:
+            return _video(OutcomeKind.PROCESSING, video_id, exc.outcome.error_message)
+        if response.status_code != 200:
+            return self.refusal(response)
+        items = json_object(response).get("items") or []
+        if not items:
+            return Outcome(OutcomeKind.FAILED, error_code="NOT_FOUND", error_message=f"no video {video_id}")
+        return _state_of(items[0])
+
+    def _follow(self, conn: Connection, video: Mapping[str, Any], polls: int) -> Outcome:
+        """Poll processing up to `polls` times; PROCESSING with the video id if not done."""
+        outcome = _state_of(video)
+        for _ in range(polls):
+            if outcome.kind is OutcomeKind.PROCESSING:
+                outcome = self._status(conn, outcome.post_id)
+        return outcome
+
     def _query_session(self, conn: Connection, ref: Mapping[str, str]) -> Outcome:
         """Ask the upload session how far it got: finished gives the video resource."""
         headers = {"Content-Range": f"bytes */{ref.get('total_bytes', '*')}"}
         try:
-            response = self._call(conn, "PUT", ref["upload_url"], data=b"", headers=headers)
-        except requests.RequestException as exc:
-            return Outcome(OutcomeKind.UNKNOWN, error_code="NO_ANSWER", error_message=type(exc).__name__)
+            response = self.send(conn, "PUT", ref["upload_url"], data=b"", headers=headers)
+        except NoAnswer as exc:
+            return replace(exc.outcome, kind=OutcomeKind.UNKNOWN)
         if response.status_code == 308:  # incomplete: the last byte never arrived, no video
             return Outcome(OutcomeKind.NOT_SENT, error_code="UPLOAD_INCOMPLETE", http_status=308)
         if response.status_code in (404, 410):
             return Outcome(OutcomeKind.UNKNOWN, error_code="SESSION_GONE", http_status=response.status_code)
         try:
             return self._follow(conn, self._video_of(response), polls=1)
-        except _Stop as stop:
-            return stop.outcome
+        except PlatformError as exc:
+            return exc.outcome
 
     def find_recent(self, conn: Connection, post: Post, since: dt.datetime) -> Outcome:
         try:
-            playlist = self._uploads_playlist(conn)
-            items = self._get(
-                conn, f"{API}/playlistItems", {"part": "snippet", "playlistId": playlist, "maxResults": 50}
-            )
-        except requests.RequestException as exc:
-            return Outcome(OutcomeKind.UNKNOWN, error_code="NO_ANSWER", error_message=str(exc))
-        for item in items.get("items") or []:
+            query = {"part": "snippet", "playlistId": self._uploads_playlist(conn), "maxResults": 50}
+            items = self._get(conn, "/playlistItems", query).get("items") or []
+        except PlatformError as exc:
+            return replace(exc.outcome, kind=OutcomeKind.UNKNOWN)
+        for item in items:
             if self._same_video(item.get("snippet") or {}, post, since):
                 return self._status(conn, str(item["snippet"]["resourceId"]["videoId"]))
         return Outcome(OutcomeKind.FAILED, error_code="NOT_FOUND", error_message="no matching video in the uploads")
 
     def _uploads_playlist(self, conn: Connection) -> str:
-        channels = self._get(conn, f"{API}/channels", {"part": "contentDetails", "mine": "true"}).get("items") or []
-        if not channels:
-            raise requests.RequestException("the token has no channel")
-        return str(channels[0]["contentDetails"]["relatedPlaylists"]["uploads"])
+        channel = self._channel(conn, "contentDetails")
+        if not channel:
+            raise PlatformError(Outcome(OutcomeKind.UNKNOWN, error_code="NO_CHANNEL", error_message="no channel"))
+        return str(channel["contentDetails"]["relatedPlaylists"]["uploads"])
 
     @staticmethod
     def _same_video(snippet: Mapping[str, Any], post: Post, since: dt.datetime) -> bool:
@@ -414,117 +375,74 @@ class Client(PlatformClient):
     def metrics(self, conn: Connection, post_ids: Sequence[str]) -> dict[str, Metrics]:
         found: dict[str, Metrics] = {}
         for start in range(0, len(post_ids), MAX_IDS_PER_LIST):
-            batch = post_ids[start : start + MAX_IDS_PER_LIST]
-            statistics = self._statistics(conn, batch)
+            statistics = self._statistics(conn, post_ids[start : start + MAX_IDS_PER_LIST])
             shares = self._shares(conn, list(statistics))
-            found.update({vid: _metrics_of(vid, counts, shares) for vid, counts in statistics.items()})
+            found.update({vid: self._metrics_of(vid, counts, shares) for vid, counts in statistics.items()})
         return found
 
     def _statistics(self, conn: Connection, video_ids: Sequence[str]) -> dict[str, dict[str, Any]]:
-        body = self._get(conn, f"{API}/videos", {"part": "statistics", "id": ",".join(video_ids)})
+        body = self._get(conn, "/videos", {"part": "statistics", "id": ",".join(video_ids)})
         return {str(v["id"]): v.get("statistics") or {} for v in body.get("items") or []}
 
     def _shares(self, conn: Connection, video_ids: list[str]) -> dict[str, int] | None:
         """Shares per video from YouTube Analytics, or None when it cannot be read."""
         if not video_ids:
             return {}
-        query = {
-            "ids": "channel==MINE",
-            "startDate": "2005-04-23",
-            "endDate": dt.datetime.now(dt.UTC).date().isoformat(),
-            "metrics": "shares",
-            "dimensions": "video",
-            "filters": f"video=={','.join(video_ids)}",
-        }
+        today = dt.datetime.now(dt.UTC).date().isoformat()
+        query = {**SHARES_QUERY, "endDate": today, "filters": f"video=={','.join(video_ids)}"}
         try:
             rows = self._get(conn, ANALYTICS_URL, query).get("rows") or []
-        except requests.RequestException:
+        except PlatformError:
             return None
         return {str(row[0]): int(row[1]) for row in rows}
 
-    # --- OAuth 2.0 with PKCE ---------------------------------------------------------------
-
     @staticmethod
-    def _client_id(sandbox: bool) -> str:
-        configured = str(getattr(settings, "YOUTUBE_CLIENT_ID", "") or "")
-        return configured or (SANDBOX_CLIENT_ID if sandbox else "")
+    def _metrics_of(video_id: str, counts: Mapping[str, Any], shares: Mapping[str, int] | None) -> Metrics:
+        extra: dict[str, Any] = {"favoriteCount": int(counts.get("favoriteCount", 0))}
+        if shares is None:
+            extra["shares_unavailable"] = True
+        return Metrics(
+            views=int(counts.get("viewCount", 0)),
+            likes=int(counts.get("likeCount", 0)),
+            comments=int(counts.get("commentCount", 0)),
+            shares=(shares or {}).get(video_id, 0),
+            extra=extra,
+        )
 
-    @staticmethod
-    def _connection(sandbox: bool, access_token: str = "") -> Connection:
-        return Connection(credentials=Credentials(access_token=access_token), sandbox=sandbox)
+    # --- OAuth 2.0 with PKCE (Google) ------------------------------------------------------
 
-    def authorize_url(self, *, state: str, code_challenge: str, redirect_uri: str, sandbox: bool) -> str:
-        query = {
-            "client_id": self._client_id(sandbox),
-            "redirect_uri": redirect_uri,
-            "response_type": "code",
-            "scope": SCOPES,
-            "access_type": "offline",
-            "prompt": "consent",
-            "include_granted_scopes": "true",
-            "state": state,
-            "code_challenge": code_challenge,
-            "code_challenge_method": "S256",
-        }
-        return self._connection(sandbox).url(f"{AUTHORIZE_URL}?{urlencode(query)}")
+    def authorize_params(self, *, state: str, code_challenge: str, redirect_uri: str, sandbox: bool) -> dict[str, str]:
+        """Offline access with a consent prompt: without both Google gives no refresh token."""
+        params = super().authorize_params(
+            state=state, code_challenge=code_challenge, redirect_uri=redirect_uri, sandbox=sandbox
+        )
+        return {**params, "access_type": "offline", "prompt": "consent", "include_granted_scopes": "true"}
 
     def exchange_code(self, *, code: str, code_verifier: str, redirect_uri: str, sandbox: bool) -> Credentials:
-        form = {
-            "grant_type": "authorization_code",
-            "code": code,
-            "redirect_uri": redirect_uri,
-            "code_verifier": code_verifier,
-        }
-        return self._token(form, sandbox, refresh_token="")
+        grant = {"grant_type": "authorization_code", "code": code, "redirect_uri": redirect_uri}
+        return self._token({**grant, "code_verifier": code_verifier}, sandbox, refresh_token="")
 
     def refresh(self, conn: Connection) -> Credentials:
         form = {"grant_type": "refresh_token", "refresh_token": conn.credentials.refresh_token}
         return self._token(form, conn.sandbox, refresh_token=conn.credentials.refresh_token)
 
     def _token(self, form: dict[str, str], sandbox: bool, refresh_token: str) -> Credentials:
-        """POST Google's token endpoint, then read the channel the token belongs to."""
-        secret = str(getattr(settings, "YOUTUBE_CLIENT_SECRET", "") or "")
-        form = {**form, "client_id": self._client_id(sandbox), **({"client_secret": secret} if secret else {})}
-        response = self.session.post(self._connection(sandbox).url(TOKEN_URL), data=form, timeout=self.timeout)
-        if response.status_code != 200:
-            raise requests.HTTPError(f"Google refused the token request: {_oauth_error(response)}", response=response)
-        token = response.json()
-        channel = self._channel(self._connection(sandbox, str(token["access_token"])))
-        return _credentials(token, channel, refresh_token)
+        """POST Google's token endpoint (a secret only if configured), then read the token's channel."""
+        app = self.app(sandbox)
+        secret = {"client_secret": app.client_secret} if app.client_secret else {}
+        token = self.token_request(sandbox, "POST", TOKEN_URL, data={**form, "client_id": app.client_id, **secret})
+        channel = self._channel(bare_connection(sandbox, str(token["access_token"])), "snippet")
+        return self._credentials(token, channel, refresh_token)
 
-    def _channel(self, conn: Connection) -> dict[str, Any]:
-        items = self._get(conn, f"{API}/channels", {"part": "snippet", "mine": "true"}).get("items") or []
-        return items[0] if items else {}
-
-
-def _metrics_of(video_id: str, counts: Mapping[str, Any], shares: Mapping[str, int] | None) -> Metrics:
-    extra: dict[str, Any] = {"favoriteCount": int(counts.get("favoriteCount", 0))}
-    if shares is None:
-        extra["shares_unavailable"] = True
-    return Metrics(
-        views=int(counts.get("viewCount", 0)),
-        likes=int(counts.get("likeCount", 0)),
-        comments=int(counts.get("commentCount", 0)),
-        shares=(shares or {}).get(video_id, 0),
-        extra=extra,
-    )
-
-
-def _credentials(token: Mapping[str, Any], channel: Mapping[str, Any], refresh_token: str) -> Credentials:
-    snippet = channel.get("snippet") or {}
-    lifetime = int(token.get("expires_in") or 3600)
-    return Credentials(
-        access_token=str(token["access_token"]),
-        refresh_token=str(token.get("refresh_token") or refresh_token),
-        expires_at=dt.datetime.now(dt.UTC) + dt.timedelta(seconds=lifetime),
-        external_id=str(channel.get("id", "")),
-        handle=str(snippet.get("customUrl", "")),
-        display_name=str(snippet.get("title", "")),
-        metadata={"scope": str(token.get("scope", ""))},
-    )
-
-
-def _oauth_error(response: requests.Response) -> str:
-    """An OAuth error (`error`, `error_description`) without echoing anything secret."""
-    body = _json(response)
-    return f"HTTP {response.status_code} {body.get('error', '')} {body.get('error_description', '')}".strip()
+    @staticmethod
+    def _credentials(token: Mapping[str, Any], channel: Mapping[str, Any], refresh_token: str) -> Credentials:
+        """Google does not rotate refresh tokens: a refresh keeps the old one."""
+        snippet = channel.get("snippet") or {}
+        return token_credentials(
+            token,
+            lifetime=3600,
+            refresh_token=refresh_token,
+            external_id=str(channel.get("id", "")),
+            handle=str(snippet.get("customUrl", "")),
+            display_name=str(snippet.get("title", "")),
+        )

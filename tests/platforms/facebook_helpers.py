@@ -1,5 +1,5 @@
-"""Shared pieces of the Facebook tests: a Page connection, media the stand-in can pull from a
-small loopback file server (Meta fetches `url`/`file_url` itself), and request reading.
+"""Shared pieces of the Facebook tests: a Page connection, media the stand-in can pull from the
+loopback file server (Meta fetches `url`/`file_url` itself), and request reading.
 
 Facebook Page ids are digit strings, so the test Page is one too.
 """
@@ -7,59 +7,15 @@ Facebook Page ids are digit strings, so the test Page is one too.
 from __future__ import annotations
 
 import io
-import threading
-from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 from urllib.parse import parse_qsl
 
 from accounts.platforms.base import Connection, Credentials, Media
 from sandbox import tokens
 from tests.media import files
+from tests.platforms.file_server import FileServer
 
 PAGE = "104242424242"
-
-
-class FileServer:
-    """Serves registered bytes at http://127.0.0.1:<port>/<name>."""
-
-    def __init__(self) -> None:
-        self.files: dict[str, tuple[bytes, str]] = {}
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
-        threading.Thread(target=self.server.serve_forever, daemon=True).start()
-
-    def _handler(self) -> type[BaseHTTPRequestHandler]:
-        files_ = self.files
-
-        class Handler(BaseHTTPRequestHandler):
-            def do_GET(self) -> None:
-                found = files_.get(self.path.lstrip("/"))
-                self.send_response(200 if found else 404)
-                self.send_header("Content-Type", found[1] if found else "text/plain")
-                self.end_headers()
-                self.wfile.write(found[0] if found else b"")
-
-            def log_message(self, *args: Any) -> None:
-                return
-
-        return Handler
-
-    def url(self, name: str, data: bytes, content_type: str) -> str:
-        self.files[name] = (data, content_type)
-        return f"http://127.0.0.1:{self.server.server_port}/{name}"
-
-    def close(self) -> None:
-        self.server.shutdown()
-        self.server.server_close()
-
-
-def serve_files() -> Iterator[FileServer]:
-    """The body of a `files_server` fixture: a FileServer, closed afterwards."""
-    server = FileServer()
-    try:
-        yield server
-    finally:
-        server.close()
 
 
 def connection(access_token: str | None = None, *, page: str = PAGE, refs: list[Any] | None = None) -> Connection:
@@ -79,7 +35,7 @@ def media(
     width: int = 64,
     height: int = 48,
 ) -> Media:
-    url = server.url(name, data, content_type) if server else "http://127.0.0.1:9/unused"
+    url = server.add(name, data, content_type) if server else "http://127.0.0.1:9/unused"
     return Media(
         id=name,
         content_type=content_type,

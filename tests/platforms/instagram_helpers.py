@@ -1,21 +1,18 @@
-"""Shared pieces of the Instagram tests: a sandbox connection, a loopback media server the
-stand-in pulls `image_url`/`video_url` from (as Instagram fetches them itself), and readers
+"""Shared pieces of the Instagram tests: a sandbox connection, media on the loopback file server
+the stand-in pulls `image_url`/`video_url` from (as Instagram fetches them itself), and readers
 of what the sandbox received."""
 
 from __future__ import annotations
 
 import io
-import itertools
 import json
-import threading
-from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 from urllib.parse import parse_qsl
 
 from accounts.platforms import base
 from sandbox import tokens
 from tests.media import files
+from tests.platforms.file_server import FileServer
 
 ACCOUNT = "17841400000000001"  # Instagram professional account ids are digit strings
 LONG_LIVED = 60 * 86400
@@ -32,51 +29,8 @@ def connection(*, access_token: str | None = None, account: str = ACCOUNT) -> ba
     return conn
 
 
-class MediaServer:
-    """Files served over HTTP on 127.0.0.1: what `Media.pull_url()` points at in the tests."""
-
-    def __init__(self) -> None:
-        self.files: dict[str, tuple[bytes, str]] = {}
-        self.fetched: list[str] = []
-        self._ids = itertools.count(1)
-        server = self
-
-        class Handler(BaseHTTPRequestHandler):
-            def do_GET(self) -> None:
-                server.fetched.append(self.path)
-                data, content_type = server.files.get(self.path, (b"", ""))
-                self.send_response(200 if content_type else 404)
-                self.send_header("Content-Type", content_type or "text/plain")
-                self.send_header("Content-Length", str(len(data)))
-                self.end_headers()
-                self.wfile.write(data)
-
-            def log_message(self, *args: Any) -> None:
-                pass
-
-        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
-
-    def add(self, data: bytes, content_type: str) -> str:
-        path = f"/media/{next(self._ids)}"
-        self.files[path] = (data, content_type)
-        return f"http://127.0.0.1:{self.httpd.server_port}{path}"
-
-    def close(self) -> None:
-        self.httpd.shutdown()
-        self.httpd.server_close()
-
-
-def serve_media() -> Iterator[MediaServer]:
-    server = MediaServer()
-    try:
-        yield server
-    finally:
-        server.close()
-
-
 def media(
-    server: MediaServer | None,
+    server: FileServer | None,
     data: bytes,
     content_type: str,
     *,
@@ -85,7 +39,7 @@ def media(
     height: int | None = 48,
     duration: float | None = None,
 ) -> base.Media:
-    url = server.add(data, content_type) if server is not None else "http://127.0.0.1:9/unused"
+    url = server.add(f"media/{len(server.files) + 1}", data, content_type) if server else "http://127.0.0.1:9/unused"
     return base.Media(
         id=f"m-{len(data)}",
         content_type=content_type,
@@ -98,11 +52,11 @@ def media(
     )
 
 
-def jpeg(server: MediaServer | None) -> base.Media:
+def jpeg(server: FileServer | None) -> base.Media:
     return media(server, files.image("JPEG"), "image/jpeg")
 
 
-def mp4(server: MediaServer | None, seconds: float = 4.0) -> base.Media:
+def mp4(server: FileServer | None, seconds: float = 4.0) -> base.Media:
     return media(server, files.video(seconds=seconds), "video/mp4", width=640, height=360, duration=seconds)
 
 

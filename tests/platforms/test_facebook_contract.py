@@ -31,9 +31,9 @@ from tests.platforms.facebook_helpers import (
     connection,
     form,
     image,
-    serve_files,
     video,
 )
+from tests.platforms.file_server import serve_files
 from tests.platforms.test_facebook import _approve, _pkce
 
 GRAPH_HOSTS = ("/graph.facebook.com/v25.0/", "/graph-video.facebook.com/v25.0/")

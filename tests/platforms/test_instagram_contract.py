@@ -26,7 +26,8 @@ import requests
 from accounts.platforms.base import Connection, OutcomeKind, Post
 from accounts.platforms.instagram import Client
 from tests.platforms import instagram_graphspec as spec
-from tests.platforms.instagram_helpers import ACCOUNT, connection, jpeg, mp4, params_of, serve_media
+from tests.platforms.file_server import serve_files
+from tests.platforms.instagram_helpers import ACCOUNT, connection, jpeg, mp4, params_of
 
 GRAPH = "/graph.instagram.com/v25.0/"
 NOTED_METRICS = {"views", "reach", "likes", "comments", "shares", "saved", "total_interactions"}
@@ -77,7 +78,7 @@ def exchange(sandbox):
     answers = []
     client.session.hooks["response"].append(lambda response, *args, **kwargs: answers.append(response))
     sandbox.authorize_urls = []
-    media_server = serve_media()
+    media_server = serve_files()
     server = next(media_server)
     try:
         _drive(client, sandbox, server)

@@ -27,8 +27,9 @@ from werkzeug.wrappers import Request
 
 from accounts.platforms.base import Connection, OutcomeKind, Post
 from accounts.platforms.pinterest import Client
+from tests.platforms.file_server import serve_files
 from tests.platforms.openapi_spec import SPECS, OpenApiSpec
-from tests.platforms.pinterest_helpers import BOARD, connection, image, serve, video
+from tests.platforms.pinterest_helpers import BOARD, connection, image, video
 
 openapi = OpenApiSpec(SPECS / "pinterest" / "openapi.json", one_of_as_any_of=True)
 
@@ -44,8 +45,7 @@ ANSWER_SCHEMAS = {
 
 @pytest.fixture
 def origin():
-    with serve() as served:
-        yield served
+    yield from serve_files()
 
 
 def _drive(client, sandbox, origin):

@@ -6,15 +6,14 @@ Threads user ids are digit strings, so the test account is one too.
 
 from __future__ import annotations
 
-import http.server
 import io
-import threading
 from typing import Any
 from urllib.parse import parse_qsl
 
 from accounts.platforms.base import Connection, Credentials, Media
 from sandbox import tokens
 from tests.media import files
+from tests.platforms.file_server import FileServer
 
 ACCOUNT = "7100000000000001"
 
@@ -27,40 +26,11 @@ def connection(access_token: str | None = None, *, account: str = ACCOUNT, refs:
     )
 
 
-class MediaServer:
-    """Serves registered bytes at http://127.0.0.1:<port>/<name>, as our media URLs would."""
-
-    def __init__(self) -> None:
-        self.files: dict[str, tuple[bytes, str]] = {}
-        self.hits: list[str] = []
-        server = self
-
-        class Handler(http.server.BaseHTTPRequestHandler):
-            def do_GET(self) -> None:
-                server.hits.append(self.path)
-                data, kind = server.files.get(self.path.lstrip("/"), (b"", ""))
-                self.send_response(200 if kind else 404)
-                self.send_header("Content-Type", kind or "text/plain")
-                self.send_header("Content-Length", str(len(data)))
-                self.end_headers()
-                self.wfile.write(data)
-
-            def log_message(self, *args: Any) -> None:
-                pass
-
-        self.httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
-
-    def url(self, name: str) -> str:
-        return f"http://127.0.0.1:{self.httpd.server_port}/{name}"
-
-    def close(self) -> None:
-        self.httpd.shutdown()
-        self.httpd.server_close()
+class MediaServer(FileServer):
+    """The loopback file server, with builders of Media it serves."""
 
     def media(self, data: bytes, content_type: str, *, name: str = "m1", **facts: Any) -> Media:
-        self.files[name] = (data, content_type)
-        return make_media(data, content_type, pull_url=self.url(name), name=name, **facts)
+        return make_media(data, content_type, pull_url=self.add(name, data, content_type), name=name, **facts)
 
     def image(self, fmt: str = "PNG", *, name: str = "img") -> Media:
         return self.media(files.image(fmt), f"image/{fmt.lower()}", name=name)

@@ -5,14 +5,13 @@ from __future__ import annotations
 
 import io
 import json
-import threading
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 from accounts.platforms.base import Connection, Credentials, Media
 from sandbox import tokens
 from tests.media import files
+from tests.platforms.file_server import FileServer
 
 ACCOUNT = "tiktok-open-4242"
 HANDLE = "tiktok_open_4242"  # the username the stand-in derives from the open_id
@@ -28,37 +27,8 @@ def connection(access_token: str | None = None, *, refresh_token: str | None = N
     return conn
 
 
-class MediaServer:
-    """Serves registered bytes at http://127.0.0.1:<port>/<name> (what media.pull_url() gives)."""
-
-    def __init__(self) -> None:
-        self.files: dict[str, tuple[bytes, str]] = {}
-        files_ = self.files
-
-        class Handler(BaseHTTPRequestHandler):
-            def do_GET(self) -> None:
-                found = files_.get(self.path.lstrip("/"))
-                if found is None:
-                    self.send_error(404)
-                    return
-                self.send_response(200)
-                self.send_header("Content-Type", found[1])
-                self.send_header("Content-Length", str(len(found[0])))
-                self.end_headers()
-                self.wfile.write(found[0])
-
-            def log_message(self, *args: Any) -> None:
-                pass
-
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        threading.Thread(target=self.server.serve_forever, daemon=True).start()
-
-    def url(self, name: str) -> str:
-        return f"http://127.0.0.1:{self.server.server_port}/{name}"
-
-    def close(self) -> None:
-        self.server.shutdown()
-        self.server.server_close()
+class MediaServer(FileServer):
+    """The loopback file server, with builders of Media it serves (what media.pull_url() gives)."""
 
     def media(self, data: bytes, content_type: str, *, name: str = "", **facts: Any) -> Media:
         name = name or f"m{len(self.files)}"
