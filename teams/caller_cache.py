@@ -24,6 +24,7 @@ from django.contrib.auth.models import User
 from django.core.cache import cache
 from django.db import transaction
 from django.db.models.signals import post_delete, post_save
+from redis.exceptions import RedisError
 
 from teams.models import ApiKey, Membership, Plan, Team
 
@@ -38,6 +39,10 @@ def _enabled() -> bool:
     return bool(settings.REDIS_URL)
 
 
+# What a cache that is down or unreachable raises (redis-py wraps socket errors in RedisError).
+CACHE_DOWN = (RedisError, OSError)
+
+
 def _entry_key(prefix: str) -> str:
     return f"caller:key:{prefix}"
 
@@ -48,7 +53,7 @@ def cached_caller(prefix: str) -> tuple[Any, Entry | None]:
         return None, None
     try:
         found = cache.get_many([EPOCH_KEY, _entry_key(prefix)])
-    except Exception as exc:  # the cache is down: authenticate from the database
+    except CACHE_DOWN as exc:  # authenticate from the database
         logger.warning("Caller cache unavailable (%s)", type(exc).__name__)
         return None, None
     epoch, stamped = found.get(EPOCH_KEY), found.get(_entry_key(prefix))
@@ -62,11 +67,11 @@ def remember(prefix: str, epoch: Any, entry: Entry) -> None:
     """Cache `entry` as read under `epoch` (a later write has moved the epoch and retires it)."""
     if not _enabled():
         return
-    if epoch is None:
-        epoch = _start_epoch()
     try:
+        if epoch is None:
+            epoch = _start_epoch()
         cache.set(_entry_key(prefix), (epoch, entry), ENTRY_SECONDS)
-    except Exception as exc:
+    except CACHE_DOWN as exc:
         logger.warning("Caller cache unavailable (%s)", type(exc).__name__)
 
 
@@ -81,7 +86,7 @@ def _advance() -> None:
         cache.incr(EPOCH_KEY)
     except ValueError:  # no epoch yet: nothing is cached under one either
         _start_epoch()
-    except Exception as exc:
+    except CACHE_DOWN as exc:
         logger.warning("Caller cache unavailable (%s); entries expire within %d s", type(exc).__name__, ENTRY_SECONDS)
 
 
@@ -93,7 +98,7 @@ def forget_callers() -> None:
     transaction.on_commit(_advance)
 
 
-def _on_write(sender: Any, **kwargs: Any) -> None:
+def _on_write(sender: Any, **kwargs: Any) -> None:  # noqa: ARG001 - a signal receiver
     forget_callers()
 
 

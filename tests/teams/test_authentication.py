@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import datetime as dt
 import secrets
+import socket
 import uuid
 
 import pytest
@@ -418,3 +419,15 @@ def test_the_cache_keeps_no_password_hash(api, owner):
 
     assert entry is not None
     assert "password" not in entry[0].user.__dict__
+
+
+@pytest.mark.redis
+def test_a_cache_that_is_down_falls_back_to_the_database(api, owner, settings, caplog):
+    with socket.socket() as probe:  # a port nothing listens on
+        probe.bind(("127.0.0.1", 0))
+        closed = probe.getsockname()[1]
+    settings.CACHES = {"default": {"BACKEND": "config.cache.RedisCache", "LOCATION": f"redis://127.0.0.1:{closed}/0"}}
+
+    assert api.as_(owner.key).get("/api/v1/accounts").status_code == 200
+    assert any("teams_apikey" in sql for sql in _auth_queries(api, owner.key))
+    assert "Caller cache unavailable (ConnectionError)" in caplog.text
