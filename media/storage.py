@@ -144,12 +144,12 @@ class _ChunkFile(File):  # type: ignore[type-arg]
         self._chunks = chunks
         self.written = 0
 
-    def chunks(self, chunk_size: int | None = None) -> Iterator[bytes]:
+    def chunks(self, chunk_size: int | None = None) -> Iterator[bytes]:  # noqa: ARG002 - Django's File API
         for chunk in self._chunks:
             self.written += len(chunk)
             yield chunk
 
-    def multiple_chunks(self, chunk_size: int | None = None) -> bool:
+    def multiple_chunks(self, chunk_size: int | None = None) -> bool:  # noqa: ARG002 - Django's File API
         return True
 
 

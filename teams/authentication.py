@@ -96,5 +96,5 @@ class ApiKeyAuthentication(BaseAuthentication):
         caller = Caller(key=key, user=key.user, team=membership.team, role=Role(membership.role))
         return key.user, caller
 
-    def authenticate_header(self, request: Request) -> str:
+    def authenticate_header(self, request: Request) -> str:  # noqa: ARG002 - DRF's signature
         return 'Bearer realm="api"'
