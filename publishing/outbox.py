@@ -123,7 +123,9 @@ def publishes_release_due(*, now: dt.datetime, limit: int) -> tuple[int, list[De
         return 0, []
     now = timezone.now()  # the jobs are claimable from the real moment of release
     targets = list(Target.objects.filter(publish__in=due).only("pk", "publish_id", "state", "attempt_count"))
-    queued = [t for t in targets if t.state == TargetState.SCHEDULED]
+    # Handed over in due order: the publish due first is sent first.
+    position = {publish.pk: n for n, publish in enumerate(due)}
+    queued = sorted((t for t in targets if t.state == TargetState.SCHEDULED), key=lambda t: position[t.publish_id])
     ScheduledRelease.objects.filter(publish__in=due).delete()
     move_targets(
         Target.objects.filter(pk__in=[t.pk for t in queued]),

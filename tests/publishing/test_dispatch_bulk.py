@@ -578,3 +578,19 @@ def test_a_worker_process_keeps_its_database_connection_from_task_to_task():
         fixup.on_task_postrun(sender=task)
 
     assert connection.connection is opened
+
+
+def test_a_tick_hands_over_the_publish_due_first_first(broker, owner, accounts):
+    now = timezone.now()
+    # Written in one order, due in the reverse one: the first written falls due last.
+    publishes = [
+        _publishes(owner, [accounts.x], 1, state=TargetState.SCHEDULED, due=now - dt.timedelta(seconds=n))[0]
+        for n in range(1, 6)
+    ]
+
+    assert dispatch.release_due(now=timezone.now()) == len(publishes)
+
+    jobs = {job.target.publish_id: job.dispatch_id for job in DeliveryJob.objects.select_related("target")}
+    broker.expect(list(DeliveryJob.objects.filter(target__publish__in=publishes)))
+    sent_first_to_last = list(reversed(broker.task_ids()))  # the queue is pushed on the left
+    assert sent_first_to_last == [jobs[p.pk] for p in reversed(publishes)]

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import datetime as dt
 import itertools
+import sys
 import types
 from collections import Counter, defaultdict, deque
 from collections.abc import Callable
@@ -913,3 +914,27 @@ def test_publish_lifecycle_state_machine(db: None, api: Any, sandbox: Any, simul
             suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
         ),
     )
+
+
+def test_publishes_due_at_one_tick_take_the_platforms_answers_in_due_order(
+    db: None, api: Any, sandbox: Any, simulated_clock: SimClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A case the machine found: a draft confirmed for later and a publish scheduled sooner fall
+    due at one tick; the one due first must meet the platform's next answer first."""
+    monkeypatch.setattr(sys.modules[__name__], "note", lambda _text: None)  # outside Hypothesis
+    PublishLifecycle.env = Env(sandbox=sandbox, api=api)
+    state = PublishLifecycle()
+    seeds = [
+        ("member", "immediate", ["threads"], 1, ["rate_limited", "-", "-"]),
+        ("member", "draft", ["threads"], 1, ["processing", "-", "-"]),
+        ("member", "scheduled", ["threads"], 1, ["error", "-", "-"]),
+    ]
+    state.setup_team(approval=False, seeds=seeds)
+    state.relay()
+    state.create(args=("member", "draft", ["x", "bluesky", "threads"], 1, ["-", "-", "-"]))
+    state.confirm_draft(pick=1, when="future", who="owner")
+    state.confirm_draft(pick=0, when="future", who="owner")
+    state.tick(delta=dt.timedelta(seconds=3600))
+    state.each_target_sent_once_per_attempt()
+    state.statuses_follow_targets()
+    state.teardown()
