@@ -39,7 +39,7 @@ import requests
 import urllib3
 from django.conf import settings
 
-from accounts.platforms.limits import PlatformLimits, limits_for
+from accounts.platforms.interface import PlatformClient
 from accounts.platforms.types import (
     Connection,
     Credentials,
@@ -74,117 +74,15 @@ __all__ = [
     "bare_connection",
     "before_create",
     "chunks",
+    "failed",
     "json_object",
     "oauth_error",
     "outcome_of_exception",
     "retry_after_seconds",
     "setting_type_problems",
     "token_credentials",
+    "unsettled",
 ]
-
-CONNECT_TIMEOUT_SECONDS = 5.0
-
-
-class PlatformClient(abc.ABC):
-    """One module per network implements this; read one to know all nine."""
-
-    platform: ClassVar[str]
-    # Posts one `metrics()` call reads: the size of the platform's batch lookup, or 1 where
-    # insights are read one post at a time.
-    metrics_batch_size: ClassVar[int] = 1
-    # The JSON types each platform_settings key the client reads may have (spec §2).
-    # `problems()` refuses a value of another type, so `validate()` never meets one.
-    setting_types: ClassVar[Mapping[str, tuple[SettingType, ...]]] = {}
-
-    def __init__(self) -> None:
-        # One pooled session per client; every call passes explicit timeouts.
-        self.session = requests.Session()
-        self.session.headers["User-Agent"] = "SocialPublishing/1.0"
-
-    @property
-    def limits(self) -> PlatformLimits:
-        return limits_for(self.platform)
-
-    @property
-    def timeout(self) -> tuple[float, float]:
-        return (CONNECT_TIMEOUT_SECONDS, float(settings.PLATFORM_TIMEOUT_SECONDS))
-
-    def problems(self, post: Post) -> list[Problem]:
-        """What keeps `post` from this platform: settings of a type other than declared or,
-        when every setting has its type, what `validate()` finds. Checking types first lets
-        every client rely on them (a list where a string belongs is a 400, never a crash)."""
-        return setting_type_problems(self.setting_types, post.settings) or self.validate(post)
-
-    @abc.abstractmethod
-    def validate(self, post: Post) -> list[Problem]:
-        """Text, title, media type/count/size/duration and platform_settings problems; the
-        settings declared in `setting_types` are of their declared types here."""
-
-    def media_problems(self, media: Sequence[Media]) -> list[Problem]:
-        """What the limits table rules out: missing or mixed media, counts, types, sizes and
-        video durations. Clients add only their platform's own extra rules."""
-        limits, name = self.limits, self.platform
-        videos = [m for m in media if m.is_video]
-        images = [m for m in media if not m.is_video]
-        if limits.requires_media and not media:
-            return [Problem("media", "MEDIA_REQUIRED", f"A post to {name} needs an image or a video.")]
-        if videos and images and not limits.mixed_media:
-            return [Problem("media", "MIXED_MEDIA", f"{name} does not take images and videos in one post.")]
-        for kind, items, rule in (("images", images, limits.images), ("videos", videos, limits.videos)):
-            if len(items) > rule.max_count:
-                return [Problem("media", "TOO_MANY_MEDIA", f"{name} takes at most {rule.max_count} {kind} a post.")]
-        if len(media) > limits.max_media_per_post:
-            message = f"{name} takes at most {limits.max_media_per_post} media a post."
-            return [Problem("media", "TOO_MANY_MEDIA", message)]
-        return [problem for index, item in enumerate(media) for problem in self._item_problems(index, item)]
-
-    def _item_problems(self, index: int, media: Media) -> list[Problem]:
-        rule = self.limits.videos if media.is_video else self.limits.images
-        where = f"media[{index}]"
-        if media.content_type not in rule.content_types:
-            return [Problem(where, "UNSUPPORTED_MEDIA_TYPE", f"{self.platform} does not take {media.content_type}.")]
-        if rule.max_size_bytes is not None and media.size_bytes > rule.max_size_bytes:
-            message = f"{self.platform} takes files of at most {rule.max_size_bytes} bytes."
-            return [Problem(where, "MEDIA_TOO_LARGE", message)]
-        duration = media.duration_seconds
-        if media.is_video and duration is not None:
-            if rule.max_duration_seconds is not None and duration > rule.max_duration_seconds:
-                message = f"{self.platform} takes videos of at most {rule.max_duration_seconds} seconds."
-                return [Problem(where, "VIDEO_TOO_LONG", message)]
-            if rule.min_duration_seconds is not None and duration < rule.min_duration_seconds:
-                message = f"{self.platform} takes videos of at least {rule.min_duration_seconds} seconds."
-                return [Problem(where, "VIDEO_TOO_SHORT", message)]
-        return []
-
-    @abc.abstractmethod
-    def publish(self, conn: Connection, post: Post) -> Outcome: ...
-
-    @abc.abstractmethod
-    def check(self, conn: Connection, ref: Mapping[str, str]) -> Outcome:
-        """Follow a PROCESSING outcome, or settle an UNKNOWN one by reading back `ref`."""
-
-    @abc.abstractmethod
-    def find_recent(self, conn: Connection, post: Post, since: dt.datetime) -> Outcome:
-        """Settle an UNKNOWN outcome without a ref: look for the post among the account's
-        recent posts. PUBLISHED if found; FAILED with code NOT_FOUND if surely absent."""
-
-    @abc.abstractmethod
-    def metrics(self, conn: Connection, post_ids: Sequence[str]) -> dict[str, Metrics]: ...
-
-    @abc.abstractmethod
-    def authorize_url(self, *, state: str, code_challenge: str, redirect_uri: str, sandbox: bool) -> str: ...
-
-    @abc.abstractmethod
-    def exchange_code(self, *, code: str, code_verifier: str, redirect_uri: str, sandbox: bool) -> Credentials: ...
-
-    @abc.abstractmethod
-    def refresh(self, conn: Connection) -> Credentials: ...
-
-    def login(self, *, identifier: str, app_password: str, sandbox: bool) -> Credentials:
-        """Connect with a handle and an app password; platforms that connect that way
-        (Bluesky) override it, the OAuth ones keep this refusal."""
-        raise NotImplementedError(f"{self.platform} connects through OAuth, not with a password")
-
 
 # --- answers -----------------------------------------------------------------------------------
 
@@ -242,6 +140,17 @@ def before_create(outcome: Outcome) -> Outcome:
     """A failure before the call that creates the post (an upload, a lookup, a container that
     is not the post yet) created nothing, so an UNKNOWN there is NOT_SENT."""
     return replace(outcome, kind=OutcomeKind.NOT_SENT) if outcome.kind is OutcomeKind.UNKNOWN else outcome
+
+
+def failed(code: str, message: str = "", status: int | None = None) -> Outcome:
+    """A definitive no of the client's own (no id in an answer, a step that failed)."""
+    return Outcome(OutcomeKind.FAILED, error_code=code, error_message=message, http_status=status)
+
+
+def unsettled(outcome: Outcome) -> Outcome:
+    """What a read-back's refusal says: only a definitive no (FAILED) settles anything; a
+    throttle, a 5xx or no answer leaves the post UNKNOWN (never NOT_SENT: it may exist)."""
+    return outcome if outcome.kind is OutcomeKind.FAILED else replace(outcome, kind=OutcomeKind.UNKNOWN)
 
 
 def oauth_error(response: requests.Response) -> str:
@@ -355,6 +264,45 @@ class HttpClient(PlatformClient, Generic[Prepared]):
             return create()
         except PlatformError as exc:
             return exc.outcome
+
+    def text_problems(self, post: Post, length: int, *, empty: str, too_long: str) -> list[Problem]:
+        """EMPTY_POST (`empty`) for a post with neither text nor media; TEXT_TOO_LONG when the
+        text's `length`, counted the platform's way, passes the limits table (`too_long` is
+        formatted with length and limit)."""
+        if not post.text.strip() and not post.media:
+            return [Problem("text", "EMPTY_POST", empty)]
+        limit = self.limits.text.max_length
+        if limit is not None and length > limit:
+            return [Problem("text", "TEXT_TOO_LONG", too_long.format(length=length, limit=limit))]
+        return []
+
+    # --- reading back ----------------------------------------------------------------------
+
+    def read_back(self, conn: Connection, path: str, post_id: str, published: Callable[[], Outcome]) -> Outcome:
+        """Settle an outcome by reading the post at `path`: `published()` when the answer is
+        that post, FAILED NOT_FOUND on a 404, else what `unsettled()` makes of the refusal."""
+        try:
+            response = self.send(conn, "GET", path)
+        except NoAnswer as exc:
+            return replace(exc.outcome, kind=OutcomeKind.UNKNOWN)
+        if response.status_code == 200 and self.body(response).get("id") == post_id:
+            return published()
+        if response.status_code == 404:
+            return failed("NOT_FOUND", self.refusal(response).error_message, 404)
+        return unsettled(self.refusal(response))
+
+    def metrics(self, conn: Connection, post_ids: Sequence[str]) -> dict[str, Metrics]:
+        """The posts' metrics, `metrics_batch_size` posts a `metrics_batch()` call; a post the
+        platform does not know is left out. A refused call raises PlatformError."""
+        found: dict[str, Metrics] = {}
+        for start in range(0, len(post_ids), self.metrics_batch_size):
+            found.update(self.metrics_batch(conn, post_ids[start : start + self.metrics_batch_size]))
+        return found
+
+    def metrics_batch(self, conn: Connection, post_ids: Sequence[str]) -> dict[str, Metrics]:
+        """One read of up to `metrics_batch_size` posts (clients that override `metrics()`
+        instead need not implement it)."""
+        raise NotImplementedError(f"{self.platform} reads metrics its own way")
 
     # --- HTTP ------------------------------------------------------------------------------
 

@@ -308,16 +308,14 @@ class Client(HttpClient[tuple[str, dict[str, Any]]]):
         return Outcome(OutcomeKind.FAILED, error_code="NOT_FOUND", error_message="No recent post with this text.")
 
     def metrics(self, conn: Connection, post_ids: Sequence[str]) -> dict[str, Metrics]:
-        """Public getPosts (no auth), 25 URIs a call. Bluesky has no view counts: views is None;
-        shares counts reposts and quotes."""
-        uris = [p for p in post_ids if p.startswith("at://")]
-        found: dict[str, Metrics] = {}
-        for start in range(0, len(uris), GETPOSTS_BATCH):
-            params = [("uris", uri) for uri in uris[start : start + GETPOSTS_BATCH]]
-            call = _Call("GET", "app.bsky.feed.getPosts", params=params, auth=False, host=PUBLIC_XRPC)
-            for view in self._xrpc(conn, call).get("posts") or []:
-                found[str(view.get("uri"))] = _metrics_of(view)
-        return found
+        return super().metrics(conn, [p for p in post_ids if p.startswith("at://")])
+
+    def metrics_batch(self, conn: Connection, post_ids: Sequence[str]) -> dict[str, Metrics]:
+        """Public getPosts (no auth). Bluesky has no view counts: views is None; shares counts
+        reposts and quotes."""
+        params = [("uris", uri) for uri in post_ids]
+        call = _Call("GET", "app.bsky.feed.getPosts", params=params, auth=False, host=PUBLIC_XRPC)
+        return {str(view.get("uri")): _metrics_of(view) for view in self._xrpc(conn, call).get("posts") or []}
 
     # --- HTTP ----------------------------------------------------------------------------
 

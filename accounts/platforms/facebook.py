@@ -55,7 +55,7 @@ from accounts.platforms.base import (
     Problem,
     bare_connection,
 )
-from accounts.platforms.graph import GraphClient, GraphCodes, created_since, insight_values, unsettled
+from accounts.platforms.graph import GraphClient, GraphCodes, created_since, insight_values, read_failure
 
 VERSION = "v25.0"
 GRAPH = f"https://graph.facebook.com/{VERSION}"
@@ -336,7 +336,7 @@ class Client(GraphClient[dict[str, str]]):
         try:
             node = self.node(conn, f"/{post_id}", params={"fields": "id,permalink_url,is_published"})
         except PlatformError as exc:
-            return unsettled(exc)
+            return read_failure(exc)
         return _published(post_id, _absolute(node.get("permalink_url")), {"post_id": post_id})
 
     def find_recent(self, conn: Connection, post: Post, since: dt.datetime) -> Outcome:
@@ -346,7 +346,7 @@ class Client(GraphClient[dict[str, str]]):
         try:
             listed = self.call(conn, "GET", f"/{_page(conn)}/{edge}", params=params).get("data") or []
         except PlatformError as exc:
-            return unsettled(exc)
+            return read_failure(exc)
         found = next((item for item in listed if _same(item, text_field, post.text, since)), None)
         if found is None:
             message = f"No recent {edge} item with this text."

@@ -114,7 +114,7 @@ def regain_seconds(response: requests.Response) -> float | None:
     return longest * 60 if longest > 0 else None
 
 
-def unsettled(exc: PlatformError) -> Outcome:
+def read_failure(exc: PlatformError) -> Outcome:
     """What a read-back that failed says: no answer settles nothing (UNKNOWN); a refusal is
     its own outcome."""
     return replace(exc.outcome, kind=OutcomeKind.UNKNOWN) if isinstance(exc, NoAnswer) else exc.outcome

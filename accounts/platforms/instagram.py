@@ -59,7 +59,7 @@ from accounts.platforms.base import (
     before_create,
     json_object,
 )
-from accounts.platforms.graph import GraphClient, GraphCodes, created_since, graph_time, insight_values, unsettled
+from accounts.platforms.graph import GraphClient, GraphCodes, created_since, graph_time, insight_values, read_failure
 
 API_VERSION = "v25.0"
 GRAPH = f"https://graph.instagram.com/{API_VERSION}"
@@ -281,7 +281,7 @@ class Client(GraphClient[dict[str, str]]):
         except PlatformError as exc:
             if _gone(exc.outcome):
                 return _failed("NOT_FOUND", exc.outcome.error_message, ref)
-            return replace(unsettled(exc), ref=ref)
+            return replace(read_failure(exc), ref=ref)
         return _published(ref, ref["media_id"], str(found.get("permalink", "")))
 
     def _find_published(self, conn: Connection, ref: dict[str, str]) -> Outcome:
@@ -298,7 +298,7 @@ class Client(GraphClient[dict[str, str]]):
         try:
             listed = self.call(conn, "GET", f"/{conn.credentials.external_id}/media", params=params)
         except PlatformError as exc:
-            return unsettled(exc)
+            return read_failure(exc)
         for item in listed.get("data") or []:
             if str(item.get("caption") or "") == post.text and created_since(item.get("timestamp"), since):
                 return _published({}, str(item["id"]), str(item.get("permalink") or ""))

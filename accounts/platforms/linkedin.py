@@ -57,9 +57,11 @@ from accounts.platforms.base import (
     Post,
     Problem,
     bare_connection,
+    failed,
     json_object,
     retry_after_seconds,
     token_credentials,
+    unsettled,
 )
 
 API = "https://api.linkedin.com/rest"
@@ -124,10 +126,6 @@ def _published(urn: str) -> Outcome:
     return Outcome(OutcomeKind.PUBLISHED, post_id=urn, url=POST_URL.format(urn=urn), http_status=201)
 
 
-def _failed(code: str, message: str = "", status: int | None = None) -> Outcome:
-    return Outcome(OutcomeKind.FAILED, error_code=code, error_message=message, http_status=status)
-
-
 def _setting_problems(post: Post) -> list[Problem]:
     values, problems = post.settings, []
     if "visibility" in values and values["visibility"] not in VISIBILITY:
@@ -168,12 +166,8 @@ class Client(HttpClient[Prepared]):
         return self._text_problems(post) + self.media_problems(post.media) + _setting_problems(post)
 
     def _text_problems(self, post: Post) -> list[Problem]:
-        if not post.text.strip() and not post.media:
-            return [Problem("text", "EMPTY_POST", "LinkedIn needs commentary or media.")]
-        length, limit = len(post.text), self.limits.text.max_length or 3000
-        if length > limit:
-            return [Problem("text", "TEXT_TOO_LONG", f"Commentary has {length} of LinkedIn's {limit} characters.")]
-        return []
+        too_long = "Commentary has {length} of LinkedIn's {limit} characters."
+        return self.text_problems(post, len(post.text), empty="LinkedIn needs commentary or media.", too_long=too_long)
 
     # --- publishing ------------------------------------------------------------------------
 
@@ -246,7 +240,7 @@ class Client(HttpClient[Prepared]):
         value = self._action(conn, "/images?action=initializeUpload", {"initializeUploadRequest": {"owner": author}})
         urn, upload_url = str(value.get("image", "")), str(value.get("uploadUrl", ""))
         if not urn or not upload_url:
-            raise PlatformError(_failed("NO_UPLOAD_URL", "initializeUpload gave no upload URL"))
+            raise PlatformError(failed("NO_UPLOAD_URL", "initializeUpload gave no upload URL"))
         with media.open() as stream:
             self._put(conn, upload_url, stream.read())
         return urn
@@ -256,7 +250,7 @@ class Client(HttpClient[Prepared]):
         value = self._action(conn, "/videos?action=initializeUpload", {"initializeUploadRequest": init})
         video, instructions = str(value.get("video", "")), value.get("uploadInstructions")
         if not video or not isinstance(instructions, list) or not instructions:
-            raise PlatformError(_failed("NO_UPLOAD_URL", "initializeUpload gave no upload URL"))
+            raise PlatformError(failed("NO_UPLOAD_URL", "initializeUpload gave no upload URL"))
         etags = [self._put(conn, part["uploadUrl"], chunk) for part, chunk in self._parts(media, instructions)]
         finalize = {"video": video, "uploadToken": str(value.get("uploadToken") or ""), "uploadedPartIds": etags}
         self._action(conn, "/videos?action=finalizeUpload", {"finalizeUploadRequest": finalize})
@@ -291,7 +285,7 @@ class Client(HttpClient[Prepared]):
             if status == "AVAILABLE":
                 return True
             if status == "PROCESSING_FAILED":
-                raise PlatformError(_failed("PROCESSING_FAILED", video))
+                raise PlatformError(failed("PROCESSING_FAILED", video))
         return False
 
     # --- requests and answers --------------------------------------------------------------
@@ -314,23 +308,10 @@ class Client(HttpClient[Prepared]):
         if ref.get("media_ids"):
             author = ref.get("author") or person_urn(conn.credentials.external_id)
             return self._find(conn, author, self._holds_media(ref))
-        return _failed("NO_REF", "nothing to check")
+        return failed("NO_REF", "nothing to check")
 
     def _read_back(self, conn: Connection, urn: str) -> Outcome:
-        try:
-            response = self.send(conn, "GET", f"/posts/{_quoted(urn)}")
-        except PlatformError as exc:
-            return replace(exc.outcome, kind=OutcomeKind.UNKNOWN)
-        if response.status_code == 200 and json_object(response).get("id") == urn:
-            return _published(urn)
-        if response.status_code == 404:
-            return _failed("NOT_FOUND", self.refusal(response).error_message, 404)
-        return self._unsettled(response)
-
-    def _unsettled(self, response: requests.Response) -> Outcome:
-        """A refused read: a rate limit settles nothing, so it is UNKNOWN rather than NOT_SENT."""
-        outcome = self.refusal(response)
-        return replace(outcome, kind=OutcomeKind.UNKNOWN) if outcome.kind is OutcomeKind.NOT_SENT else outcome
+        return self.read_back(conn, f"/posts/{_quoted(urn)}", urn, lambda: _published(urn))
 
     def _finish_processing(self, conn: Connection, ref: Mapping[str, str]) -> Outcome:
         """Create the post a PROCESSING outcome prepared, once its video is AVAILABLE."""
@@ -358,11 +339,11 @@ class Client(HttpClient[Prepared]):
         except PlatformError as exc:
             return replace(exc.outcome, kind=OutcomeKind.UNKNOWN)
         if response.status_code != 200:
-            return self._unsettled(response)
+            return unsettled(self.refusal(response))
         elements = json_object(response).get("elements") or []
         found = next((e for e in elements if isinstance(e, dict) and matches(e)), None)
         if found is None:
-            return _failed("NOT_FOUND", "no matching post among the author's recent posts")
+            return failed("NOT_FOUND", "no matching post among the author's recent posts")
         return _published(str(found["id"]))
 
     @staticmethod
@@ -423,7 +404,7 @@ class Client(HttpClient[Prepared]):
     def _userinfo(self, access_token: str, sandbox: bool) -> dict[str, Any]:
         me = self.call(bare_connection(sandbox, access_token), "GET", USERINFO_URL)
         if not me.get("sub"):
-            raise PlatformError(_failed("NO_MEMBER_ID", "userinfo gave no member id"))
+            raise PlatformError(failed("NO_MEMBER_ID", "userinfo gave no member id"))
         return me
 
     @staticmethod

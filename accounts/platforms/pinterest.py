@@ -52,8 +52,10 @@ from accounts.platforms.base import (
     Post,
     Problem,
     bare_connection,
+    failed,
     json_object,
     token_credentials,
+    unsettled,
 )
 
 API = "https://api.pinterest.com/v5"
@@ -104,10 +106,6 @@ def error_words(response: requests.Response) -> ErrorWords:
 
 def _published(pin_id: str, status: int = 201) -> Outcome:
     return Outcome(OutcomeKind.PUBLISHED, post_id=pin_id, url=PIN_URL.format(pin_id=pin_id), http_status=status)
-
-
-def _failed(code: str, message: str = "", status: int | None = None) -> Outcome:
-    return Outcome(OutcomeKind.FAILED, error_code=code, error_message=message, http_status=status)
 
 
 def _is_digits(value: object) -> bool:
@@ -247,7 +245,7 @@ class Client(HttpClient[Prepared]):
         if _is_digits(pin_id):
             return _published(str(pin_id), response.status_code)
         if response.status_code < 300:
-            return _failed("NO_ID", status=response.status_code)
+            return failed("NO_ID", status=response.status_code)
         return self.refusal(response)
 
     # --- video -----------------------------------------------------------------------------
@@ -256,7 +254,7 @@ class Client(HttpClient[Prepared]):
         registered = self.call(conn, "POST", "/media", json={"media_type": "video"})
         media_id, upload_url = registered.get("media_id"), registered.get("upload_url")
         if not _is_digits(media_id) or not isinstance(upload_url, str):
-            raise PlatformError(_failed("NO_MEDIA_ID", "POST /v5/media gave no upload"))
+            raise PlatformError(failed("NO_MEDIA_ID", "POST /v5/media gave no upload"))
         conn.save_ref({"media_id": str(media_id)})
         self._post_to_s3(conn, upload_url, registered.get("upload_parameters") or {}, video)
         return str(media_id)
@@ -270,7 +268,7 @@ class Client(HttpClient[Prepared]):
             response = self.send(bare_connection(conn.sandbox), "POST", upload_url, data=data, files=files)
         if not self.succeeded(response):
             message = f"the upload was refused: HTTP {response.status_code}"
-            raise PlatformError(_failed("UPLOAD_FAILED", message, response.status_code))
+            raise PlatformError(failed("UPLOAD_FAILED", message, response.status_code))
 
     def _wait_for_video(self, conn: Connection, media_id: str, polls: int) -> bool:
         for attempt in range(polls):
@@ -280,7 +278,7 @@ class Client(HttpClient[Prepared]):
             if status == "succeeded":
                 return True
             if status == "failed":
-                raise PlatformError(_failed("MEDIA_PROCESSING_FAILED", f"media {media_id} failed"))
+                raise PlatformError(failed("MEDIA_PROCESSING_FAILED", f"media {media_id} failed"))
         return False
 
     # --- answers ---------------------------------------------------------------------------
@@ -297,25 +295,10 @@ class Client(HttpClient[Prepared]):
             return self._find_on_board(conn, ref["board_id"], json.loads(ref["pin"]), ref["since"])
         if ref.get("media_id") and ref.get("pin"):
             return self._finish_processing(conn, ref)
-        return _failed("NO_REF", "nothing to check")
+        return failed("NO_REF", "nothing to check")
 
     def _read_back(self, conn: Connection, pin_id: str) -> Outcome:
-        try:
-            response = self.send(conn, "GET", f"/pins/{pin_id}")
-        except PlatformError as exc:
-            return replace(exc.outcome, kind=OutcomeKind.UNKNOWN)
-        if response.status_code == 200 and self.body(response).get("id") == pin_id:
-            return _published(pin_id, 200)
-        if response.status_code == 404:
-            return _failed("NOT_FOUND", self.refusal(response).error_message, 404)
-        return self._unsettled(response)
-
-    def _unsettled(self, response: requests.Response) -> Outcome:
-        """A refused read: only a definitive no settles anything; otherwise the pin stays UNKNOWN."""
-        outcome = self.refusal(response)
-        if outcome.kind is OutcomeKind.FAILED:
-            return outcome
-        return Outcome(OutcomeKind.UNKNOWN, error_code=outcome.error_code)
+        return self.read_back(conn, f"/pins/{pin_id}", pin_id, lambda: _published(pin_id, 200))
 
     def _finish_processing(self, conn: Connection, ref: Mapping[str, str]) -> Outcome:
         """Create the pin a PROCESSING outcome prepared, once the video is ready."""
@@ -339,11 +322,11 @@ class Client(HttpClient[Prepared]):
         except PlatformError as exc:
             return replace(exc.outcome, kind=OutcomeKind.UNKNOWN)
         if response.status_code != 200:
-            return self._unsettled(response)
+            return unsettled(self.refusal(response))
         for pin in self.body(response).get("items") or []:
             if isinstance(pin, dict) and self._matches(pin, wanted, since):
                 return _published(str(pin["id"]), 200)
-        return _failed("NOT_FOUND", "no matching pin on the board")
+        return failed("NOT_FOUND", "no matching pin on the board")
 
     @staticmethod
     def _matches(pin: Mapping[str, Any], wanted: Mapping[str, Any], since: str) -> bool:

@@ -65,7 +65,7 @@ from accounts.platforms.graph import (
     created_since,
     graph_error,
     insight_values,
-    unsettled,
+    read_failure,
 )
 
 GRAPH = "https://graph.threads.net"
@@ -279,7 +279,7 @@ class Client(GraphClient[dict[str, str]]):
         try:
             node = self.node(conn, f"/{ref['post_id']}", params={"fields": "id,permalink"})
         except PlatformError as exc:
-            return replace(unsettled(exc), ref=ref)
+            return replace(read_failure(exc), ref=ref)
         if str(node.get("id")) != ref["post_id"]:
             return Outcome(OutcomeKind.FAILED, ref=ref, error_code="NOT_FOUND")
         url = str(node.get("permalink") or "")
@@ -299,7 +299,7 @@ class Client(GraphClient[dict[str, str]]):
         try:
             threads = self.call(conn, "GET", f"/{_user(conn)}/threads", params=params).get("data") or []
         except PlatformError as exc:
-            return unsettled(exc)
+            return read_failure(exc)
         for item in threads:
             if str(item.get("text") or "").strip() == post.text.strip() and created_since(item.get("timestamp"), since):
                 url, post_id = str(item.get("permalink") or ""), str(item["id"])

@@ -62,8 +62,10 @@ from accounts.platforms.base import (
     Problem,
     bare_connection,
     before_create,
+    failed,
     json_object,
     retry_after_seconds,
+    unsettled,
 )
 from accounts.platforms.tiktok_payloads import MB, POST_MODES, Plan, file_chunks, is_photo, mode, plan_for, privacy
 
@@ -120,15 +122,6 @@ def _wait(code: str, response: requests.Response) -> float | None:
     if response.status_code == 429 or code == RATE_LIMITED:
         return retry_after_seconds(response) or RATE_WINDOW_SECONDS
     return DAILY_CAP_WAIT_SECONDS if code in DAILY_CAPS else None
-
-
-def _failed(code: str, message: str) -> Outcome:
-    return Outcome(OutcomeKind.FAILED, error_code=code, error_message=message)
-
-
-def _unsettled(outcome: Outcome) -> Outcome:
-    """A read-back refused for now (throttled, no answer) settles nothing: UNKNOWN."""
-    return replace(outcome, kind=OutcomeKind.UNKNOWN) if outcome.kind is OutcomeKind.NOT_SENT else outcome
 
 
 def _post_url(username: str, post_id: str, kind: str) -> str:
@@ -261,11 +254,11 @@ class Client(HttpClient[Plan]):
         offered = creator.get("privacy_level_options") or []
         if mode(post) == "DIRECT_POST" and privacy(post) not in offered:
             message = f"{privacy(post)} is not offered to this creator ({', '.join(map(str, offered))})."
-            raise PlatformError(_failed("privacy_level_option_mismatch", message))
+            raise PlatformError(failed("privacy_level_option_mismatch", message))
         cap = creator.get("max_video_post_duration_sec")
         longest = max((m.duration_seconds or 0 for m in post.media if m.is_video), default=0)
         if isinstance(cap, int) and longest > cap:
-            raise PlatformError(_failed("VIDEO_TOO_LONG", f"This creator may post videos of at most {cap} seconds."))
+            raise PlatformError(failed("VIDEO_TOO_LONG", f"This creator may post videos of at most {cap} seconds."))
 
     def _init(self, conn: Connection, plan: Plan) -> None:
         """The init call; its publish_id is saved before anything else is sent."""
@@ -344,10 +337,10 @@ class Client(HttpClient[Plan]):
     def _status_refusal(self, response: requests.Response, ref: Mapping[str, str], *, in_publish: bool) -> Outcome:
         outcome = self.refusal(response)
         if outcome.kind is OutcomeKind.FAILED and not outcome.auth_failed and response.status_code in (400, 404):
-            return _failed("NOT_FOUND", outcome.error_message)
+            return failed("NOT_FOUND", outcome.error_message)
         if in_publish and not outcome.auth_failed:
             return Outcome(OutcomeKind.PROCESSING, ref=dict(ref), error_code=outcome.error_code)
-        return replace(_unsettled(outcome), ref=dict(ref), retry_after=None)
+        return replace(unsettled(outcome), ref=dict(ref), retry_after=None)
 
     def find_recent(self, conn: Connection, post: Post, since: dt.datetime) -> Outcome:
         wanted, cutoff = post.text.strip(), since.timestamp()
@@ -356,7 +349,7 @@ class Client(HttpClient[Plan]):
             try:
                 data = self.call(conn, "POST", f"/video/list/?{urlencode({'fields': VIDEO_FIELDS})}", json=body)
             except PlatformError as exc:
-                return _unsettled(exc.outcome)
+                return unsettled(exc.outcome)
             videos = [v for v in data.get("videos") or [] if isinstance(v, dict)]
             found = self._match(videos, wanted, cutoff)
             if found is not None:
@@ -364,7 +357,7 @@ class Client(HttpClient[Plan]):
             if not data.get("has_more") or any(int(v.get("create_time", 0)) < cutoff for v in videos):
                 break
             body["cursor"] = data.get("cursor")
-        return _failed("NOT_FOUND", "no matching post among the account's recent videos")
+        return failed("NOT_FOUND", "no matching post among the account's recent videos")
 
     @staticmethod
     def _match(videos: Sequence[Mapping[str, Any]], wanted: str, cutoff: float) -> Outcome | None:
@@ -377,13 +370,7 @@ class Client(HttpClient[Plan]):
 
     # --- metrics ---------------------------------------------------------------------------
 
-    def metrics(self, conn: Connection, post_ids: Sequence[str]) -> dict[str, Metrics]:
-        found: dict[str, Metrics] = {}
-        for start in range(0, len(post_ids), MAX_IDS_PER_QUERY):
-            found.update(self._metrics_batch(conn, post_ids[start : start + MAX_IDS_PER_QUERY]))
-        return found
-
-    def _metrics_batch(self, conn: Connection, post_ids: Sequence[str]) -> dict[str, Metrics]:
+    def metrics_batch(self, conn: Connection, post_ids: Sequence[str]) -> dict[str, Metrics]:
         """A refused token expires the account; a rate limit keeps its wait (both as PlatformError)."""
         filters = {"filters": {"video_ids": list(post_ids)}}
         data = self.call(conn, "POST", f"/video/query/?{urlencode({'fields': METRIC_FIELDS})}", json=filters)

@@ -167,12 +167,8 @@ class Client(HttpClient[tuple[dict[str, Any], list[str]]]):
         return problems + self._combination_problems(post)
 
     def _text_problems(self, post: Post) -> list[Problem]:
-        if not post.text.strip() and not post.media:
-            return [Problem("text", "EMPTY_POST", "X needs text or media.")]
-        length, limit = weighted_length(post.text), self.limits.text.max_length or 280
-        if length > limit:
-            return [Problem("text", "TEXT_TOO_LONG", f"Text counts {length} of X's {limit} weighted characters.")]
-        return []
+        too_long = "Text counts {length} of X's {limit} weighted characters."
+        return self.text_problems(post, weighted_length(post.text), empty="X needs text or media.", too_long=too_long)
 
     def _media_problems(self, media: Sequence[Media]) -> list[Problem]:
         """The shared limits, plus X's own: a GIF goes alone, still images stop at 5 MB (the
@@ -348,13 +344,7 @@ class Client(HttpClient[tuple[dict[str, Any], list[str]]]):
 
     # --- metrics ---------------------------------------------------------------------------
 
-    def metrics(self, conn: Connection, post_ids: Sequence[str]) -> dict[str, Metrics]:
-        found: dict[str, Metrics] = {}
-        for start in range(0, len(post_ids), MAX_IDS_PER_LOOKUP):
-            found.update(self._metrics_batch(conn, post_ids[start : start + MAX_IDS_PER_LOOKUP]))
-        return found
-
-    def _metrics_batch(self, conn: Connection, post_ids: Sequence[str]) -> dict[str, Metrics]:
+    def metrics_batch(self, conn: Connection, post_ids: Sequence[str]) -> dict[str, Metrics]:
         """A refused token expires the account; a 429 keeps its wait (both as PlatformError)."""
         query = urlencode({"ids": ",".join(post_ids), "post.fields": "public_metrics"})
         response = self.send(conn, "GET", f"/tweets?{query}")
