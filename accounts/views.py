@@ -32,8 +32,8 @@ from accounts.models import AccountStatus, Platform, SocialAccount
 from accounts.platforms.base import PlatformError
 from accounts.platforms.registry import NoClient, client_for
 from config.errors import ApplicationError
-from teams.dashboard import signed_in_user, team_membership
-from teams.models import Membership, Role, Team
+from teams.dashboard import page_context, signed_in_user, team_membership
+from teams.models import Role, Team
 
 ATTEMPT_LIFETIME_SECONDS = 600
 PASSWORD_PLATFORMS = {Platform.BLUESKY}
@@ -95,15 +95,16 @@ def dashboard(request: HttpRequest) -> HttpResponse:
     except PermissionError as exc:
         return render(request, "accounts/dashboard.html", {"problem": str(exc)}, status=403)
     team = membership.team
-    context: dict[str, Any] = {
-        "team": team,
-        "teams": [m.team for m in Membership.objects.select_related("team").filter(user=signed_in_user(request))],
-        "can_manage": membership.role in (Role.OWNER, Role.ADMIN),
-        "accounts": SocialAccount.objects.filter(team=team).order_by("platform", "created_at"),
-        "platforms": [(p.value, p.label, _connect_problem(p.value)) for p in Platform],
-        "password_platforms": {p.value for p in PASSWORD_PLATFORMS},
-        "development": settings.DEVELOPMENT,
-    }
+    context = page_context(
+        request,
+        membership,
+        **{
+            "accounts": SocialAccount.objects.filter(team=team).order_by("platform", "created_at"),
+            "platforms": [(p.value, p.label, _connect_problem(p.value)) for p in Platform],
+            "password_platforms": {p.value for p in PASSWORD_PLATFORMS},
+            "development": settings.DEVELOPMENT,
+        },
+    )
     return render(request, "accounts/dashboard.html", context)
 
 

@@ -344,6 +344,7 @@ USE_TZ = True
 # --- Static files -----------------------------------------------------------------------
 STATIC_URL = "static/"
 STATIC_ROOT = VAR_DIR / "static"
+STATICFILES_DIRS = [BASE_DIR / "static"]  # the dashboard's stylesheet and scripts
 STATIC_ROOT.mkdir(exist_ok=True)  # `collectstatic` fills it; whitenoise warns while it is missing
 MEDIA_ROOT = VAR_DIR / "media"
 STORAGES: dict[str, dict[str, object]] = {

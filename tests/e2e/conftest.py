@@ -38,7 +38,7 @@ def page(live_server, settings) -> Iterator[object]:
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
         try:
-            yield browser.new_page()
+            yield browser.new_page(viewport={"width": 1280, "height": 800})
         finally:
             browser.close()
             # The test's own queries run while Playwright's sync API is active, on a connection
@@ -49,10 +49,34 @@ def page(live_server, settings) -> Iterator[object]:
 
 @pytest.fixture
 def signed_in(page, live_server, owner):
-    owner.user.set_password("a long demo password")
-    owner.user.save()
-    page.goto(f"{live_server.url}/")
-    page.fill("#id_username", owner.user.username)
+    return sign_in(page, live_server, owner)
+
+
+SCREENSHOTS = os.path.join(os.path.dirname(__file__), "..", "..", "var", "screenshots")
+WIDTHS = {"laptop": (1280, 800), "phone": (390, 844)}
+
+
+@pytest.fixture
+def screenshot():
+    """`screenshot(page, "compose")` saves the page as it is at laptop and at phone width under
+    var/screenshots/ (CI keeps them as artifacts), then restores the laptop width."""
+
+    def take(page, name: str) -> None:
+        os.makedirs(SCREENSHOTS, exist_ok=True)
+        for width, (w, h) in WIDTHS.items():
+            page.set_viewport_size({"width": w, "height": h})
+            page.screenshot(path=os.path.join(SCREENSHOTS, f"{name}-{width}.png"), full_page=True)
+        page.set_viewport_size({"width": WIDTHS["laptop"][0], "height": WIDTHS["laptop"][1]})
+
+    return take
+
+
+def sign_in(page, live_server, persona) -> object:
+    """Log `persona` in through the login form (their password becomes a known one)."""
+    persona.user.set_password("a long demo password")
+    persona.user.save()
+    page.goto(f"{live_server.url}/login/")
+    page.fill("#id_username", persona.user.username)
     page.fill("#id_password", "a long demo password")
     page.click("button[type=submit]")
     page.wait_for_selector("h1")

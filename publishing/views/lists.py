@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Callable
-from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -26,7 +25,7 @@ from config.errors import ApplicationError, NotFound
 from publishing import dispatch, lifecycle
 from publishing.models import Publish
 from publishing.selectors import approvals_for, publishes_for
-from teams.dashboard import signed_in_user, team_membership
+from teams.dashboard import page_context, signed_in_user, team_membership
 from teams.models import Membership, Role, Team
 
 PAGE_SIZE = 20
@@ -42,13 +41,12 @@ def _page(request: HttpRequest, template: str, query: Callable[[Membership], Que
         membership = team_membership(request, request.GET.get("team"))
     except PermissionError as exc:
         return render(request, template, {"problem": str(exc)}, status=403)
-    teams = Membership.objects.select_related("team").filter(user=signed_in_user(request)).order_by("created_at")
-    context: dict[str, Any] = {
-        "team": membership.team,
-        "teams": [m.team for m in teams],
-        "can_approve": _can_approve(membership),
-        "page": Paginator(query(membership), PAGE_SIZE).get_page(request.GET.get("page")),
-    }
+    context = page_context(
+        request,
+        membership,
+        can_approve=_can_approve(membership),
+        page=Paginator(query(membership), PAGE_SIZE).get_page(request.GET.get("page")),
+    )
     return render(request, template, context)
 
 

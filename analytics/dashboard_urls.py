@@ -1,0 +1,10 @@
+from __future__ import annotations
+
+from django.urls import path
+
+from analytics import views
+
+urlpatterns = [
+    path("analytics/", views.analytics, name="analytics"),
+    path("analytics/<uuid:publish_id>/", views.post, name="analytics-post"),
+]
