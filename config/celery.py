@@ -13,11 +13,19 @@ solo) gets a watchdog thread that does (config.task_limits).
 from __future__ import annotations
 
 import gc
+import logging
 import os
 from typing import Any
 
 from celery import Celery
-from celery.signals import task_postrun, task_prerun, worker_init, worker_process_init, worker_ready
+from celery.signals import (
+    after_setup_logger,
+    task_postrun,
+    task_prerun,
+    worker_init,
+    worker_process_init,
+    worker_ready,
+)
 
 from config.task_limits import Watchdog, limits, pool_enforces_limits
 
@@ -41,6 +49,20 @@ def recycle_database(sender: Any = None, **_: Any) -> None:
 
 task_prerun.connect(recycle_database, weak=False)
 task_postrun.connect(recycle_database, weak=False)
+
+
+# Celery's loggers of the routine: beat sending each due task, a worker receiving it, a task
+# succeeding. A failed task is logged at ERROR by celery.app.trace, which WARNING keeps.
+ROUTINE_LOGGERS = ("celery.beat", "celery.worker.strategy", "celery.app.trace")
+
+
+@after_setup_logger.connect(weak=False)
+def quiet_routine(**_: Any) -> None:
+    from django.conf import settings
+
+    if not settings.LOG_EVERY_TASK:
+        for name in ROUTINE_LOGGERS:
+            logging.getLogger(name).setLevel(logging.WARNING)
 
 
 # The watchdog of this worker process, when its pool does not enforce time limits.

@@ -393,3 +393,7 @@ LOGGING = {
     "root": {"handlers": ["console"], "level": env.str("LOG_LEVEL", default="INFO")},
     "loggers": {"django.db.backends": {"level": "WARNING"}},
 }
+# Celery's own line per task sent, received and succeeded (the periodic tasks run every few
+# seconds): off unless asked for, so a publish's outcome (publishing.delivery) and every
+# error stay readable. Failures of tasks are logged either way.
+LOG_EVERY_TASK = env.bool("LOG_EVERY_TASK", default=False)

@@ -13,6 +13,7 @@ leaves the same rows.
 from __future__ import annotations
 
 import datetime as dt
+import logging
 from collections.abc import Mapping
 from typing import Any
 
@@ -39,6 +40,8 @@ FIRST_CHECK = dt.timedelta(seconds=5)
 MAX_CHECK_PAUSE = dt.timedelta(minutes=10)
 MAX_CHECKS = 200
 UNKNOWN_ABSENT_AFTER = dt.timedelta(minutes=10)
+
+logger = logging.getLogger(__name__)
 
 
 # --- the worker's path -------------------------------------------------------------------------
@@ -172,7 +175,19 @@ def _apply_outcome(target: Target, attempt: DeliveryAttempt, outcome: Outcome, *
     attempt.ref = {**attempt.ref, **outcome.ref}
     attempt.response = _evidence(outcome)
     attempt.finished_at = now
+    _log_outcome(target, to)
     return to
+
+
+def _log_outcome(target: Target, to: TargetState) -> None:
+    """One line per answer a target gets: what an operator watching the logs wants to see."""
+    if to == TargetState.PUBLISHED:
+        said = target.platform_post_url or target.platform_post_id
+    elif to == TargetState.FAILED:
+        said = f"{target.error_code}: {target.error_message}"
+    else:
+        said = "the platform has not confirmed it yet; it is read back"
+    logger.info("Publish %s to %s: %s, %s", target.publish_id, target.platform, to.value, said)
 
 
 def _evidence(outcome: Outcome) -> dict[str, Any]:
