@@ -27,7 +27,7 @@ from django.utils import timezone
 
 from config import db
 from config.errors import InvalidRequest, NotFound, Unprocessable
-from publishing import outbox, validation
+from publishing import actions, outbox, validation
 from publishing.edits import apply_retry_edits, patched_targets
 from publishing.models import (
     ApprovalStatus,
@@ -74,8 +74,8 @@ class TargetInput:
 
 def _is_editable(publish: Publish) -> bool:
     if publish.status == PublishStatus.DRAFT:
-        return not publish.confirmed
-    return publish.status == PublishStatus.SCHEDULED and outbox.has_release(publish)
+        return actions.is_open_draft(publish)
+    return outbox.is_waiting(publish)
 
 
 def _check_future(scheduled_at: dt.datetime | None, *, now: dt.datetime) -> dt.datetime:
@@ -118,12 +118,8 @@ def publish_create(
     wait for confirm. A gated request (approval required, caller not owner/admin) is not
     released until approved. The publishing quota is consumed here unless it is a draft."""
     now = timezone.now()
-    if not targets:
-        raise InvalidRequest("At least one target is required.", code="TARGETS_REQUIRED", details={"field": "targets"})
-    if publish_mode == PublishMode.SCHEDULED or (scheduled_at is not None and publish_mode == PublishMode.DRAFT):
-        _check_future(scheduled_at, now=now)
-    elif scheduled_at is not None:
-        raise InvalidRequest("scheduled_at goes with publish_mode scheduled or draft.", code="SCHEDULED_AT_NOT_ALLOWED")
+    require_targets(targets)
+    check_schedule(publish_mode=publish_mode, scheduled_at=scheduled_at, now=now)
     accounts = validation.accounts_by_id(team=team, account_ids=[t.account_id for t in targets])
     publish = Publish(
         team=team,
@@ -136,7 +132,7 @@ def publish_create(
         status=PublishStatus.DRAFT,
         confirmed=publish_mode != PublishMode.DRAFT,
     )
-    gated = publish.confirmed and _gated(team, caller)
+    gated = waits_for_approval(team=team, caller=caller, publish_mode=publish_mode)
     released = publish_mode == PublishMode.IMMEDIATE and not gated
     initial = _initial_state(publish_mode, released=released)
     rows = [
@@ -175,6 +171,26 @@ def publish_create(
         quota_consume(team=team)
     _keep_written(publish, rows)
     return publish
+
+
+def require_targets(targets: Sequence[TargetInput]) -> None:
+    if not targets:
+        raise InvalidRequest("At least one target is required.", code="TARGETS_REQUIRED", details={"field": "targets"})
+
+
+def check_schedule(*, publish_mode: str, scheduled_at: dt.datetime | None, now: dt.datetime) -> None:
+    """A create's rule for its time: a scheduled publish (or a draft given a time) needs a
+    future one; an immediate publish takes none."""
+    if publish_mode == PublishMode.SCHEDULED or (scheduled_at is not None and publish_mode == PublishMode.DRAFT):
+        _check_future(scheduled_at, now=now)
+    elif scheduled_at is not None:
+        raise InvalidRequest("scheduled_at goes with publish_mode scheduled or draft.", code="SCHEDULED_AT_NOT_ALLOWED")
+
+
+def waits_for_approval(*, team: Team, caller: Caller, publish_mode: str) -> bool:
+    """Whether a new publish waits for an owner or admin: submitted (not a draft) by a caller
+    who may not approve, in a team that requires approval."""
+    return publish_mode != PublishMode.DRAFT and _gated(team, caller)
 
 
 def _initial_state(publish_mode: str, *, released: bool) -> TargetState:
@@ -251,7 +267,7 @@ def publish_update(*, team: Team, publish_id: Id, changes: Mapping[str, Any], ca
 def publish_discard(*, team: Team, publish_id: Id) -> str:
     """Delete an unconfirmed draft permanently. Returns its id."""
     publish = locked(team, publish_id)
-    if publish.status != PublishStatus.DRAFT or publish.confirmed:
+    if not actions.is_open_draft(publish):
         raise Unprocessable(
             f"Only an editable draft can be discarded; this publish is {publish.status}"
             + (" and submitted" if publish.confirmed and publish.status == PublishStatus.DRAFT else "")
@@ -275,7 +291,7 @@ def publish_confirm(*, team: Team, publish_id: Id, caller: Caller, scheduled_at:
     publish = locked(team, publish_id)
     if publish.confirmed and publish.status == PublishStatus.PUBLISHING and outbox.refused_by_broker(publish):
         return publish
-    if publish.status != PublishStatus.DRAFT or publish.confirmed:
+    if not actions.is_open_draft(publish):
         raise Unprocessable("Only an unconfirmed draft can be confirmed.", code="NOT_A_DRAFT")
     now = timezone.now()
     due = scheduled_at or publish.scheduled_at
@@ -299,7 +315,7 @@ def publish_confirm(*, team: Team, publish_id: Id, caller: Caller, scheduled_at:
 
 def _scheduled_waiting(team: Team, publish_id: Id) -> Publish:
     publish = locked(team, publish_id)
-    if publish.status != PublishStatus.SCHEDULED or not outbox.has_release(publish):
+    if not outbox.is_waiting(publish):
         raise Unprocessable("This publish is no longer waiting in the schedule queue.", code="NOT_SCHEDULED")
     return publish
 
@@ -340,7 +356,7 @@ def publish_approve(*, team: Team, publish_id: Id, caller: Caller) -> tuple[Publ
     publish = locked(team, publish_id)
     if publish.approval_status == ApprovalStatus.APPROVED:
         return publish, True
-    if publish.approval_status != ApprovalStatus.PENDING:
+    if not actions.is_pending_approval(publish):
         raise InvalidRequest("This publish is not waiting for approval.", code="NOT_PENDING_APPROVAL")
     now = timezone.now()
     publish.approval_status = ApprovalStatus.APPROVED
@@ -360,7 +376,7 @@ def publish_reject(*, team: Team, publish_id: Id, caller: Caller, reason: str = 
     if not caller.can_approve:
         raise NotFound("No such publish.", code="PUBLISH_NOT_FOUND")
     publish = locked(team, publish_id)
-    if publish.approval_status != ApprovalStatus.PENDING:
+    if not actions.is_pending_approval(publish):
         raise InvalidRequest("This publish is not waiting for approval.", code="NOT_PENDING_APPROVAL")
     if len(reason) > REASON_MAX_LENGTH:
         raise InvalidRequest(f"Keep the reason to {REASON_MAX_LENGTH} characters or fewer.", code="REASON_TOO_LONG")
@@ -392,11 +408,11 @@ def publish_retry(*, team: Team, publish_id: Id, caller: Caller, edits: Sequence
     outcome is unknown are never re-sent. In a team that requires approval, a member's edits
     are new content: the publish waits for approval again, and approving it re-sends them."""
     publish = locked(team, publish_id)
-    if publish.status not in (PublishStatus.FAILED, PublishStatus.PARTIAL):
+    if publish.status not in actions.RETRYABLE_STATUSES:
         raise InvalidRequest(
             f"Only a failed or partial publish can be retried; this one is {publish.status}.", code="NOT_RETRYABLE"
         )
-    if publish.approval_status in (ApprovalStatus.PENDING, ApprovalStatus.REJECTED):
+    if publish.approval_status in actions.UNRETRYABLE_APPROVALS:
         raise InvalidRequest(
             f"This publish is {publish.approval_status.replace('_', ' ')}: it cannot be retried.",
             code="NOT_RETRYABLE",

@@ -15,7 +15,7 @@ from collections import defaultdict
 from collections.abc import Sequence
 
 from django.db import transaction
-from django.db.models import F, Value
+from django.db.models import Exists, F, OuterRef, Value
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
@@ -89,6 +89,22 @@ def schedule(publish: Publish, due_at: dt.datetime) -> None:
 
 def has_release(publish: Publish) -> bool:
     return ScheduledRelease.objects.filter(publish=publish).exists()
+
+
+def release_pending() -> Exists:
+    """`has_release` as an annotation (`release_pending`), for lists that ask it of every row."""
+    return Exists(ScheduledRelease.objects.filter(publish=OuterRef("pk")))
+
+
+def is_waiting(publish: Publish) -> bool:
+    """Whether the publish still waits in the schedule queue, where a submitted publish can
+    still be edited, rescheduled or unscheduled: scheduled, and its release row not yet taken
+    by the scheduler. A publish read with the `release_pending` annotation is answered
+    without a query."""
+    if publish.status != PublishStatus.SCHEDULED:
+        return False
+    pending: bool | None = getattr(publish, "release_pending", None)
+    return has_release(publish) if pending is None else pending
 
 
 def refused_by_broker(publish: Publish) -> bool:

@@ -26,28 +26,46 @@ MAX_MEDIA = 20
 def accounts_by_id(*, team: Team, account_ids: Sequence[str]) -> dict[str, SocialAccount]:
     """The team's accounts for `account_ids`; 400 when one is absent, another team's, or
     cannot publish (expired or disabled)."""
+    found, refusals = accounts_checked(team=team, account_ids=account_ids)
+    if refusals:
+        raise next(iter(refusals.values()))  # the first target's
+    return found
+
+
+def accounts_checked(
+    *, team: Team, account_ids: Sequence[str]
+) -> tuple[dict[str, SocialAccount], dict[int, InvalidRequest]]:
+    """The team's accounts for `account_ids`, and by target index the 400 of each one that
+    cannot be published to, in target order (`accounts_by_id` raises the first; a check of
+    a whole request reports them all). An account named twice is a 400 at once."""
     if len(set(account_ids)) != len(account_ids):
         raise InvalidRequest("Each account may appear in only one target.", code="DUPLICATE_TARGET")
     found = _team_accounts(team, account_ids)
+    refusals = {}
     for index, account_id in enumerate(account_ids):
-        account = found.get(account_id)
-        where = {"target": index, "account_id": account_id}
-        if account is None:
-            raise InvalidRequest(
-                f"targets[{index}]: no such account in this team.", code="ACCOUNT_NOT_FOUND", details=where
-            )
-        if account.status != AccountStatus.ACTIVE:
-            raise InvalidRequest(
-                f"targets[{index}]: the {account.platform} account {account.handle or account_id} is "
-                f"{account.status}; re-authorize it in the dashboard first.",
-                code=f"ACCOUNT_{account.status.upper()}",
-                details=where,
-            )
-        try:
-            account_sandbox_check(sandbox=account.sandbox)
-        except SandboxUnavailable as exc:
-            raise InvalidRequest(f"targets[{index}]: {exc.message}", code=exc.code, details=where) from None
-    return found
+        if refusal := _refusal(index, account_id, found.get(account_id)):
+            refusals[index] = refusal
+    return found, refusals
+
+
+def _refusal(index: int, account_id: str, account: SocialAccount | None) -> InvalidRequest | None:
+    where = {"target": index, "account_id": account_id}
+    if account is None:
+        return InvalidRequest(
+            f"targets[{index}]: no such account in this team.", code="ACCOUNT_NOT_FOUND", details=where
+        )
+    if account.status != AccountStatus.ACTIVE:
+        return InvalidRequest(
+            f"targets[{index}]: the {account.platform} account {account.handle or account_id} is "
+            f"{account.status}; re-authorize it in the dashboard first.",
+            code=f"ACCOUNT_{account.status.upper()}",
+            details=where,
+        )
+    try:
+        account_sandbox_check(sandbox=account.sandbox)
+    except SandboxUnavailable as exc:
+        return InvalidRequest(f"targets[{index}]: {exc.message}", code=exc.code, details=where)
+    return None
 
 
 def _team_accounts(team: Team, account_ids: Sequence[str]) -> dict[str, SocialAccount]:
@@ -115,9 +133,22 @@ def check_targets(
     unsupported_media_is_422: bool,
 ) -> None:
     """Validate each target's effective post with its platform client."""
+    found = [
+        (index, account, problems_of(account, post))
+        for index, account, post in effective_posts(publish, targets, accounts=accounts)
+    ]
+    raise_for_problems(found, unsupported_media_is_422=unsupported_media_is_422)
+
+
+def effective_posts(
+    publish: Publish, targets: Sequence[Target], *, accounts: Mapping[str, SocialAccount]
+) -> list[tuple[int, SocialAccount, Post]]:
+    """(index, account, post) per target: the post its platform client would be given, the
+    target's own content and media where it has them, else the publish's. 400 when a media
+    id is not a ready upload of the team."""
     wanted = list(publish.media_ids) + [i for t in targets for i in (t.media_ids or [])]
     uploads = uploads_by_id(team=publish.team, media_ids=wanted)
-    found = []
+    posts = []
     for index, target in enumerate(targets):
         account = accounts[str(target.account_id)]
         post = effective_post(
@@ -127,8 +158,8 @@ def check_targets(
             settings=target.platform_settings,
             uploads=uploads,
         )
-        found.append((index, account, problems_of(account, post)))
-    raise_for_problems(found, unsupported_media_is_422=unsupported_media_is_422)
+        posts.append((index, account, post))
+    return posts
 
 
 def problems_of(account: SocialAccount, post: Post) -> list[Problem]:

@@ -186,6 +186,9 @@ class Client(HttpClient[tuple[str, dict[str, Any]]]):
 
     # --- validation ----------------------------------------------------------------------
 
+    def text_length(self, text: str) -> int:
+        return grapheme_count(text)
+
     def validate(self, post: Post) -> list[Problem]:
         problems = _text_problems(post.text, "text")
         if not post.text and not post.media and "embed" not in post.settings:

@@ -65,6 +65,17 @@ class PlatformClient(abc.ABC):
         """Text, title, media type/count/size/duration and platform_settings problems; the
         settings declared in `setting_types` are of their declared types here."""
 
+    def text_length(self, text: str) -> int:
+        """`text`'s length as `validate()` counts it against `text_limit()`, the way
+        `limits.text.counting` names: code points here; a client that counts otherwise
+        (weighted, graphemes, UTF-16, bytes) answers with its own counting function, so a
+        live count (the dashboard's) never differs from the check."""
+        return len(text)
+
+    def text_limit(self, post: Post) -> int | None:
+        """The text limit `validate()` applies to `post`; None when the text has none."""
+        return self.limits.text.max_length
+
     def media_problems(self, media: Sequence[Media]) -> list[Problem]:
         """What the limits table rules out: missing or mixed media, counts, types, sizes and
         video durations. Clients add only their platform's own extra rules."""

@@ -179,6 +179,9 @@ class Client(GraphClient[dict[str, str]]):
 
     # --- validation ------------------------------------------------------------------------
 
+    def text_length(self, text: str) -> int:
+        return text_length(text)
+
     def validate(self, post: Post) -> list[Problem]:
         problems = self._text_problems(post) + self.media_problems(post.media)
         problems += [] if problems else _aspect_problems(post.media)
@@ -190,7 +193,7 @@ class Client(GraphClient[dict[str, str]]):
     def _text_problems(self, post: Post) -> list[Problem]:
         if not post.text.strip() and not post.media:
             return [Problem("text", "EMPTY_POST", "A Threads text post needs text.")]
-        length, limit = text_length(post.text), self.limits.text.max_length or 500
+        length, limit = self.text_length(post.text), self.limits.text.max_length or 500
         if length > limit:
             message = f"Text counts {length} of Threads' {limit} characters (emoji count their UTF-8 bytes)."
             return [Problem("text", "TEXT_TOO_LONG", message)]

@@ -220,11 +220,17 @@ class Client(HttpClient[Plan]):
         problems += _video_problems(post.media) + _value_problems(post.settings)
         return problems + _combination_problems(post)
 
+    def text_length(self, text: str) -> int:
+        return utf16_length(text)
+
+    def text_limit(self, post: Post) -> int:
+        """A photo's description takes the table's limit, a video's caption fewer."""
+        return (self.limits.text.max_length or 4000) if is_photo(post) else CAPTION_MAX
+
     def _text_problems(self, post: Post) -> list[Problem]:
-        photo = is_photo(post)
-        limit = (self.limits.text.max_length or 4000) if photo else CAPTION_MAX
-        if utf16_length(post.text) > limit:
-            what = "photo description" if photo else "video caption"
+        limit = self.text_limit(post)
+        if self.text_length(post.text) > limit:
+            what = "photo description" if is_photo(post) else "video caption"
             return [Problem("text", "TEXT_TOO_LONG", f"A TikTok {what} has at most {limit} characters.")]
         return []
 

@@ -166,9 +166,12 @@ class Client(HttpClient[tuple[dict[str, Any], list[str]]]):
         problems += _setting_problems(post.settings)
         return problems + self._combination_problems(post)
 
+    def text_length(self, text: str) -> int:
+        return weighted_length(text)
+
     def _text_problems(self, post: Post) -> list[Problem]:
         too_long = "Text counts {length} of X's {limit} weighted characters."
-        return self.text_problems(post, weighted_length(post.text), empty="X needs text or media.", too_long=too_long)
+        return self.text_problems(post, self.text_length(post.text), empty="X needs text or media.", too_long=too_long)
 
     def _media_problems(self, media: Sequence[Media]) -> list[Problem]:
         """The shared limits, plus X's own: a GIF goes alone, still images stop at 5 MB (the

@@ -183,8 +183,13 @@ def _category(value: Any) -> str:
     return value if isinstance(value, str) and value.isascii() and value.isdigit() else ""
 
 
+def description_size(text: str) -> int:
+    """YouTube counts a description in UTF-8 bytes."""
+    return len(text.encode())
+
+
 def _text_problems(text: str) -> list[Problem]:
-    size = len(text.encode())
+    size = description_size(text)
     if size > DESCRIPTION_MAX_BYTES:
         message = f"The description is {size} UTF-8 bytes; YouTube takes {DESCRIPTION_MAX_BYTES}."
         return [Problem("text", "TEXT_TOO_LONG", message)]
@@ -228,6 +233,9 @@ class Client(HttpClient[str]):
     status_polls = 1  # videos.list checks inside publish() before answering PROCESSING
 
     # --- validation ------------------------------------------------------------------------
+
+    def text_length(self, text: str) -> int:
+        return description_size(text)
 
     def validate(self, post: Post) -> list[Problem]:
         problems = self.media_problems(post.media) + _text_problems(post.text)

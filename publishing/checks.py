@@ -1,0 +1,157 @@
+"""Check a create without doing it: what `lifecycle.publish_create` would refuse, every problem
+of every target at once, and each target's text length as its platform counts it.
+
+The dashboard's compose page asks this as the user types. It runs the create's own rules, never a copy of them: the
+lifecycle's for the targets and the time, `validation`'s for the accounts, the media and each
+target's effective post. Where those raise at the first problem, this goes on, so a request's
+problems come out together. Nothing is written, counted against the quota or sent.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.utils import timezone
+
+from accounts.models import SocialAccount
+from accounts.platforms.base import Post, Problem
+from accounts.platforms.registry import NoClient, client_for
+from config.errors import ApplicationError
+from publishing import lifecycle, validation
+from publishing.models import Publish, Target
+from teams.models import Team
+
+
+@dataclass(frozen=True)
+class TargetCheck:
+    """One target: its account's platform (None when there is no such account in the team),
+    its effective text's length and limit as the platform counts them, and its problems."""
+
+    account_id: str
+    platform: str | None = None
+    length: int | None = None
+    limit: int | None = None
+    problems: list[Problem] = field(default_factory=list)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "account_id": self.account_id,
+            "platform": self.platform,
+            "length": self.length,
+            "limit": self.limit,
+            "problems": [_problem_dict(p) for p in self.problems],
+        }
+
+
+@dataclass(frozen=True)
+class CreateCheck:
+    """The whole request: problems of no one target (field `targets`, `scheduled_at`,
+    `media_ids`), each target's check in request order, and whether the publish would wait for
+    approval."""
+
+    problems: list[Problem]
+    targets: list[TargetCheck]
+    waits_for_approval: bool
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems and not any(t.problems for t in self.targets)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "ok": self.ok,
+            "waits_for_approval": self.waits_for_approval,
+            "problems": [_problem_dict(p) for p in self.problems],
+            "targets": [t.as_dict() for t in self.targets],
+        }
+
+
+def _problem_dict(problem: Problem) -> dict[str, str]:
+    return {"field": problem.field, "code": problem.code, "message": problem.message}
+
+
+def publish_check(
+    *,
+    team: Team,
+    caller: lifecycle.Caller,
+    content: str,
+    media_ids: list[str],
+    targets: Sequence[lifecycle.TargetInput],
+    publish_mode: str,
+    scheduled_at: dt.datetime | None,
+) -> CreateCheck:
+    """What `lifecycle.publish_create` with the same arguments would find wrong, all of it,
+    without creating or counting anything. A problem the create reports for the request as a
+    whole (no targets, the time, an account named twice, media that is not a ready upload)
+    is in `problems`; an account's or a post's is in its target's."""
+    problems = _refused(lambda: lifecycle.require_targets(targets), "targets")
+    now = timezone.now()
+    problems += _refused(
+        lambda: lifecycle.check_schedule(publish_mode=publish_mode, scheduled_at=scheduled_at, now=now), "scheduled_at"
+    )
+    waits = lifecycle.waits_for_approval(team=team, caller=caller, publish_mode=publish_mode)
+    try:
+        found, refusals = validation.accounts_checked(team=team, account_ids=[t.account_id for t in targets])
+    except ApplicationError as exc:
+        return CreateCheck([*problems, _problem(exc, "targets")], [TargetCheck(t.account_id) for t in targets], waits)
+    checks: list[TargetCheck] = []
+    for index, target in enumerate(targets):
+        refusal = refusals.get(index)
+        checks.append(TargetCheck(target.account_id, problems=[_problem(refusal, "account_id")] if refusal else []))
+    usable = [(i, t) for i, t in enumerate(targets) if i not in refusals]
+    try:
+        posts = _effective_posts(team, content, media_ids, usable, found)
+    except ApplicationError as exc:
+        return CreateCheck([*problems, _problem(exc, "media_ids")], checks, waits)
+    for index, account, post in posts:
+        checks[index] = _target_check(checks[index], account, post)
+    return CreateCheck(problems, checks, waits)
+
+
+def _effective_posts(
+    team: Team,
+    content: str,
+    media_ids: list[str],
+    usable: list[tuple[int, lifecycle.TargetInput]],
+    accounts: dict[str, SocialAccount],
+) -> list[tuple[int, SocialAccount, Post]]:
+    """Each usable target's effective post, by its index in the request: unsaved rows, built
+    as the create builds them, through the create's own validation."""
+    publish = Publish(team=team, content=content, media_ids=media_ids)
+    rows = [
+        Target(
+            publish=publish,
+            account=accounts[t.account_id],
+            content=t.content,
+            media_ids=t.media_ids,
+            platform_settings=t.platform_settings or {},
+        )
+        for _, t in usable
+    ]
+    posts = validation.effective_posts(publish, rows, accounts=accounts)
+    return [(usable[position][0], account, post) for position, account, post in posts]
+
+
+def _target_check(check: TargetCheck, account: SocialAccount, post: Post) -> TargetCheck:
+    problems = validation.problems_of(account, post)
+    try:
+        client = client_for(account.platform)
+    except NoClient:
+        return TargetCheck(check.account_id, account.platform, problems=problems)
+    length, limit = client.text_length(post.text), client.text_limit(post)
+    return TargetCheck(check.account_id, account.platform, length, limit, problems)
+
+
+def _refused(rule: Callable[[], None], field_name: str) -> list[Problem]:
+    try:
+        rule()
+    except ApplicationError as exc:
+        return [_problem(exc, field_name)]
+    return []
+
+
+def _problem(exc: ApplicationError, field_name: str) -> Problem:
+    return Problem(field_name, exc.code, exc.message)
