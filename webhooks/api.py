@@ -13,13 +13,15 @@ from config.schema import api_operation, data_envelope
 from config.serializers import represented, validated
 from teams.authentication import get_caller
 from webhooks import services
-from webhooks.models import EventType, Subscription
+from webhooks.models import SUBSCRIBABLE_EVENTS, Subscription
 
 
 class SubscriptionCreateSerializer(serializers.Serializer[Any]):
     url = serializers.URLField(max_length=2048, help_text="https URL that receives POSTed events.")
     events = serializers.ListField(
-        child=serializers.ChoiceField(choices=EventType.values), allow_empty=False, max_length=len(EventType.values)
+        child=serializers.ChoiceField(choices=SUBSCRIBABLE_EVENTS),
+        allow_empty=False,
+        max_length=len(SUBSCRIBABLE_EVENTS),
     )
     secret = serializers.CharField(
         required=False,

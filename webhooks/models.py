@@ -13,6 +13,13 @@ class EventType(models.TextChoices):
     POST_PENDING_APPROVAL = "post.pending_approval"
     POST_APPROVED = "post.approved"
     POST_REJECTED = "post.rejected"
+    # Sent only by "send a test event" (`services.subscription_send_test`), to the one
+    # subscription asked for: no subscription can choose it and `emit` refuses it.
+    TEST = "webhook.test", "Webhook test"
+
+
+# The spec's whitelist (§6): the events a subscription may choose and `emit` fans out.
+SUBSCRIBABLE_EVENTS: tuple[str, ...] = tuple(t.value for t in EventType if t is not EventType.TEST)
 
 
 class Subscription(BaseModel):

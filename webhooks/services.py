@@ -7,6 +7,8 @@ killed) the sweeper finds the delivery by its `next_attempt_at` and sends it. Re
 in the database, never in a broker countdown. An attempt costs two statements on PostgreSQL
 (`hotpath`: claim-and-load, then record the success), and deliveries to one receiver share a
 keep-alive connection (`config.outbound`), which the address policy checks again every time.
+A test event (`subscription_send_test`, the dashboard's "Send test event") is the one event
+written outside `emit`: it has its own type and goes to the subscription asked for, only.
 
 Disabling rule: a subscription is disabled at once when its receiver answers 410 Gone, and
 after DISABLE_AFTER_FAILED_DELIVERIES deliveries in a row whose every attempt failed (any
@@ -31,11 +33,19 @@ from django.db.models import F, Q
 from django.utils import timezone
 
 from config import outbound
-from config.errors import InvalidRequest, NotFound
+from config.errors import Conflict, InvalidRequest, NotFound
 from config.ids import new_id
 from teams.models import Team
 from webhooks import hotpath, signing
-from webhooks.models import Delivery, DeliveryAttempt, DeliveryState, Event, EventType, Subscription
+from webhooks.models import (
+    SUBSCRIBABLE_EVENTS,
+    Delivery,
+    DeliveryAttempt,
+    DeliveryState,
+    Event,
+    EventType,
+    Subscription,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -110,7 +120,7 @@ def _disable(subscription_id: uuid.UUID, reason: str) -> None:
 def emit(*, team: Team, event_type: str, data: dict[str, object]) -> Event:
     """Record an event and its deliveries. Call it inside the transaction of the change it
     describes: a rollback takes the event with it, and nothing is sent before commit."""
-    if event_type not in EventType.values:
+    if event_type not in SUBSCRIBABLE_EVENTS:  # a test event goes to one subscription only
         raise ValueError(f"unknown event type {event_type}")
     if connection.vendor == "postgresql":  # one statement (hotpath)
         now = timezone.now()
@@ -131,6 +141,27 @@ def emit(*, team: Team, event_type: str, data: dict[str, object]) -> Event:
     if ids:
         transaction.on_commit(lambda: _enqueue(ids))
     return event
+
+
+def subscription_send_test(*, subscription: Subscription) -> Delivery:
+    """Record a `webhook.test` event and its one delivery, to this subscription only, and send
+    it after commit by the path every delivery takes: signed, retried and logged the same way.
+    A deleted subscription is NotFound; a disabled one is refused (enable it first)."""
+    with transaction.atomic():
+        # The lock keeps a concurrent delete or disable from slipping in before the insert.
+        locked = Subscription.objects.select_for_update().filter(pk=subscription.pk).first()
+        if locked is None:
+            raise NotFound("No such webhook.", code="WEBHOOK_NOT_FOUND")
+        if locked.disabled_at is not None:
+            raise Conflict("The webhook is disabled: enable it before sending a test event.", code="WEBHOOK_DISABLED")
+        event = Event.objects.create(team_id=locked.team_id, type=EventType.TEST, data=_test_data(locked))
+        delivery = Delivery.objects.create(subscription=locked, event=event, next_attempt_at=event.created_at)
+        transaction.on_commit(lambda: _enqueue([str(delivery.pk)]))
+    return delivery
+
+
+def _test_data(subscription: Subscription) -> dict[str, object]:
+    return {"test": True, "subscription_id": str(subscription.pk), "message": "A test event: nothing happened."}
 
 
 def _enqueue(delivery_ids: list[str]) -> None:
