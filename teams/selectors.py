@@ -6,10 +6,10 @@ import datetime as dt
 from dataclasses import dataclass
 
 from django.contrib.auth.models import User
-from django.db.models import BooleanField, ExpressionWrapper, Q, QuerySet
+from django.db.models import BooleanField, Case, ExpressionWrapper, IntegerField, Q, QuerySet, Subquery, Value, When
 
 from teams import usage
-from teams.models import MonthlyUsage, Role, Team
+from teams.models import ApiKey, ApiKeyKind, Membership, MonthlyUsage, Role, Team
 from teams.services import month_start
 
 
@@ -22,6 +22,35 @@ def teams_owned(*, user: User) -> QuerySet[Team]:
         .annotate(is_default=ExpressionWrapper(default, output_field=BooleanField()))
         .select_related("plan")
         .order_by("created_at", "id")
+    )
+
+
+def members_of(*, team: Team) -> QuerySet[Membership]:
+    """The team's memberships with their users: the owner first, then admins, then members."""
+    rank = Case(When(role=Role.OWNER, then=Value(0)), When(role=Role.ADMIN, then=Value(1)), default=Value(2))
+    return (
+        Membership.objects.filter(team=team)
+        .select_related("user")
+        .alias(rank=ExpressionWrapper(rank, output_field=IntegerField()))
+        .order_by("rank", "user__username")
+    )
+
+
+def api_keys_shown(*, team: Team, user: User) -> QuerySet[ApiKey]:
+    """The keys the dashboard shows an owner or admin of `team`, and lets them revoke: their own
+    keys that act in it, and every team key of it, whoever made it. Other members' user keys act
+    as those members, across their own teams, and stay theirs to see.
+
+    A user key acts in its active team, or without one in the user's fallback team: their
+    default team, else the first they joined (as `teams.authentication` finds it)."""
+    fallback = Membership.objects.filter(user=user).order_by("-is_default", "created_at").values("team_id")[:1]
+    acts_here = Q(active_team=team) | Q(active_team__isnull=True, fallback_team=team.pk)
+    own = Q(user=user) & (Q(kind=ApiKeyKind.TEAM, team=team) | Q(kind=ApiKeyKind.USER) & acts_here)
+    return (
+        ApiKey.objects.alias(fallback_team=Subquery(fallback))
+        .filter(own | Q(kind=ApiKeyKind.TEAM, team=team))
+        .select_related("user")
+        .order_by("-created_at", "-id")
     )
 
 

@@ -14,7 +14,7 @@ from django.db import connection, transaction
 from django.db.models import F, Field, Q
 from django.utils import timezone
 
-from config.errors import Forbidden, InvalidRequest, QuotaExceeded
+from config.errors import Forbidden, InvalidRequest, NotFound, QuotaExceeded
 from config.ids import new_id
 from teams import keys, moves
 from teams.caller_cache import forget_callers
@@ -41,6 +41,115 @@ def membership_add(*, team: Team, user: User, role: Role) -> Membership:
     if role == Role.OWNER:
         raise InvalidRequest("A team has exactly one owner.", code="OWNER_EXISTS")
     return Membership.objects.create(team=team, user=user, role=role)
+
+
+# --- changes an owner or admin makes from the dashboard's settings ----------------------------
+# Each takes the acting `user` and checks their role in the team itself: the page hiding a
+# button is not the protection.
+
+MANAGING_ROLES = (Role.OWNER, Role.ADMIN)
+
+
+def _require_role(*, team: Team, user: User, roles: tuple[Role, ...], message: str) -> None:
+    role = Membership.objects.filter(team=team, user=user).values_list("role", flat=True).first()
+    if role not in roles:
+        raise Forbidden(message, code="NOT_TEAM_OWNER" if roles == (Role.OWNER,) else "NOT_TEAM_ADMIN")
+
+
+def _assignable_role(role: str) -> Role:
+    if role not in (Role.ADMIN, Role.MEMBER):
+        raise InvalidRequest("A member's role is admin or member.", code="INVALID_ROLE", details={"field": "role"})
+    return Role(role)
+
+
+def team_rename(*, team: Team, user: User, name: str) -> Team:
+    """Rename `team` (owner or admin). Surrounding spaces are dropped: deleting the team asks
+    for its name exactly, and nobody should have to guess a trailing space."""
+    _require_role(
+        team=team, user=user, roles=MANAGING_ROLES, message="Only the team's owner or an admin can rename it."
+    )
+    name, longest = name.strip(), Team._meta.get_field("name").max_length
+    if not name or len(name) > (longest or 0):
+        raise InvalidRequest(
+            f"A team name has 1 to {longest} characters.", code="INVALID_TEAM_NAME", details={"field": "name"}
+        )
+    team.name = name
+    team.save(update_fields=["name", "updated_at"])
+    return team
+
+
+def team_set_approval(*, team: Team, user: User, required: bool) -> bool:
+    """Turn approval of members' publishes on or off (owner or admin). False when unchanged."""
+    _require_role(
+        team=team, user=user, roles=MANAGING_ROLES, message="Only the team's owner or an admin can change approval."
+    )
+    changed = (
+        Team.objects.filter(pk=team.pk)
+        .exclude(approval_required=required)
+        .update(approval_required=required, updated_at=timezone.now())
+    )
+    team.approval_required = required
+    if changed:
+        forget_callers()  # the caller cache holds the team row
+    return bool(changed)
+
+
+@transaction.atomic
+def membership_add_by_username(*, team: Team, user: User, username: str, role: str) -> Membership:
+    """Add the active user named `username` to `team` with `role` (admin or member); owner only."""
+    _require_role(team=team, user=user, roles=(Role.OWNER,), message="Only the team's owner can add members.")
+    chosen = _assignable_role(role)
+    added = User.objects.filter(username=username.strip(), is_active=True).first()
+    if added is None:
+        raise InvalidRequest(
+            f"No user is named “{username.strip()}”.", code="USER_NOT_FOUND", details={"field": "username"}
+        )
+    if Membership.objects.filter(team=team, user=added).exists():
+        raise InvalidRequest(
+            f"{added.username} is already a member of this team.",
+            code="ALREADY_A_MEMBER",
+            details={"field": "username"},
+        )
+    return membership_add(team=team, user=added, role=chosen)
+
+
+def _member_to_change(*, team: Team, membership_id: uuid.UUID, refusal: str) -> Membership:
+    """The team's membership `membership_id`, locked; never the owner's."""
+    target = Membership.objects.select_for_update().select_related("user").filter(team=team, pk=membership_id).first()
+    if target is None:
+        raise NotFound("No such member of this team.", code="MEMBER_NOT_FOUND")
+    if target.role == Role.OWNER:
+        raise Forbidden(refusal, code="OWNER_UNCHANGEABLE")
+    return target
+
+
+@transaction.atomic
+def membership_set_role(*, team: Team, user: User, membership_id: uuid.UUID, role: str) -> Membership:
+    """Make a member an admin or a member again; owner only, and never the owner's own role."""
+    _require_role(team=team, user=user, roles=(Role.OWNER,), message="Only the team's owner can change roles.")
+    chosen = _assignable_role(role)
+    target = _member_to_change(team=team, membership_id=membership_id, refusal="The owner's role cannot change.")
+    target.role = chosen
+    target.save(update_fields=["role", "updated_at"])
+    return target
+
+
+@transaction.atomic
+def membership_remove(*, team: Team, user: User, membership_id: uuid.UUID) -> Membership:
+    """Remove a member from `team`; owner only, and never the owner. Their team keys of `team`
+    are revoked: they stop working with the membership anyway, but would come back to life if
+    the user were added again. Their user keys stay theirs (they act in the user's own teams)."""
+    _require_role(team=team, user=user, roles=(Role.OWNER,), message="Only the team's owner can remove members.")
+    target = _member_to_change(
+        team=team, membership_id=membership_id, refusal="The owner cannot be removed from the team."
+    )
+    now = timezone.now()
+    ApiKey.objects.filter(kind=ApiKeyKind.TEAM, team=team, user=target.user, revoked_at__isnull=True).update(
+        revoked_at=now, updated_at=now
+    )
+    target.delete()
+    forget_callers()
+    return target
 
 
 @transaction.atomic
@@ -221,11 +330,12 @@ def _move_usage(*, source: Team, destination: Team) -> None:
         MonthlyUsage.objects.filter(team=destination, month=usage.month).update(posts=F("posts") + usage.posts)
 
 
-def _remove_keys(*, source: Team, used: ApiKey, now: dt.datetime) -> tuple[int, int]:
+def _remove_keys(*, source: Team, used: ApiKey | None, now: dt.datetime) -> tuple[int, int]:
     """Team keys of the source are deleted. User keys pinned to it are revoked rather than
-    silently re-pointed at another team, and so is the user key that asked for the deletion.
-    Returns (deleted, revoked)."""
-    pinned = Q(kind=ApiKeyKind.USER) & (Q(active_team=source) | Q(pk=used.pk))
+    silently re-pointed at another team, and so is the user key that asked for the deletion
+    (none when the dashboard asked). Returns (deleted, revoked)."""
+    asked = Q(active_team=source) if used is None else Q(active_team=source) | Q(pk=used.pk)
+    pinned = Q(kind=ApiKeyKind.USER) & asked
     revoked = ApiKey.objects.filter(pinned, revoked_at__isnull=True).update(
         revoked_at=now, active_team=None, updated_at=now
     )
@@ -236,7 +346,7 @@ def _remove_keys(*, source: Team, used: ApiKey, now: dt.datetime) -> tuple[int, 
 
 @transaction.atomic
 def team_delete(
-    *, user: User, team: Team, destination_id: uuid.UUID, confirmation_name: str, used_key: ApiKey
+    *, user: User, team: Team, destination_id: uuid.UUID, confirmation_name: str, used_key: ApiKey | None
 ) -> TeamDeletion:
     """Delete `team`, moving its content to `destination_id`, another team `user` owns.
 
@@ -248,6 +358,9 @@ def team_delete(
     go here too. API keys (see `_remove_keys`), idempotency keys and memberships of the source
     go; memberships are the only member assignments so far. Authorship (created_by,
     approved_by) is kept as history.
+
+    `used_key` is the key of an API request, which goes with the team; the dashboard, where
+    the owner is signed in and no key asks, passes None.
     """
     now, source_id = timezone.now(), team.pk
     destination = _check_team_delete(
