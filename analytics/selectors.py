@@ -1,13 +1,15 @@
 """Reads of post analytics: publishes with their published targets' metrics summed, sorted
-and paged by the database."""
+and paged by the database; the same sums per platform; a post's samples over time."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
-from django.db.models import Exists, F, Max, Min, OuterRef, Prefetch, Q, QuerySet, Sum, Value
+from django.db.models import Count, Exists, F, Max, Min, OuterRef, Prefetch, Q, QuerySet, Sum, Value
 from django.db.models.functions import Coalesce
 
+from analytics.models import MetricsSample
 from publishing.models import Publish, Target, TargetState
 from teams.models import Team
 
@@ -50,3 +52,32 @@ def analytics_posts(
     if order == "asc":
         return query.order_by(F(key).asc(nulls_first=True), "id")
     return query.order_by(F(key).desc(nulls_last=True), "-id")
+
+
+def analytics_platform_totals(*, team: Team, platforms: Sequence[str] = ()) -> list[dict[str, Any]]:
+    """The team's published targets' metrics summed per platform, in one GROUP BY query: for
+    each platform with a published target (of `platforms`, when given), `posts`, the `total_*`
+    sums, `views_reported` (targets whose platform reports views) and `last_sync_at`."""
+    targets = Target.objects.filter(publish__team=team, state=TargetState.PUBLISHED)
+    if platforms:
+        targets = targets.filter(platform__in=platforms)
+    sums = {name: Coalesce(Sum(f"metrics__{field}"), Value(0)) for name, field in TOTALS.items()}
+    rows = (
+        targets.values("platform")
+        .annotate(
+            posts=Count("publish", distinct=True),
+            views_reported=Count("metrics__views"),
+            last_sync_at=Max("metrics__last_sync_at"),
+            **sums,
+        )
+        .order_by("platform")
+    )
+    return [dict(row) for row in rows]
+
+
+def metrics_samples(*, publish: Publish) -> QuerySet[MetricsSample]:
+    """The samples of the publish's published targets, oldest first (a sync run's samples share
+    their `taken_at`)."""
+    return MetricsSample.objects.filter(target__publish=publish, target__state=TargetState.PUBLISHED).order_by(
+        "taken_at", "target_id"
+    )

@@ -1,13 +1,162 @@
+"""Dashboard pages of analytics: the team's published posts with their totals, sorted, filtered
+and paged as GET /api/v1/analytics/posts does (its own query serializer and selector), the same
+totals per platform, and one post's metrics per platform with a chart of its samples over time.
+
+Only targets that reached `published` count, as in the API; a post with none is not listed and
+its page is a 404, as is a post of another team.
+"""
+
 from __future__ import annotations
 
 import uuid
+from typing import Any
 
-from django.http import HttpRequest, HttpResponse
+from django.contrib.auth.decorators import login_required
+from django.core.paginator import Paginator
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import render
+from rest_framework.exceptions import ValidationError
+
+from accounts.models import Platform, SocialAccount
+from analytics.api import AnalyticsFilterSerializer
+from analytics.chart import METRICS, metrics_chart
+from analytics.models import PostMetrics
+from analytics.selectors import analytics_platform_totals, analytics_posts, metrics_samples
+from config.serializers import validated
+from publishing.links import live_link
+from publishing.models import Publish, Target
+from publishing.views.lists import pager_query
+from teams.dashboard import page_context, requested_membership
+from teams.models import Membership, Team
+
+PAGE_SIZE = 20
+# The sortable columns, as the API names its sorts.
+COLUMNS = {
+    "published_at": "Published (UTC)",
+    "total_views": "Views",
+    "total_likes": "Likes",
+    "total_comments": "Comments",
+    "total_shares": "Shares",
+}
 
 
+def _membership(request: HttpRequest, template: str) -> Membership | HttpResponse:
+    try:
+        return requested_membership(request)
+    except PermissionError as exc:
+        return render(request, template, {"problem": str(exc)}, status=403)
+
+
+def list_filters(request: HttpRequest) -> tuple[dict[str, Any], dict[str, list[str]]]:
+    """The list's query as the API's serializer validates it (platform checkboxes joined into
+    its comma-separated form), and the problems by field: an invalid value is dropped and the
+    rest still applies."""
+    given = {name: request.GET.get(name, "") for name in ("sort", "order")}
+    given["platform"] = ",".join(request.GET.getlist("platform"))
+    given = {name: value for name, value in given.items() if value}
+    try:
+        return dict(validated(AnalyticsFilterSerializer(data=given))), {}
+    except ValidationError as exc:
+        detail = exc.detail if isinstance(exc.detail, dict) else {}
+        problems = {name: [str(message) for message in messages] for name, messages in detail.items()}
+        kept = {name: value for name, value in given.items() if name not in problems}
+        return dict(validated(AnalyticsFilterSerializer(data=kept))), problems
+
+
+def sort_columns(request: HttpRequest, team: Team, sort: str, order: str) -> list[dict[str, Any]]:
+    """Each sortable header's link (descending first; the current sort flips its order) and,
+    on the current one, its `aria-sort`."""
+    columns = []
+    for key, label in COLUMNS.items():
+        active = key == sort
+        query = request.GET.copy()
+        query.pop("page", None)
+        query["team"], query["sort"] = str(team.pk), key
+        query["order"] = ("asc" if order == "desc" else "desc") if active else "desc"
+        columns.append(
+            {
+                "key": key,
+                "label": label,
+                "href": f"?{query.urlencode()}",
+                "aria_sort": ("ascending" if order == "asc" else "descending") if active else "",
+            }
+        )
+    return columns
+
+
+@login_required
 def analytics(request: HttpRequest) -> HttpResponse:
-    return HttpResponse("analytics")
+    template = "analytics/analytics.html"
+    membership = _membership(request, template)
+    if isinstance(membership, HttpResponse):
+        return membership
+    team = membership.team
+    filters, problems = list_filters(request)
+    platforms = filters.get("platform", [])
+    sort, order = filters["sort"], filters["order"]
+    page = Paginator(analytics_posts(team=team, platforms=platforms, sort=sort, order=order), PAGE_SIZE).get_page(
+        request.GET.get("page")
+    )
+    context = page_context(
+        request,
+        membership,
+        page=page,
+        rows=[(post, _platform_names(post)) for post in page.object_list],
+        pager_query=pager_query(request, team),
+        sort=sort,
+        order=order,
+        columns=sort_columns(request, team, sort, order),
+        platform_totals=[
+            {**row, "label": Platform(row["platform"]).label}
+            for row in analytics_platform_totals(team=team, platforms=platforms)
+        ],
+        platform_choices=[(value, label, value in platforms) for value, label in Platform.choices],
+        problems=problems,
+        filtered=bool(platforms),
+    )
+    return render(request, template, context)
 
 
+def _platform_names(publish: Publish) -> str:
+    """The platforms of the post's counted targets, as the API lists them (sorted, once each)."""
+    platforms = sorted({target.platform for target in getattr(publish, "published_targets", [])})
+    return ", ".join(Platform(platform).label for platform in platforms)
+
+
+def _entry(target: Target, accounts: dict[Any, SocialAccount]) -> dict[str, Any]:
+    """One platform's row of the post page: what the API's single-post answer gives for it,
+    with the live link the dashboard shows (a sandbox account's leads to the sandbox)."""
+    metrics: PostMetrics | None = getattr(target, "metrics", None)  # none before the first sync
+    target.account = accounts[target.account_id]
+    return {
+        "target": target,
+        "link": live_link(target),
+        "platform": Platform(target.platform).label,
+        "metrics": metrics,
+        "platform_specific_data": sorted((metrics.extra if metrics else {}).items()),
+    }
+
+
+@login_required
 def post(request: HttpRequest, publish_id: uuid.UUID) -> HttpResponse:
-    return HttpResponse("post")
+    template = "analytics/post.html"
+    membership = _membership(request, template)
+    if isinstance(membership, HttpResponse):
+        return membership
+    publish = analytics_posts(team=membership.team).filter(pk=publish_id).first()
+    if publish is None:
+        raise Http404("No such published post.")
+    # Which lines to draw: a preference, not a filter, so unknown names are simply ignored.
+    shown = [metric for metric in request.GET.getlist("metric") if metric in METRICS] or list(METRICS)
+    targets = getattr(publish, "published_targets", [])
+    # The accounts of its targets in one query, as `publishing.selectors.with_accounts` reads them.
+    accounts = SocialAccount.objects.defer("access_token", "refresh_token").in_bulk({t.account_id for t in targets})
+    context = page_context(
+        request,
+        membership,
+        post=publish,
+        entries=[_entry(target, accounts) for target in targets],
+        chart=metrics_chart(metrics_samples(publish=publish), shown),
+        metric_choices=[(metric, label, metric in shown) for metric, label in METRICS.items()],
+    )
+    return render(request, template, context)

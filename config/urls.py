@@ -32,6 +32,7 @@ urlpatterns = [
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("dashboard/", include("accounts.dashboard_urls")),
     path("dashboard/", include("publishing.dashboard_urls")),
+    path("dashboard/", include("media.dashboard_urls")),
     path("dashboard/", include("analytics.dashboard_urls")),
     path("dashboard/", include("teams.dashboard_urls")),
     path("dashboard/", include("webhooks.dashboard_urls")),

@@ -6,10 +6,16 @@ from publishing.views import calendar, compose, detail, lists
 
 urlpatterns = [
     path("compose/", compose.compose, name="compose"),
+    path("compose/check/", compose.check, name="compose-check"),
     path("calendar/", calendar.calendar, name="calendar"),
+    path("calendar/<uuid:publish_id>/reschedule/", calendar.reschedule, name="calendar-reschedule"),
+    path("calendar/<uuid:publish_id>/unschedule/", calendar.unschedule, name="calendar-unschedule"),
     path("publishes/", lists.publishes, name="publishes"),
     path("publishes/approvals/", lists.approvals, name="approvals"),
-    path("publishes/<uuid:publish_id>/", detail.detail, name="publish-detail"),
-    path("publishes/<uuid:publish_id>/approve/", lists.approve, name="dashboard-approve"),
-    path("publishes/<uuid:publish_id>/reject/", lists.reject, name="dashboard-reject"),
+    path("publishes/<uuid:publish_id>/", detail.detail, name="dashboard-publish"),
+    path("publishes/<uuid:publish_id>/retry/", detail.retry, name="detail-retry"),
+    path("publishes/<uuid:publish_id>/confirm/", detail.confirm, name="detail-confirm"),
+    path("publishes/<uuid:publish_id>/discard/", detail.discard, name="detail-discard"),
+    path("publishes/<uuid:publish_id>/approve/", detail.approve, name="dashboard-approve"),
+    path("publishes/<uuid:publish_id>/reject/", detail.reject, name="dashboard-reject"),
 ]

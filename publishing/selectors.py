@@ -3,16 +3,19 @@
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 from django.contrib.auth.models import User
 from django.db import connection
-from django.db.models import Exists, JSONField, OuterRef, QuerySet
-from django.db.models.expressions import RawSQL
+from django.db.models import Exists, JSONField, OuterRef, Q, QuerySet
+from django.db.models.expressions import RawSQL, Subquery
+from django.db.models.functions import Coalesce
 from django.db.models.query import ModelIterable
 from django.utils.dateparse import parse_datetime
 
+from accounts.models import SocialAccount
+from publishing import outbox
 from publishing.models import ApprovalStatus, DeliveryAttempt, Publish, Target
 from teams.models import Team
 
@@ -112,16 +115,24 @@ def publishes_matching(
     platform: list[str] | None = None,
     account_id: Any = None,
     created_after: dt.datetime | None = None,
+    created_before: dt.datetime | None = None,
+    search: str | None = None,
 ) -> QuerySet[Publish]:
     """The team's publishes as `publishes_for` loads them, narrowed by the list's filters (each
     one given only when set): any of the statuses, a target on any of the platforms or on the
-    account, created after a moment."""
+    account, created after and before a moment (both exclusive), the text in the content or in
+    a target's override (case-insensitive)."""
     query = publishes_for(team=team)
     if status:
         query = query.filter(status__in=status)
     if created_after:
         query = query.filter(created_at__gt=created_after)
+    if created_before:
+        query = query.filter(created_at__lt=created_before)
     targets = Target.objects.filter(publish=OuterRef("pk"))
+    if search:
+        # icontains on both databases (SQLite folds ASCII case only); Django escapes % and _.
+        query = query.filter(Q(content__icontains=search) | Exists(targets.filter(content__icontains=search)))
     if platform:
         query = query.filter(Exists(targets.filter(platform__in=platform)))
     if account_id:
@@ -132,6 +143,42 @@ def publishes_matching(
 def publish_by_id(*, team: Team, publish_id: str) -> Publish | None:
     """One of the team's publishes, loaded as `publishes_for` loads them (unordered: one row)."""
     return next(iter(publishes_for(team=team).filter(pk=publish_id).order_by()), None)
+
+
+def with_accounts(publishes: Iterable[Publish]) -> None:
+    """Give the targets of `publishes` (loaded as `publishes_for` loads them) their accounts,
+    read in one query for all of them: pages that show each target's handle, or link a sandbox
+    account's post to the sandbox, need them (the tokens are not read)."""
+    targets = [target for publish in publishes for target in publish.targets.all()]
+    accounts = SocialAccount.objects.defer("access_token", "refresh_token").in_bulk({t.account_id for t in targets})
+    for target in targets:
+        target.account = accounts[target.account_id]
+
+
+def publishes_between(*, team: Team, start: dt.datetime, end: dt.datetime) -> QuerySet[Publish]:
+    """The team's publishes that fall in [start, end), as `publishes_for` loads them, in the
+    order they fall. Each falls at `calendar_at`: when its first target was published, else
+    when sending started, else its scheduled time (so a draft with a time is included, one
+    without is not). `release_pending` says, for `outbox.is_waiting`, whether it still waits."""
+    first_published = Target.objects.filter(publish=OuterRef("pk"), published_at__isnull=False)
+    # A target is published after its publish was released, and before the publish last
+    # settled: these plain columns narrow the rows before the subquery is asked of each.
+    unreleased = Q(released_at__isnull=True, scheduled_at__gte=start, scheduled_at__lt=end)
+    released = Q(released_at__lt=end) & (Q(completed_at__isnull=True) | Q(completed_at__gte=start))
+    return (
+        publishes_for(team=team)
+        .filter(unreleased | released)
+        .annotate(
+            calendar_at=Coalesce(
+                Subquery(first_published.order_by("published_at").values("published_at")[:1]),
+                "released_at",
+                "scheduled_at",
+            ),
+            release_pending=outbox.release_pending(),
+        )
+        .filter(calendar_at__gte=start, calendar_at__lt=end)
+        .order_by("calendar_at", "id")
+    )
 
 
 def approvals_for(*, team: Team, user: User | None) -> QuerySet[Publish]:

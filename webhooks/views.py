@@ -1,7 +1,210 @@
+"""Dashboard settings pages of webhooks: the team's subscriptions with their delivery health,
+where owners and admins subscribe (the secret shown once), send a test event, re-enable and
+delete; and one subscription's recent deliveries, where a failed one can be sent again.
+
+Members see both pages read-only: no forms, no buttons, and their POSTs are refused (403). A
+subscription or delivery of another team is 404. Input is checked by the API's own serializer
+and each action calls the one service the API calls, so the rules and their messages are the
+API's. The secret goes from the subscribe POST to the next page through the session, popped
+on first display, so a reload never shows it again.
+"""
+
 from __future__ import annotations
 
-from django.http import HttpRequest, HttpResponse
+import uuid
+from typing import Any
+
+from django.conf import settings
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.core.paginator import Paginator
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_http_methods, require_POST
+from rest_framework.exceptions import ValidationError
+
+from config.errors import ApplicationError, NotFound
+from config.serializers import validated
+from teams.dashboard import can_manage, page_context, requested_membership
+from teams.models import Membership, Team
+from webhooks import selectors, services
+from webhooks.api import SubscriptionCreateSerializer
+from webhooks.models import SUBSCRIBABLE_EVENTS, Delivery, DeliveryState, Subscription
+
+PAGE_SIZE = 50
+_CREATED = "webhooks:created"  # session key of the subscription whose secret is still to show
+# Which field a service error concerns; anything else is shown above the form.
+_FIELD_OF_CODE = {"INVALID_WEBHOOK_URL": "url"}
+# Spec §6, for the checkboxes.
+_MEANING = {
+    "post.published": "a post was published to all or some platforms",
+    "post.failed": "a post failed to publish",
+    "post.pending_approval": "a post needs approval before publishing",
+    "post.approved": "an approver accepted a pending post",
+    "post.rejected": "an approver rejected a pending post",
+}
+_SENDABLE_AGAIN = {DeliveryState.FAILED, DeliveryState.CANCELLED}
 
 
+def _membership(request: HttpRequest) -> Membership:
+    try:
+        return requested_membership(request)
+    except PermissionError as exc:  # the user belongs to no team
+        raise PermissionDenied(str(exc)) from exc
+
+
+def _manager(request: HttpRequest) -> Membership:
+    membership = _membership(request)
+    if not can_manage(membership):
+        raise PermissionDenied("Only the team's owner or admins manage webhooks.")
+    return membership
+
+
+def _subscription(team: Team, subscription_id: uuid.UUID) -> Subscription:
+    return get_object_or_404(Subscription, pk=subscription_id, team=team)
+
+
+def _list_url(team: Team) -> str:
+    return f"{reverse('settings-webhooks')}?team={team.pk}"
+
+
+def _detail_url(subscription: Subscription) -> str:
+    return f"{reverse('settings-webhook', args=[subscription.pk])}?team={subscription.team_id}"
+
+
+def _back(request: HttpRequest, subscription: Subscription) -> HttpResponseRedirect:
+    """Back to the page the button was on: the subscription's deliveries, or the list."""
+    if request.POST.get("back") == "detail":
+        return redirect(_detail_url(subscription))
+    return redirect(_list_url(subscription.team))
+
+
+# --- the list and subscribing ---------------------------------------------------------------
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+@never_cache  # the page that shows a secret once must not come back from the browser's cache
 def webhooks(request: HttpRequest) -> HttpResponse:
-    return HttpResponse("webhooks")
+    if request.method != "POST":
+        return _list(request, _membership(request))
+    membership = _manager(request)
+    created = _subscribe(request, membership.team)
+    if not isinstance(created, Subscription):
+        return _list(request, membership, problems=created, status=400)
+    request.session[_CREATED] = {"team": str(membership.team.pk), "url": created.url, "secret": created.secret}
+    messages.success(request, f"Subscribed {created.url}. Copy its secret now: it is not shown again.")
+    return redirect(_list_url(membership.team))
+
+
+def _subscribe(request: HttpRequest, team: Team) -> Subscription | dict[str, list[str]]:
+    """The new subscription, or the problems to show next to each field ("form": the rest)."""
+    data = {"url": request.POST.get("url", "").strip(), "events": request.POST.getlist("events")}
+    try:
+        body = validated(SubscriptionCreateSerializer(data=data))
+        return services.subscription_create(team=team, url=body["url"], events=body["events"])
+    except ValidationError as exc:
+        detail = exc.detail if isinstance(exc.detail, dict) else {"form": exc.detail}
+        return {field: _texts(problems) for field, problems in detail.items()}
+    except ApplicationError as exc:
+        return {_FIELD_OF_CODE.get(exc.code, "form"): [exc.message]}
+
+
+def _texts(problems: Any) -> list[str]:
+    """DRF's messages of one field: a list, or a dict by list index for list fields."""
+    if isinstance(problems, dict):
+        return [text for nested in problems.values() for text in _texts(nested)]
+    if isinstance(problems, list):
+        return [text for nested in problems for text in _texts(nested)]
+    return [str(problems)]
+
+
+def _list(
+    request: HttpRequest, membership: Membership, *, problems: dict[str, list[str]] | None = None, status: int = 200
+) -> HttpResponse:
+    chosen = request.POST.getlist("events") if request.method == "POST" else []
+    context = page_context(
+        request,
+        membership,
+        subscriptions=selectors.subscriptions_of(team=membership.team),
+        created=_created_secret(request, membership.team),
+        events=[(value, _MEANING.get(value, ""), value in chosen) for value in SUBSCRIBABLE_EVENTS],
+        url=request.POST.get("url", "") if request.method == "POST" else "",
+        problems=problems or {},
+        allow_private=settings.SSRF_ALLOW_PRIVATE,
+    )
+    return render(request, "webhooks/webhooks.html", context, status=status)
+
+
+def _created_secret(request: HttpRequest, team: Team) -> dict[str, str] | None:
+    """The secret of the subscription just created, once: it leaves the session as it is read."""
+    created = request.session.pop(_CREATED, None)
+    return created if isinstance(created, dict) and created.get("team") == str(team.pk) else None
+
+
+# --- one subscription -----------------------------------------------------------------------
+
+
+@login_required
+def webhook(request: HttpRequest, subscription_id: uuid.UUID) -> HttpResponse:
+    membership = _membership(request)
+    subscription = _subscription(membership.team, subscription_id)
+    deliveries = selectors.deliveries_of(subscription=subscription)
+    context = page_context(
+        request,
+        membership,
+        subscription=subscription,
+        page=Paginator(deliveries, PAGE_SIZE).get_page(request.GET.get("page")),
+        sendable_again={state.value for state in _SENDABLE_AGAIN},
+    )
+    return render(request, "webhooks/webhook.html", context)
+
+
+@login_required
+@require_POST
+def delete(request: HttpRequest, subscription_id: uuid.UUID) -> HttpResponse:
+    team = _manager(request).team
+    subscription = _subscription(team, subscription_id)
+    try:
+        services.subscription_delete(team=team, subscription_id=str(subscription.pk))
+    except NotFound as exc:  # deleted meanwhile
+        raise Http404(exc.message) from exc
+    messages.success(request, f"Deleted the webhook to {subscription.url}: nothing more is sent to it.")
+    return redirect(_list_url(team))
+
+
+@login_required
+@require_POST
+def enable(request: HttpRequest, subscription_id: uuid.UUID) -> HttpResponse:
+    subscription = _subscription(_manager(request).team, subscription_id)
+    services.subscription_enable(subscription=subscription)
+    messages.success(request, f"Re-enabled {subscription.url}: new events are delivered to it again.")
+    return _back(request, subscription)
+
+
+@login_required
+@require_POST
+def send_test(request: HttpRequest, subscription_id: uuid.UUID) -> HttpResponse:
+    subscription = _subscription(_manager(request).team, subscription_id)
+    try:
+        services.subscription_send_test(subscription=subscription)
+    except NotFound as exc:
+        raise Http404(exc.message) from exc
+    except ApplicationError as exc:
+        messages.error(request, exc.message)
+        return _back(request, subscription)
+    messages.success(request, f"Sent a test event to {subscription.url}. Its delivery is at the top of the list.")
+    return redirect(_detail_url(subscription))
+
+
+@login_required
+@require_POST
+def send_again(request: HttpRequest, subscription_id: uuid.UUID, delivery_id: uuid.UUID) -> HttpResponse:
+    subscription = _subscription(_manager(request).team, subscription_id)
+    delivery = get_object_or_404(Delivery.objects.select_related("event"), pk=delivery_id, subscription=subscription)
+    services.delivery_send_again(delivery=delivery)
+    messages.success(request, f"Sending the {delivery.event.type} delivery again.")
+    return redirect(_detail_url(subscription))

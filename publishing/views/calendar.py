@@ -1,7 +1,206 @@
+"""The calendar page: the team's publishes by week or month on the day they go (or went) out,
+in UTC, with the two moves a publish still waiting in the schedule queue allows: a new time
+(typed, or by dragging it onto another day) and unschedule (back to a draft without a time).
+
+What falls on a day is `selectors.publishes_between`'s rule, whether a publish can still be
+moved is `outbox.is_waiting` (the lifecycle's own rule), and the buttons call
+`lifecycle.publish_reschedule` / `publish_unschedule`. As in the API (posts:write, no role
+check) members may move publishes too; a publish of another team is a 404.
+"""
+
 from __future__ import annotations
 
-from django.http import HttpRequest, HttpResponse
+import datetime as dt
+import uuid
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from urllib.parse import urlencode
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.text import capfirst
+from django.views.decorators.http import require_POST
+
+from accounts.models import Platform
+from config.errors import ApplicationError, NotFound
+from publishing import lifecycle, outbox
+from publishing.models import Publish
+from publishing.selectors import publish_by_id, publishes_between
+from publishing.views.detail import excerpt
+from teams.dashboard import page_context, requested_membership
+from teams.models import Team
+
+TEMPLATE = "publishing/calendar.html"
+WEEK = dt.timedelta(days=7)
 
 
+@dataclass(frozen=True)
+class Span:
+    """The days one page shows, [first, end): a week from Monday, or a month's whole weeks."""
+
+    view: str
+    anchor: dt.date
+    first: dt.date
+    end: dt.date
+    previous: dt.date
+    following: dt.date
+
+    def dates(self) -> list[dt.date]:
+        return [self.first + dt.timedelta(days=n) for n in range((self.end - self.first).days)]
+
+
+def _midnight(day: dt.date) -> dt.datetime:
+    return dt.datetime.combine(day, dt.time(), tzinfo=dt.UTC)
+
+
+def _month(anchor: dt.date) -> Span:
+    start = anchor.replace(day=1)
+    following = (start + dt.timedelta(days=32)).replace(day=1)
+    previous = (start - dt.timedelta(days=1)).replace(day=1)
+    first = start - dt.timedelta(days=start.weekday())
+    end = following + dt.timedelta(days=(7 - following.weekday()) % 7)
+    return Span("month", anchor, first, end, previous, following)
+
+
+def _week(anchor: dt.date) -> Span:
+    first = anchor - dt.timedelta(days=anchor.weekday())
+    return Span("week", anchor, first, first + WEEK, first - WEEK, first + WEEK)
+
+
+def _today() -> dt.date:
+    return timezone.now().astimezone(dt.UTC).date()
+
+
+def requested_span(params: Mapping[str, str]) -> Span:
+    """The span `view` and `date` name; the week of today (UTC) for anything else. Dates at the
+    ends of the calendar are refused, so the month before or after always exists."""
+    try:
+        anchor = dt.date.fromisoformat(params.get("date", ""))
+    except ValueError:
+        anchor = _today()
+    if not dt.MINYEAR < anchor.year < dt.MAXYEAR:
+        anchor = _today()
+    return _month(anchor) if params.get("view") == "month" else _week(anchor)
+
+
+@dataclass(frozen=True)
+class Entry:
+    publish: Publish
+    at: dt.datetime
+    platforms: str
+    movable: bool
+
+
+@dataclass
+class Day:
+    date: dt.date
+    today: bool
+    outside: bool  # in the month view, a day of the month before or after
+    entries: list[Entry] = field(default_factory=list)
+
+
+def _entry(publish: Publish) -> Entry:
+    platforms = sorted({Platform(target.platform).label for target in publish.targets.all()})
+    at = publish.calendar_at.astimezone(dt.UTC)  # type: ignore[attr-defined]
+    return Entry(publish=publish, at=at, platforms=", ".join(platforms), movable=outbox.is_waiting(publish))
+
+
+def _days(span: Span, publishes: Iterable[Publish]) -> list[Day]:
+    today = _today()
+    days = {
+        date: Day(date=date, today=date == today, outside=span.view == "month" and date.month != span.anchor.month)
+        for date in span.dates()
+    }
+    for publish in publishes:
+        entry = _entry(publish)
+        days[entry.at.date()].entries.append(entry)
+    return list(days.values())
+
+
+def _calendar_url(team: Team, span: Span, date: dt.date | None = None) -> str:
+    query = {"team": str(team.pk), "view": span.view, "date": (date or span.anchor).isoformat()}
+    return f"{reverse('calendar')}?{urlencode(query)}"
+
+
+@login_required
 def calendar(request: HttpRequest) -> HttpResponse:
-    return HttpResponse("calendar")
+    try:
+        membership = requested_membership(request)
+    except PermissionError as exc:
+        return render(request, TEMPLATE, {"problem": str(exc)}, status=403)
+    team, span = membership.team, requested_span(request.GET)
+    publishes = publishes_between(team=team, start=_midnight(span.first), end=_midnight(span.end))
+    days = _days(span, publishes)
+    context = page_context(
+        request,
+        membership,
+        span=span,
+        days=days,
+        empty=not any(day.entries for day in days),
+        links={
+            "previous": _calendar_url(team, span, span.previous),
+            "today": _calendar_url(team, span, _today()),
+            "following": _calendar_url(team, span, span.following),
+            "week": _calendar_url(team, _week(span.anchor)),
+            "month": _calendar_url(team, _month(span.anchor)),
+        },
+    )
+    return render(request, TEMPLATE, context)
+
+
+def _when(moment: dt.datetime) -> str:
+    return f"{moment:%a} {moment.day} {moment:%b %Y, %H:%M} UTC"
+
+
+def _utc(value: str) -> dt.datetime | None:
+    """A datetime-local value, read as UTC; None when empty or malformed (the lifecycle then
+    answers that a time is required)."""
+    try:
+        moment = dt.datetime.fromisoformat(value)
+    except ValueError:
+        return None
+    return moment.replace(tzinfo=dt.UTC) if moment.tzinfo is None else moment.astimezone(dt.UTC)
+
+
+def _move(request: HttpRequest, publish_id: uuid.UUID, act: Callable[[Team], str], refused: str) -> HttpResponse:
+    """Run one transition on a publish of the posted team, then go back to the calendar page it
+    was asked from with the outcome as a message naming the publish."""
+    try:
+        membership = requested_membership(request)
+    except PermissionError:
+        raise Http404("No such publish.") from None
+    team = membership.team
+    try:
+        messages.success(request, act(team))
+    except NotFound as exc:
+        raise Http404(exc.message) from exc
+    except ApplicationError as exc:
+        named = capfirst(excerpt(publish_by_id(team=team, publish_id=str(publish_id))))
+        messages.error(request, f"{named} {refused}: {exc.message}")
+    return redirect(_calendar_url(team, requested_span(request.POST)))
+
+
+@login_required
+@require_POST
+def reschedule(request: HttpRequest, publish_id: uuid.UUID) -> HttpResponse:
+    def act(team: Team) -> str:
+        when = _utc(request.POST.get("scheduled_at", ""))
+        publish = lifecycle.publish_reschedule(team=team, publish_id=publish_id, scheduled_at=when)
+        assert publish.scheduled_at is not None  # noqa: S101 - a rescheduled publish has its time
+        return f"Moved {excerpt(publish)} to {_when(publish.scheduled_at)}."
+
+    return _move(request, publish_id, act, "was not moved")
+
+
+@login_required
+@require_POST
+def unschedule(request: HttpRequest, publish_id: uuid.UUID) -> HttpResponse:
+    def act(team: Team) -> str:
+        publish = lifecycle.publish_unschedule(team=team, publish_id=publish_id)
+        return f"Unscheduled {excerpt(publish)}: it is a draft again, without a time, under Publishes."
+
+    return _move(request, publish_id, act, "was not unscheduled")

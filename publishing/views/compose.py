@@ -1,7 +1,183 @@
+"""The compose page: write a post, upload its media, pick the accounts (each with its own text,
+media and platform settings) and publish it now, schedule it or save it as a draft.
+
+Submitting builds the body of POST /api/v1/publishes from the form (`compose_form`), validates
+it with the API's serializer and calls `lifecycle.publish_create` as the signed-in user; the
+problems the API would answer come back next to their fields. While the user types, the page
+asks `check` (POST /dashboard/compose/check/), which runs `checks.publish_check` on the same
+body: the create's own rules and each platform's own count, never a copy of them in the page.
+"""
+
 from __future__ import annotations
 
-from django.http import HttpRequest, HttpResponse
+import uuid
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.db.models import QuerySet
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.text import Truncator
+from django.views.decorators.http import require_POST
+from rest_framework.exceptions import ValidationError
+
+from accounts.models import AccountStatus, SocialAccount
+from config.errors import ApplicationError
+from config.serializers import validated
+from media.models import CONTENT_TYPES
+from media.selectors import media_pull_url, ready_media_by_ids
+from publishing import checks, dispatch, lifecycle, validation
+from publishing.models import Publish, PublishMode
+from publishing.serializers import CreatePublishSerializer, ids_of, target_inputs
+from publishing.views import compose_form as form
+from teams.dashboard import can_manage, page_context, requested_membership, signed_in_user
+from teams.models import Membership, Team
+
+TEMPLATE = "publishing/compose.html"
 
 
+def _accounts(team: Team) -> QuerySet[SocialAccount]:
+    # Disconnected accounts are gone from the form; expired ones stay, to be re-authorized.
+    # The tokens are not needed here, and reading them costs a decryption each.
+    accounts = SocialAccount.objects.filter(team=team).exclude(status=AccountStatus.DISABLED)
+    return accounts.defer("access_token", "refresh_token").order_by("platform", "created_at", "id")
+
+
+def _caller(request: HttpRequest, membership: Membership) -> lifecycle.Caller:
+    return lifecycle.Caller(user=signed_in_user(request), key=None, can_approve=can_manage(membership))
+
+
+def _render(
+    request: HttpRequest,
+    membership: Membership,
+    accounts: list[SocialAccount],
+    problems: form.Problems | None = None,
+    status: int = 200,
+) -> HttpResponse:
+    data = request.POST if request.method == "POST" else None
+    context = page_context(
+        request,
+        membership,
+        targets=form.target_forms(accounts, data, problems),
+        media=_media(membership.team, data.getlist("media_ids") if data is not None else []),
+        content=data.get("content", "") if data is not None else "",
+        scheduled_at=data.get("scheduled_at", "") if data is not None else "",
+        problems=problems or form.Problems(),
+        accept=",".join(CONTENT_TYPES),
+        waits_for_approval=lifecycle.waits_for_approval(
+            team=membership.team, caller=_caller(request, membership), publish_mode=PublishMode.IMMEDIATE
+        ),
+    )
+    return render(request, TEMPLATE, context, status=status)
+
+
+def _media(team: Team, media_ids: list[str]) -> list[form.MediaItem]:
+    """The uploads a refused submit carried, shown again with a preview."""
+    wanted = [i for i in media_ids if _is_uuid(i)][: validation.MAX_MEDIA]
+    found, _ = ready_media_by_ids(team=team, media_ids=wanted) if wanted else ([], [])
+    return form.media_items(found, media_pull_url)  # a short-lived URL of the file, for its preview
+
+
+def _is_uuid(value: str) -> bool:
+    try:
+        uuid.UUID(value)
+    except ValueError:
+        return False
+    return True
+
+
+@login_required
 def compose(request: HttpRequest) -> HttpResponse:
-    return HttpResponse("compose")
+    try:
+        membership = requested_membership(request)
+    except PermissionError as exc:
+        return render(request, TEMPLATE, {"problem": str(exc)}, status=403)
+    accounts = list(_accounts(membership.team))
+    if request.method != "POST":
+        return _render(request, membership, accounts)
+    return _submit(request, membership, accounts)
+
+
+def _submit(request: HttpRequest, membership: Membership, accounts: list[SocialAccount]) -> HttpResponse:
+    body = form.create_body(request.POST, {str(a.pk): a.platform for a in accounts})
+    account_ids = [t["account_id"] for t in body["targets"]]
+    # Without a button's choice (a script's submit), nothing is sent: it is kept as a draft.
+    mode = request.POST.get("publish_mode", PublishMode.DRAFT)
+    if mode == PublishMode.IMMEDIATE:
+        body.pop("scheduled_at", None)  # "Publish now" means now, whatever the time field holds
+    try:
+        publish = _create(request, membership, {**body, "publish_mode": mode})
+    except ValidationError as exc:
+        problems, status = form.problems_of_serializer(exc.detail, account_ids), 400
+    except ApplicationError as exc:
+        problems, status = form.problems_of_error(exc, account_ids), exc.status_code
+    else:
+        return _sent(request, membership, publish)
+    shown = problems.shown_on({str(a.pk) for a in accounts})
+    return _render(request, membership, accounts, shown, status=status)
+
+
+def _sent(request: HttpRequest, membership: Membership, publish: Publish) -> HttpResponse:
+    # After the commit, as the API does; jobs the broker refuses now go with the relay.
+    sent = dispatch.send_after_commit(publish, quietly=True)
+    messages.success(request, _outcome(publish, sent))
+    # By its keyword: the API's route of a publish has the same name and takes `pk`.
+    detail = reverse("dashboard-publish", kwargs={"publish_id": publish.pk})
+    return redirect(f"{detail}?team={membership.team.pk}")
+
+
+def _create(request: HttpRequest, membership: Membership, body: dict[str, Any]) -> Publish:
+    data = validated(CreatePublishSerializer(data=body))
+    return lifecycle.publish_create(
+        team=membership.team,
+        caller=_caller(request, membership),
+        content=data["content"],
+        media_ids=ids_of(data["media_ids"]),
+        targets=target_inputs(data["targets"]),
+        publish_mode=data["publish_mode"],
+        scheduled_at=data.get("scheduled_at"),
+    )
+
+
+def _outcome(publish: Publish, sent: bool) -> str:
+    excerpt = f"“{Truncator(publish.content).chars(60)}”" if publish.content else "The post"
+    if publish.approval_status:
+        return f"{excerpt} is waiting for approval by the team's owner or an admin."
+    if publish.publish_mode == PublishMode.DRAFT:
+        return f"{excerpt} is saved as a draft."
+    if publish.publish_mode == PublishMode.SCHEDULED and publish.scheduled_at:
+        return f"{excerpt} is scheduled for {publish.scheduled_at:%Y-%m-%d %H:%M} UTC."
+    if not sent:
+        return f"{excerpt} is saved; the queue is busy, so it is sent within a few minutes."
+    return f"{excerpt} is being published."
+
+
+@login_required
+@require_POST
+def check(request: HttpRequest) -> JsonResponse:
+    """The live check: what creating the form's post would find wrong, and each target's
+    length against its limit. Scheduled when a time is given, else immediate, as the API
+    defaults."""
+    try:
+        membership = requested_membership(request)
+    except PermissionError as exc:
+        return JsonResponse({"error": {"code": "NO_TEAM", "message": str(exc)}}, status=403)
+    accounts = {str(a.pk): a.platform for a in _accounts(membership.team).only("id", "platform")}
+    body = form.create_body(request.POST, accounts)
+    account_ids = [t["account_id"] for t in body["targets"]]
+    try:
+        data = validated(CreatePublishSerializer(data=body))
+    except ValidationError as exc:
+        return JsonResponse(form.as_check(form.problems_of_serializer(exc.detail, account_ids), account_ids))
+    result = checks.publish_check(
+        team=membership.team,
+        caller=_caller(request, membership),
+        content=data["content"],
+        media_ids=ids_of(data["media_ids"]),
+        targets=target_inputs(data["targets"]),
+        publish_mode=PublishMode.SCHEDULED if data.get("scheduled_at") else PublishMode.IMMEDIATE,
+        scheduled_at=data.get("scheduled_at"),
+    )
+    return JsonResponse(result.as_dict())

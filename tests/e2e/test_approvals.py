@@ -7,6 +7,7 @@ import pytest
 
 from demo.seed import sandbox_account
 from publishing import lifecycle
+from publishing.links import live_link
 from publishing.models import ApprovalStatus, Publish, PublishMode, PublishStatus
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.e2e]
@@ -32,12 +33,13 @@ def pending(team, member) -> Publish:
     )
 
 
-def test_an_owner_approves_a_pending_publish_in_a_browser(signed_in, sandbox, pending):
+def test_an_owner_approves_a_pending_publish_in_a_browser(signed_in, sandbox, pending, screenshot):
     page = signed_in
     row = f"#publish-{pending.pk}"
 
     page.click("header >> text=Approvals")
     page.wait_for_selector(row)
+    screenshot(page, "approvals")
     assert "Launch day, approved in a browser" in page.inner_text(row)
     page.click(f"{row} button:has-text('Approve')")
     page.wait_for_selector(".messages")
@@ -53,4 +55,5 @@ def test_an_owner_approves_a_pending_publish_in_a_browser(signed_in, sandbox, pe
     page.wait_for_selector(row)
     assert "published" in page.inner_text(row)
     target = pending.targets.get()
-    assert page.get_attribute(f"{row} a:has-text('View post')", "href") == target.platform_post_url
+    # A sandbox account's post: the link opens the sandbox's page of it.
+    assert page.get_attribute(f"{row} a:has-text('View post')", "href") == live_link(target)

@@ -10,7 +10,7 @@ from accounts.models import SocialAccount
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.e2e]
 
 
-def test_connecting_x_in_a_browser(signed_in, sandbox, owner):
+def test_connecting_x_in_a_browser(signed_in, sandbox, owner, screenshot):
     page = signed_in
 
     page.click("form[action$='/connect/x/'] button")
@@ -21,6 +21,7 @@ def test_connecting_x_in_a_browser(signed_in, sandbox, owner):
     assert "Connected" in page.inner_text(".messages")
     account = SocialAccount.objects.get(team=owner.team, platform="x")
     assert account.handle in page.inner_text("table")
+    screenshot(page, "accounts")
 
 
 def test_connecting_bluesky_with_an_app_password_in_a_browser(signed_in, sandbox, owner):

@@ -11,6 +11,7 @@ from django.utils import timezone
 
 from demo.seed import sandbox_account
 from publishing import dispatch, lifecycle
+from publishing.links import live_link
 from publishing.models import ApprovalStatus, Publish, PublishMode, PublishStatus
 from teams import services
 from teams.models import Role
@@ -60,8 +61,9 @@ def _as(client, persona):
 
 
 def _decide(client, persona, publish, verb, **data):
+    """What the approvals queue's forms post: back to the queue, whatever the outcome."""
     return _as(client, persona).post(
-        f"/dashboard/publishes/{publish.pk}/{verb}/", {"team": str(persona.team.pk), **data}
+        f"/dashboard/publishes/{publish.pk}/{verb}/", {"team": str(persona.team.pk), "back": "approvals", **data}
     )
 
 
@@ -107,7 +109,7 @@ def test_each_target_shows_its_status_live_post_and_error(client, owner, account
 
     assert '<span class="status partial">partial</span>' in page
     assert x.platform_post_url
-    assert f'href="{x.platform_post_url}"' in page
+    assert f'href="{live_link(x)}"' in page  # a sandbox account's post: its page in the sandbox
     assert bluesky.error_message
     assert html.escape(bluesky.error_message) in page
 

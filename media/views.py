@@ -1,0 +1,90 @@
+"""The dashboard's side of the presigned upload flow, for the compose page: the browser asks
+for an upload here (session and CSRF, the team in the form), PUTs the bytes itself to the
+`upload_url` it is given (this service's signed URL, or S3's), then confirms here. Each step
+calls the media service the API calls, with the API's own input validation, and answers JSON;
+a refusal is `{"error": {"code", "message"}}` with the API's status.
+"""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, JsonResponse
+from django.urls import reverse
+from django.views.decorators.http import require_POST
+from rest_framework.exceptions import ValidationError
+
+from config.errors import ApplicationError
+from config.serializers import validated
+from media import services
+from media.api import MediaCreateSerializer
+from teams.dashboard import requested_membership, signed_in_user
+from teams.models import Team
+
+
+def _refusal(status: int, code: str, message: str) -> JsonResponse:
+    return JsonResponse({"error": {"code": code, "message": message}}, status=status)
+
+
+def _invalid(exc: ValidationError) -> JsonResponse:
+    """The serializer's first complaint, which names what is wrong with the file."""
+    detail: Any = exc.detail
+    while isinstance(detail, dict | list) and detail:
+        detail = next(iter(detail.values())) if isinstance(detail, dict) else detail[0]
+    return _refusal(400, "VALIDATION_ERROR", str(detail))
+
+
+def _team(request: HttpRequest) -> Team:
+    try:
+        return requested_membership(request).team
+    except PermissionError:
+        raise Http404("No such team.") from None
+
+
+@login_required
+@require_POST
+def upload_create(request: HttpRequest) -> JsonResponse:
+    """POST filename, content_type and size_bytes: the upload, where to PUT it and how."""
+    team = _team(request)
+    fields = ("filename", "content_type", "size_bytes")
+    try:
+        body = validated(MediaCreateSerializer(data={k: request.POST[k] for k in fields if k in request.POST}))
+        upload = services.media_create(
+            team=team,
+            user=signed_in_user(request),
+            filename=body["filename"],
+            content_type=body["content_type"],
+            size_bytes=body.get("size_bytes"),
+        )
+    except ValidationError as exc:
+        return _invalid(exc)
+    except ApplicationError as exc:
+        return _refusal(exc.status_code, exc.code, exc.message)
+    upload_url, headers = services.upload_url(upload)
+    confirm_url = reverse("dashboard-media-confirm", args=[upload.pk])
+    answer = {"media_id": str(upload.pk), "upload_url": upload_url, "headers": headers, "confirm_url": confirm_url}
+    return JsonResponse(answer, status=201)
+
+
+@login_required
+@require_POST
+def upload_confirm(request: HttpRequest, media_id: uuid.UUID) -> JsonResponse:
+    """Check the stored bytes and mark the upload ready for a publish's media."""
+    team = _team(request)
+    try:
+        upload = services.media_confirm(team=team, media_id=str(media_id))
+    except ApplicationError as exc:
+        return _refusal(exc.status_code, exc.code, exc.message)
+    return JsonResponse(
+        {
+            "media_id": str(upload.pk),
+            "filename": upload.filename,
+            "content_type": upload.content_type,
+            "size_bytes": upload.size_bytes,
+            "width": upload.width,
+            "height": upload.height,
+            "duration_seconds": upload.duration_seconds,
+        }
+    )

@@ -1,0 +1,347 @@
+"""The compose form as data: the platform settings each target offers (one table, spec §2), the
+form's fields turned into the body of POST /api/v1/publishes, and the API's problems put back
+next to the fields they concern.
+
+Field names: `content`, `media_ids` (one hidden input per confirmed upload), `account` (one
+checkbox per target), `scheduled_at` (datetime-local, read as UTC) and, per account,
+`t-<account id>-content` (its own text, blank to inherit), `t-<account id>-media-own` with
+`t-<account id>-media` (its own media) and `t-<account id>-<setting key>`.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections import defaultdict
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from django.http import QueryDict
+
+from accounts.models import AccountStatus, SocialAccount
+from accounts.platforms import facebook, linkedin, tiktok, tiktok_payloads, youtube
+from accounts.platforms.limits import limits_for
+from config.errors import ApplicationError
+from media.models import MediaUpload
+
+Kind = Literal["text", "url", "textarea", "select", "board", "tags", "bool"]
+
+
+@dataclass(frozen=True)
+class Setting:
+    """One platform_settings key as an input. A `bool` is a checkbox that starts at `default`,
+    what the platform does when the key is not sent; it is sent only when it differs."""
+
+    key: str
+    label: str
+    kind: Kind = "text"
+    choices: tuple[str, ...] = ()
+    hint: str = ""
+    default: bool = False
+
+
+def _flag(key: str, label: str, *, default: bool = False, hint: str = "") -> Setting:
+    return Setting(key, label, "bool", hint=hint, default=default)
+
+
+# The choices come from the platform clients, which refuse any other value.
+SETTINGS: dict[str, tuple[Setting, ...]] = {
+    "x": (
+        Setting("reply_to", "Reply to post (id)", hint="The numeric id of the post this replies to."),
+        Setting("quote_tweet", "Quote post (id)", hint="X does not take media together with a quote."),
+        _flag("sensitive", "Mark the media as sensitive"),
+        _flag("for_super_followers_only", "For super followers only"),
+    ),
+    "linkedin": (
+        Setting("title", "Title"),
+        Setting("visibility", "Visibility", "select", tuple(linkedin.VISIBILITY), hint="Default: PUBLIC."),
+    ),
+    "facebook": (Setting("postType", "Post type", "select", facebook.POST_TYPES, hint="Default: post."),),
+    "instagram": (Setting("first_comment", "First comment", "textarea", hint="Posted right after the post."),),
+    "threads": (
+        Setting("link_attachment", "Link attachment", "url"),
+        Setting("topic_tag", "Topic tag"),
+    ),
+    "bluesky": (Setting("first_comment", "First comment", "textarea", hint="Posted as a reply to the post."),),
+    "pinterest": (
+        Setting("boardId", "Board", "board", hint="Required: the board the pin goes to."),
+        Setting("title", "Title"),
+        Setting("link", "Link", "url"),
+        Setting("note", "Note"),
+        Setting("alt_text", "Alt text"),
+    ),
+    "youtube": (
+        Setting("title", "Title", hint="Required for a video."),
+        Setting("privacyStatus", "Privacy", "select", youtube.PRIVACY),
+        Setting("category_id", "Category id"),
+        Setting("tags", "Tags", "tags", hint="Separate tags with commas."),
+        _flag("madeForKids", "Made for kids"),
+    ),
+    "tiktok": (
+        Setting("tiktok_post_mode", "Post mode", "select", tiktok_payloads.POST_MODES, hint="Default: DIRECT_POST."),
+        Setting("title", "Title", hint="Photo posts only, at most 90 characters."),
+        Setting("privacy_level", "Privacy level", "select", tiktok.PRIVACY_LEVELS, hint="Default: SELF_ONLY."),
+        _flag("allows_comments", "Allow comments", default=True),
+        _flag("allows_duet", "Allow duets", default=True, hint="Videos only."),
+        _flag("allows_stitch", "Allow stitches", default=True, hint="Videos only."),
+        _flag("brand_content_toggle", "Branded content (a paid partnership)"),
+        _flag("brand_organic_toggle", "Promotes your own brand"),
+        _flag("auto_add_music", "Add music automatically", hint="Photos only."),
+    ),
+}
+
+
+def name_of(account_id: str, key: str) -> str:
+    return f"t-{account_id}-{key}"
+
+
+# --- the form, read ----------------------------------------------------------------------------
+
+
+def scheduled_at_of(data: QueryDict) -> str | dt.datetime | None:
+    """The datetime-local value as a UTC time; anything else as typed, for the serializer to
+    refuse in its own words."""
+    raw = data.get("scheduled_at", "").strip()
+    if not raw:
+        return None
+    try:
+        moment = dt.datetime.fromisoformat(raw)
+    except ValueError:
+        return raw
+    return moment.replace(tzinfo=dt.UTC) if moment.tzinfo is None else moment
+
+
+def create_body(data: QueryDict, platforms: Mapping[str, str]) -> dict[str, Any]:
+    """The body of POST /api/v1/publishes the form holds (without publish_mode): `platforms`
+    maps each of the team's accounts to its platform, for the settings it offers."""
+    body: dict[str, Any] = {
+        "content": data.get("content", ""),
+        "media_ids": [i for i in data.getlist("media_ids") if i],
+        "targets": [
+            _target_body(data, account_id, platforms.get(account_id)) for account_id in data.getlist("account")
+        ],
+    }
+    if (moment := scheduled_at_of(data)) is not None:
+        body["scheduled_at"] = moment
+    return body
+
+
+def _target_body(data: QueryDict, account_id: str, platform: str | None) -> dict[str, Any]:
+    target: dict[str, Any] = {"account_id": account_id}
+    if text := data.get(name_of(account_id, "content"), ""):
+        target["content"] = text
+    if data.get(name_of(account_id, "media-own")):
+        target["media_ids"] = [i for i in data.getlist(name_of(account_id, "media")) if i]
+    settings = settings_of(data, account_id, platform)
+    if settings:
+        target["platform_settings"] = settings
+    return target
+
+
+def settings_of(data: QueryDict, account_id: str, platform: str | None) -> dict[str, Any]:
+    values = {}
+    for setting in SETTINGS.get(platform or "", ()):
+        value = _value(data, name_of(account_id, setting.key), setting)
+        if value is not None:
+            values[setting.key] = value
+    return values
+
+
+def _value(data: QueryDict, name: str, setting: Setting) -> Any:
+    if setting.kind == "bool":
+        checked = bool(data.get(name))
+        return None if checked == setting.default else checked
+    raw = data.get(name, "").strip()
+    if setting.kind == "tags":
+        return [tag.strip() for tag in raw.split(",") if tag.strip()] or None
+    return raw or None
+
+
+# --- problems, next to their fields --------------------------------------------------------------
+
+GENERAL = "general"  # a problem of no one field
+TOP_FIELDS = frozenset({"content", "media_ids", "targets", "scheduled_at", "publish_mode"})
+
+
+@dataclass
+class Problems:
+    """Messages by field: `top` for the request's own fields (and GENERAL), `targets` by
+    account id and then by field: `text`, `media`, `account`, a setting key or GENERAL."""
+
+    top: dict[str, list[str]] = field(default_factory=lambda: defaultdict(list))
+    targets: dict[str, dict[str, list[str]]] = field(default_factory=lambda: defaultdict(lambda: defaultdict(list)))
+
+    def __bool__(self) -> bool:
+        return any(self.top.values()) or any(m for by_field in self.targets.values() for m in by_field.values())
+
+    def add_top(self, field_name: str, message: str) -> None:
+        self.top[field_name if field_name in TOP_FIELDS else GENERAL].append(message)
+
+    def shown_on(self, account_ids: Collection[str]) -> Problems:
+        """These problems with those of accounts the page does not show (another team's, a
+        disconnected one) moved to the accounts' list, where they can be seen."""
+        for account_id in [a for a in self.targets if a not in account_ids]:
+            for messages in self.targets.pop(account_id).values():
+                self.top["targets"].extend(messages)
+        return self
+
+
+def target_field(field_name: str) -> str:
+    """Where a target's problem is shown: `media[2]` by the media, `content` (a serializer's
+    name for the text) by the text, anything else by its own input."""
+    base = field_name.split("[", 1)[0]
+    return {"content": "text", "media_ids": "media", "account_id": "account"}.get(base, base)
+
+
+def problems_of_error(exc: ApplicationError, account_ids: Sequence[str]) -> Problems:
+    """An ApplicationError of the lifecycle as the form shows it: each target's problems
+    (`details.targets`), the account refused (`details.target`), or the field it names."""
+    problems, details = Problems(), exc.details or {}
+    for entry in details.get("targets") or ():
+        for problem in entry.get("problems", ()):
+            problems.targets[str(entry["account_id"])][target_field(problem["field"])].append(problem["message"])
+    if "target" in details and details.get("account_id") in account_ids:
+        problems.targets[str(details["account_id"])]["account"].append(exc.message)
+    elif "media_ids" in details:
+        problems.add_top("media_ids", exc.message)
+    elif not details.get("targets"):
+        problems.add_top(str(details.get("field", GENERAL)), exc.message)
+    return problems
+
+
+def problems_of_serializer(detail: Any, account_ids: Sequence[str]) -> Problems:
+    """A serializer's errors (DRF's detail tree, flattened to strings) next to their fields."""
+    problems = Problems()
+    for name, errors in (detail if isinstance(detail, dict) else {GENERAL: detail}).items():
+        if name == "targets" and isinstance(errors, list) and len(errors) == len(account_ids):
+            for account_id, entry in zip(account_ids, errors, strict=True):
+                for key, messages in (entry or {}).items():
+                    problems.targets[account_id][target_field(key)].extend(_messages(messages))
+        else:
+            for message in _messages(errors):
+                problems.add_top(name, message)
+    return problems
+
+
+def _messages(errors: Any) -> list[str]:
+    if isinstance(errors, dict):
+        return [m for value in errors.values() for m in _messages(value)]
+    if isinstance(errors, list):
+        return [m for value in errors for m in _messages(value)]
+    return [str(errors)]
+
+
+def as_check(problems: Problems, account_ids: Sequence[str]) -> dict[str, Any]:
+    """Problems in the shape of `checks.CreateCheck.as_dict()`, for the page's live check."""
+
+    def listed(by_field: Mapping[str, list[str]]) -> list[dict[str, str]]:
+        return [{"field": f, "code": "VALIDATION_ERROR", "message": m} for f, ms in by_field.items() for m in ms]
+
+    targets = [{"account_id": a, "problems": listed(problems.targets.get(a, {}))} for a in account_ids]
+    return {"ok": False, "problems": listed(problems.top), "targets": targets}
+
+
+# --- the form, drawn ---------------------------------------------------------------------------
+
+
+@dataclass
+class Input:
+    """One setting's input as drawn: its name (also its id), the value or checked state shown
+    and its problems."""
+
+    setting: Setting
+    name: str
+    value: str = ""
+    checked: bool = False
+    choices: list[tuple[str, str]] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)
+
+
+@dataclass
+class TargetForm:
+    """One account in the form: whether it is chosen, its own text and media, its inputs and
+    the problems that belong to none of them."""
+
+    account: SocialAccount
+    limit: int | None
+    selected: bool = False
+    content: str = ""
+    media_own: bool = False
+    media: list[str] = field(default_factory=list)
+    inputs: list[Input] = field(default_factory=list)
+    problems: dict[str, list[str]] = field(default_factory=dict)
+
+    @property
+    def pk(self) -> str:
+        return str(self.account.pk)
+
+    @property
+    def usable(self) -> bool:
+        return self.account.status == AccountStatus.ACTIVE
+
+    @property
+    def text_problems(self) -> list[str]:
+        return self.problems.get("text", [])
+
+    @property
+    def media_problems(self) -> list[str]:
+        return self.problems.get("media", [])
+
+    @property
+    def other_problems(self) -> list[str]:
+        """The account's own (expired, not this team's) and those of no input on the page."""
+        return [m for key, found in self.problems.items() if key not in ("text", "media") for m in found]
+
+
+def target_forms(
+    accounts: Iterable[SocialAccount], data: QueryDict | None, problems: Problems | None = None
+) -> list[TargetForm]:
+    """Every account's part of the form, as first shown (`data` None) or as the user sent it."""
+    chosen = set(data.getlist("account")) if data is not None else set()
+    shown = problems or Problems()
+    return [_target_form(account, data, str(account.pk) in chosen, shown) for account in accounts]
+
+
+def _target_form(account: SocialAccount, data: QueryDict | None, selected: bool, problems: Problems) -> TargetForm:
+    pk = str(account.pk)
+    own = dict(problems.targets.get(pk, {}))
+    form = TargetForm(account, limits_for(account.platform).text.max_length, selected=selected)
+    if data is not None:
+        form.content = data.get(name_of(pk, "content"), "")
+        form.media_own = bool(data.get(name_of(pk, "media-own")))
+        form.media = data.getlist(name_of(pk, "media"))
+    for setting in SETTINGS.get(account.platform, ()):
+        form.inputs.append(_input(account, setting, data, own.pop(setting.key, [])))
+    form.problems = own
+    return form
+
+
+def _input(account: SocialAccount, setting: Setting, data: QueryDict | None, problems: list[str]) -> Input:
+    name = name_of(str(account.pk), setting.key)
+    shown = Input(setting, name, problems=problems, choices=[(c, c) for c in setting.choices])
+    if setting.kind == "board":
+        boards = account.metadata.get("boards") if isinstance(account.metadata, dict) else None
+        shown.choices = [(str(b.get("id")), str(b.get("name") or b.get("id"))) for b in boards or [] if b.get("id")]
+    if setting.kind == "bool":
+        shown.checked = bool(data.get(name)) if data is not None else setting.default
+    elif data is not None:
+        shown.value = data.get(name, "")
+    return shown
+
+
+@dataclass(frozen=True)
+class MediaItem:
+    """A confirmed upload already in the form (shown again after a refused submit)."""
+
+    id: str
+    filename: str
+    content_type: str
+    preview_url: str
+
+    @property
+    def is_video(self) -> bool:
+        return self.content_type.startswith("video/")
+
+
+def media_items(uploads: Iterable[MediaUpload], preview_url: Callable[[MediaUpload], str]) -> list[MediaItem]:
+    return [MediaItem(str(u.pk), u.filename, u.content_type, preview_url(u)) for u in uploads]

@@ -1,0 +1,68 @@
+"""What the settings views share: the team a request acts in, who may act there, and how a
+service's refusal reaches the field it concerns."""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from typing import Any
+
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_http_methods
+
+from config.errors import ApplicationError
+from teams.dashboard import page_context, requested_membership
+from teams.models import Membership, Role, Team
+
+View = Callable[..., HttpResponse]
+
+
+def anyone(membership: Membership) -> bool:
+    return True
+
+
+def is_owner(membership: Membership) -> bool:
+    return membership.role == Role.OWNER
+
+
+def settings_view(
+    template: str, *, allowed: Callable[[Membership], bool] = anyone, refusal: str = "", action_of: str = ""
+) -> Callable[[View], View]:
+    """Make `view(request, membership, ...)` a signed-in page of the team the request names.
+    A user whose role `allowed` refuses gets `template` with `refusal` and a 403, before the
+    view runs; the service the view calls checks the role again.
+
+    A form's action (`action_of` names its page) takes POSTs only. A GET of its URL, from the
+    team switcher of the page that showed the form's errors or from a reload, goes to that page."""
+
+    def decorate(view: View) -> View:
+        @login_required
+        @require_http_methods(["GET", "HEAD", "POST"] if action_of else ["GET", "HEAD"])
+        @functools.wraps(view)
+        def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+            try:
+                membership = requested_membership(request)
+            except PermissionError as exc:  # the user belongs to no team yet
+                return render(request, template, {"problem": str(exc)}, status=403)
+            if action_of and request.method != "POST":
+                return back_to(action_of, membership.team)
+            if not allowed(membership):
+                return render(request, template, page_context(request, membership, problem=refusal), status=403)
+            return view(request, membership, *args, **kwargs)
+
+        return wrapper
+
+    return decorate
+
+
+def field_errors(exc: ApplicationError, field: str) -> dict[str, str]:
+    """The service's message under the field it names (`details.field`, as the API reports
+    it), else under `field`, the one the form is about."""
+    return {str((exc.details or {}).get("field", field)): exc.message}
+
+
+def back_to(url_name: str, team: Team) -> HttpResponseRedirect:
+    return redirect(f"{reverse(url_name)}?team={team.pk}")

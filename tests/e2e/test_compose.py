@@ -1,0 +1,119 @@
+"""Composing in a real browser (Playwright driving Debian's Chromium): an owner writes a post,
+uploads an image straight to storage (progress bar, preview), sees each account's live count,
+publishes it now to X and Bluesky on the sandbox and finds it published with its links."""
+
+from __future__ import annotations
+
+import re
+from urllib.parse import quote
+
+import pytest
+from playwright.sync_api import expect
+
+from demo.seed import sandbox_account
+from publishing.models import Publish, PublishStatus
+from tests.media import files
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.e2e]
+
+TEXT = "Launch day from the compose page: https://example.com/launch/notes 🚀"
+
+
+@pytest.fixture(autouse=True)
+def _eager(eager_tasks: None) -> None:
+    """Delivery runs inside the live server's request, so the post is out when the page returns."""
+
+
+@pytest.fixture
+def image(tmp_path):
+    path = tmp_path / "launch.png"
+    path.write_bytes(files.image("PNG", (120, 90)))
+    return path
+
+
+def test_an_owner_composes_with_an_image_and_publishes_to_two_accounts(
+    signed_in, live_server, owner, sandbox, image, screenshot
+):
+    page = signed_in
+    x, bluesky = sandbox_account(owner.team, "x"), sandbox_account(owner.team, "bluesky")
+
+    page.click("header >> text=Compose")
+    page.fill("#content", TEXT)
+    page.check(f'input.pick[value="{x.pk}"]')
+    page.check(f'input.pick[value="{bluesky.pk}"]')
+
+    # Live counts, each the platform's own: X weighs the URL 23 and the emoji 2.
+    expect(page.locator(f'#counts li[data-account="{x.pk}"]')).to_have_text("X 60 / 280")
+    expect(page.locator(f'#counts li[data-account="{bluesky.pk}"]')).to_have_text("Bluesky 68 / 300")
+
+    page.set_input_files("#media-file", str(image))
+    item = page.locator(".media-item")
+    expect(item.locator(".media-status")).to_have_text("Uploaded")
+    expect(item.locator("progress")).to_have_attribute("value", "100")
+    expect(item.locator("img")).to_be_visible()
+    assert item.locator("img").evaluate("img => img.naturalWidth") == 120
+    # X's own settings, offered once X is chosen.
+    page.locator("summary", has_text="Customize for X").click()
+    page.check(f"#t-{x.pk}-sensitive")
+    expect(page.locator("#check-state")).to_have_text("Ready to send.")
+    page.evaluate("window.scrollTo(0, 0)")  # the sending card sticks to the top of the view
+    screenshot(page, "compose")
+
+    page.click("button:has-text('Publish now')")
+    page.wait_for_url(re.compile(r"/dashboard/publishes/[0-9a-f-]+/\?team="))
+
+    publish = Publish.objects.get()
+    assert publish.status == PublishStatus.PUBLISHED
+    assert len(publish.media_ids) == 1
+    assert {t.platform: t.platform_settings for t in publish.targets.all()} == {"x": {"sensitive": True}, "bluesky": {}}
+    posts = sandbox.posts()
+    assert sorted(p["platform"] for p in posts) == ["bluesky", "x"]
+    assert all(p["text"] == TEXT and p["media_count"] == 1 for p in posts)
+
+    page.click("header >> text=Publishes")
+    row = page.locator(f"#publish-{publish.pk}")
+    expect(row.locator("a:has-text('View post')")).to_have_count(2)
+    # The live links: the platform's URL, or the sandbox's page of the post for a sandbox account.
+    hrefs = [a.get_attribute("href") for a in row.locator("a:has-text('View post')").all()]
+    for target in publish.targets.all():
+        post_id = target.platform_post_id
+        assert any(post_id in href or quote(post_id, safe="") in href for href in hrefs), (post_id, hrefs)
+
+
+def test_problems_show_before_anything_is_sent(signed_in, live_server, owner):
+    page = signed_in
+    x = sandbox_account(owner.team, "x")
+
+    page.goto(f"{live_server.url}/dashboard/compose/")
+    page.check(f'input.pick[value="{x.pk}"]')
+    page.fill("#content", "a" * 290)
+
+    count = page.locator(f'#counts li[data-account="{x.pk}"]')
+    expect(count).to_have_text("X 290 / 280 — too long by 10")
+    expect(count).to_have_class(re.compile(r"\bover\b"))
+    expect(page.locator(f'.target[data-account="{x.pk}"] [data-problem="text"]')).to_contain_text("Text counts 290")
+
+    page.fill("#scheduled_at", "2000-01-01T10:00")
+    expect(page.locator("#scheduled_at-problem")).to_have_text("scheduled_at must be in the future.")
+    page.locator("summary", has_text="Customize for X").click()
+    page.fill(f"#t-{x.pk}-reply_to", "not an id")
+    expect(page.locator(f'.target[data-account="{x.pk}"] [data-problem="reply_to"]')).to_contain_text("reply_to")
+    assert Publish.objects.count() == 0
+
+
+def test_an_upload_can_be_removed_and_a_refused_file_is_explained(signed_in, live_server, owner, image, tmp_path):
+    page = signed_in
+    notes = tmp_path / "notes.txt"
+    notes.write_text("not a picture")
+
+    page.goto(f"{live_server.url}/dashboard/compose/")
+    page.set_input_files("#media-file", str(image))
+    expect(page.locator(".media-item .media-status")).to_have_text("Uploaded")
+    expect(page.locator("input[name=media_ids]")).to_have_count(1)
+    page.click("button:has-text('Remove')")
+    expect(page.locator(".media-item")).to_have_count(0)
+    expect(page.locator("input[name=media_ids]")).to_have_count(0)
+
+    page.set_input_files("#media-file", str(notes))
+    expect(page.locator("#media-problem")).to_contain_text("Unsupported content type text/plain")
+    expect(page.locator(".media-item.failed")).to_have_count(1)

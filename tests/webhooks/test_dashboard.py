@@ -1,0 +1,427 @@
+"""The webhooks settings pages of the dashboard, through Django's test client: the team's
+subscriptions with their health, subscribing (the secret shown once), test events delivered
+over real HTTP to a receiver on loopback, re-enabling, deleting and a subscription's deliveries.
+Owners and admins manage; members only look."""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import html
+import json
+import re
+
+import pytest
+from django.test import Client
+from django.utils import timezone
+from standardwebhooks import Webhook
+
+from tests.webhooks.helpers import exhaust, subscribe
+from webhooks import services
+from webhooks.models import SUBSCRIBABLE_EVENTS, Delivery, DeliveryState, Event, EventType, Subscription
+
+pytestmark = pytest.mark.django_db
+
+LIST = "/dashboard/settings/webhooks/"
+PUBLIC_HTTPS = "https://93.184.215.14/hooks/social"  # a public address literal: no DNS needed
+
+
+def _as(client, persona):
+    client.force_login(persona.user)
+    return client
+
+
+def _text(response, status=200):
+    assert response.status_code == status, response.content[:500]
+    return html.unescape(response.content.decode())
+
+
+def _detail(subscription):
+    return f"{LIST}{subscription.pk}/"
+
+
+def _post(client, persona, path, **data):
+    return _as(client, persona).post(path, {"team": str(persona.team.pk), **data})
+
+
+def _subscribe_in_page(client, persona, url=PUBLIC_HTTPS, events=("post.published", "post.failed")):
+    return _post(client, persona, LIST, url=url, events=list(events))
+
+
+def _disable(subscription, **health):
+    Subscription.objects.filter(pk=subscription.pk).update(
+        disabled_at=timezone.now(), disabled_reason="The receiver answered 410 Gone.", **health
+    )
+
+
+def _problem(page, field):
+    """The text of the problem shown under a field of the subscribe form."""
+    match = re.search(rf'id="webhook-{field}-problem">([^<]*)<', page)
+    assert match, f"no problem shown next to {field}"
+    return match.group(1)
+
+
+def _send_test(client, persona, subscription, django_capture_on_commit_callbacks):
+    # The page's transaction commits in production; here the test's never does, so the
+    # delivery queued "after commit" is run by hand, as the commit would.
+    with django_capture_on_commit_callbacks(execute=True):
+        return _post(client, persona, f"{_detail(subscription)}test/")
+
+
+# --- the list ----------------------------------------------------------------------------------
+
+
+def test_the_list_shows_each_webhooks_events_health_and_disabled_state(client, owner, receiver, outsider):
+    healthy = subscribe(owner.team, receiver.url, ["post.published", "post.failed"])
+    broken = subscribe(owner.team, f"{receiver.base}/gone")
+    _disable(broken, consecutive_failures=3, last_failure_at=timezone.now(), last_failure_reason="HTTP 503")
+    subscribe(outsider.team, f"{receiver.base}/theirs")
+
+    page = _text(_as(client, owner).get(LIST))
+
+    assert healthy.url in page
+    assert "post.failed" in page
+    row = page[page.index(f'id="webhook-{broken.pk}"') :]
+    row = row[: row.index("</tr>")]
+    assert "disabled" in row
+    assert "The receiver answered 410 Gone." in row
+    assert "HTTP 503" in row
+    assert '<dd class="failures">3</dd>' in row
+    assert "/theirs" not in page
+
+
+def test_every_form_on_the_page_carries_a_csrf_token(client, owner):
+    subscribe(owner.team, PUBLIC_HTTPS)
+
+    page = _text(_as(client, owner).get(LIST))
+
+    forms = re.findall(r"<form[^>]*method=\"post\"[\s\S]*?</form>", page)
+    assert len(forms) >= 4  # log out, send test, delete, subscribe
+    assert all("csrfmiddlewaretoken" in form for form in forms)
+
+
+def test_a_post_without_the_csrf_token_is_refused(owner):
+    client = Client(enforce_csrf_checks=True)
+
+    response = _subscribe_in_page(client, owner)
+
+    assert response.status_code == 403
+    assert b"CSRF verification failed" in response.content
+    assert not Subscription.objects.exists()
+
+
+def test_a_member_sees_the_list_without_forms_or_buttons(client, member):
+    subscribe(member.team, PUBLIC_HTTPS)
+
+    page = _text(_as(client, member).get(LIST))
+
+    assert PUBLIC_HTTPS in page
+    assert "Only the team's owner or admins" in page
+    for control in ("Add webhook", "Send test event", "Delete webhook", "Re-enable", 'name="url"'):
+        assert control not in page
+
+
+def test_a_user_who_is_not_in_the_team_named_gets_404(client, owner, outsider):
+    assert _as(client, owner).get(LIST, {"team": str(outsider.team.pk)}).status_code == 404
+
+
+def test_the_list_takes_the_same_number_of_queries_for_1_and_25_webhooks(
+    client, owner, django_assert_num_queries, queries
+):
+    subscribe(owner.team, PUBLIC_HTTPS)
+    _as(client, owner).get(LIST)  # a first request settles the session: both counts start alike
+    start = len(queries)
+    _text(client.get(LIST))
+    one = len(queries) - start
+    for n in range(services.MAX_SUBSCRIPTIONS_PER_TEAM - 1):
+        subscribe(owner.team, f"{PUBLIC_HTTPS}/{n}")
+
+    with django_assert_num_queries(one):
+        page = _text(client.get(LIST))
+
+    assert page.count('<tr id="webhook-') == services.MAX_SUBSCRIPTIONS_PER_TEAM
+
+
+# --- subscribing -------------------------------------------------------------------------------
+
+
+def test_subscribing_shows_the_secret_once(client, admin):
+    response = _subscribe_in_page(client, admin)
+
+    assert response.status_code == 302
+    subscription = Subscription.objects.get(team=admin.team)
+    assert subscription.url == PUBLIC_HTTPS
+    assert subscription.events == ["post.published", "post.failed"]
+    shown = client.get(response["Location"])
+    first = _text(shown)
+    assert subscription.secret in first
+    assert "no-store" in shown["Cache-Control"]  # the browser keeps no copy either
+    assert f"Subscribed {PUBLIC_HTTPS}" in first
+    assert "it is not shown again" in first
+    again = _text(client.get(response["Location"]))
+    assert subscription.secret not in again
+    assert PUBLIC_HTTPS in again
+
+
+def test_a_private_url_is_refused_with_the_apis_message_next_to_the_field(client, api, owner, settings):
+    settings.SSRF_ALLOW_PRIVATE = False
+    url = "https://10.0.0.7/hooks"
+    expected = api.as_(owner.key).post("/api/v1/webhooks", {"url": url, "events": ["post.published"]}, format="json")
+    assert expected.status_code == 400
+
+    page = _text(_subscribe_in_page(client, owner, url=url), 400)
+
+    assert _problem(page, "url") == expected.json()["error"]["message"]
+    assert f'value="{url}"' in page  # the form keeps what was typed
+    assert 'value="post.published" checked' in page
+    assert not Subscription.objects.exists()
+
+
+def test_plain_http_is_refused_next_to_the_url_field(client, owner, settings):
+    settings.SSRF_ALLOW_PRIVATE = False
+
+    page = _text(_subscribe_in_page(client, owner, url="http://93.184.215.14/hooks/social"), 400)
+
+    assert _problem(page, "url") == "The webhook URL must use https."
+
+
+def test_no_event_chosen_is_refused_next_to_the_events_with_the_apis_message(client, api, owner):
+    expected = api.as_(owner.key).post("/api/v1/webhooks", {"url": PUBLIC_HTTPS, "events": []}, format="json")
+
+    page = _text(_subscribe_in_page(client, owner, events=()), 400)
+
+    assert _problem(page, "events") == expected.json()["error"]["details"]["events"][0]
+    assert not Subscription.objects.exists()
+
+
+def test_the_test_event_type_cannot_be_subscribed_to(client, owner):
+    page = _text(_subscribe_in_page(client, owner, events=["post.published", EventType.TEST]), 400)
+
+    assert "is not a valid choice" in _problem(page, "events")
+    assert 'value="webhook.test"' not in page  # never offered either
+
+
+def test_the_teams_limit_is_shown_above_the_form(client, owner):
+    for n in range(services.MAX_SUBSCRIPTIONS_PER_TEAM):
+        subscribe(owner.team, f"{PUBLIC_HTTPS}/{n}")
+
+    page = _text(_subscribe_in_page(client, owner), 400)
+
+    assert f"A team can have at most {services.MAX_SUBSCRIPTIONS_PER_TEAM} webhooks." in page
+
+
+# --- who may act -------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("action", ["", "delete/", "enable/", "test/"])
+def test_a_member_cannot_manage_webhooks(client, member, action):
+    subscription = subscribe(member.team, PUBLIC_HTTPS)
+    path = f"{_detail(subscription)}{action}" if action else LIST
+
+    response = _post(client, member, path, url=f"{PUBLIC_HTTPS}/mine", events=["post.published"])
+
+    assert response.status_code == 403
+    assert list(Subscription.objects.values_list("url", flat=True)) == [PUBLIC_HTTPS]
+    assert not Event.objects.exists()
+
+
+def test_a_member_cannot_send_a_delivery_again(client, member):
+    subscription = subscribe(member.team, PUBLIC_HTTPS)
+    delivery = services.subscription_send_test(subscription=subscription)
+    Delivery.objects.filter(pk=delivery.pk).update(state=DeliveryState.FAILED, next_attempt_at=None)
+
+    response = _post(client, member, f"{_detail(subscription)}deliveries/{delivery.pk}/send-again/")
+
+    assert response.status_code == 403
+    assert Delivery.objects.get(pk=delivery.pk).state == DeliveryState.FAILED
+
+
+@pytest.mark.parametrize("action", ["delete/", "enable/", "test/"])
+def test_another_teams_webhook_is_not_found(client, owner, outsider, action):
+    theirs = subscribe(outsider.team, PUBLIC_HTTPS)
+
+    assert _post(client, owner, f"{_detail(theirs)}{action}").status_code == 404
+    assert _as(client, owner).get(_detail(theirs)).status_code == 404
+    assert Subscription.objects.filter(pk=theirs.pk).exists()
+    assert not Event.objects.exists()
+
+
+def test_a_member_may_read_the_deliveries_without_buttons(client, member):
+    subscription = subscribe(member.team, PUBLIC_HTTPS)
+    delivery = services.subscription_send_test(subscription=subscription)
+    Delivery.objects.filter(pk=delivery.pk).update(state=DeliveryState.FAILED, last_status_code=500)
+
+    page = _text(_as(client, member).get(_detail(subscription), {"team": str(member.team.pk)}))
+
+    assert f'id="delivery-{delivery.pk}"' in page
+    for control in ("Send again", "Send test event", "Delete webhook"):
+        assert control not in page
+
+
+# --- actions -----------------------------------------------------------------------------------
+
+
+def test_deleting_a_webhook_stops_it(client, owner):
+    subscription = subscribe(owner.team, PUBLIC_HTTPS)
+
+    response = _post(client, owner, f"{_detail(subscription)}delete/")
+
+    assert response.status_code == 302
+    assert not Subscription.objects.exists()
+    page = _text(client.get(response["Location"]))
+    assert f"Deleted the webhook to {PUBLIC_HTTPS}" in page
+
+
+def test_a_test_event_is_one_delivery_to_that_webhook_only(client, owner):
+    chosen = subscribe(owner.team, PUBLIC_HTTPS, ["post.published"])
+    other = subscribe(owner.team, f"{PUBLIC_HTTPS}/other", list(SUBSCRIBABLE_EVENTS))
+
+    response = _post(client, owner, f"{_detail(chosen)}test/")
+
+    assert response.status_code == 302
+    assert response["Location"] == f"{_detail(chosen)}?team={owner.team.pk}"
+    (event,) = Event.objects.all()
+    assert event.type == "webhook.test"
+    assert event.team_id == owner.team.pk
+    (delivery,) = Delivery.objects.all()
+    assert (delivery.subscription_id, delivery.event_id) == (chosen.pk, event.pk)
+    assert not other.deliveries.exists()
+
+
+def test_the_receiver_gets_a_signed_test_event(client, owner, receiver, django_capture_on_commit_callbacks):
+    subscription = subscribe(owner.team, receiver.url)
+
+    response = _send_test(client, owner, subscription, django_capture_on_commit_callbacks)
+
+    (post,) = receiver.posts
+    expected = "sha256=" + hmac.new(subscription.secret.encode(), post.body, hashlib.sha256).hexdigest()
+    assert hmac.compare_digest(post.headers["x-service-signature"], expected)
+    envelope = Webhook(subscription.secret).verify(post.body, post.headers)
+    assert envelope == json.loads(post.body)
+    assert envelope["type"] == "webhook.test"
+    assert envelope["data"]["subscription_id"] == str(subscription.pk)
+    delivery = Delivery.objects.get()
+    assert (delivery.state, delivery.last_status_code, delivery.attempts) == (DeliveryState.SUCCEEDED, 200, 1)
+    page = _text(client.get(response["Location"]))
+    assert "Sent a test event" in page
+    row = page[page.index(f'id="delivery-{delivery.pk}"') :]
+    assert "webhook.test" in row[: row.index("</tr>")]
+    assert "succeeded" in row[: row.index("</tr>")]
+
+
+def test_a_webhook_disabled_by_410_is_re_enabled(client, owner, receiver, django_capture_on_commit_callbacks):
+    subscription = subscribe(owner.team, receiver.url)
+    receiver.always(410)
+    _send_test(client, owner, subscription, django_capture_on_commit_callbacks)
+    subscription.refresh_from_db()
+    assert subscription.disabled_at is not None
+    page = _text(client.get(LIST))
+    assert "The receiver answered 410 Gone." in page
+    assert "Re-enable" in page
+    assert "Send test event" not in page  # a disabled webhook cannot be tested
+
+    response = _post(client, owner, f"{_detail(subscription)}enable/")
+
+    subscription.refresh_from_db()
+    assert (subscription.disabled_at, subscription.disabled_reason, subscription.consecutive_failures) == (None, "", 0)
+    page = _text(client.get(response["Location"]))
+    assert f"Re-enabled {receiver.url}" in page
+    assert "Send test event" in page
+
+
+def test_a_test_event_to_a_disabled_webhook_is_refused_with_a_reason(client, owner):
+    subscription = subscribe(owner.team, PUBLIC_HTTPS)
+    _disable(subscription)
+
+    response = _post(client, owner, f"{_detail(subscription)}test/", back="detail")
+
+    assert response["Location"] == f"{_detail(subscription)}?team={owner.team.pk}"
+    assert "enable it before sending a test event" in _text(client.get(response["Location"]))
+    assert not Delivery.objects.exists()
+
+
+# --- the deliveries page -----------------------------------------------------------------------
+
+
+def test_the_deliveries_page_shows_response_code_error_duration_and_next_attempt(
+    client, owner, receiver, django_capture_on_commit_callbacks
+):
+    subscription = subscribe(owner.team, receiver.url)
+    receiver.answer(503, 200)
+    _send_test(client, owner, subscription, django_capture_on_commit_callbacks)  # 503: retried later
+    _send_test(client, owner, subscription, django_capture_on_commit_callbacks)  # 200
+    failing, delivered = Delivery.objects.order_by("created_at")
+
+    page = _text(client.get(_detail(subscription), {"team": str(owner.team.pk)}))
+
+    first = page[page.index(f'id="delivery-{failing.pk}"') :]
+    first = first[: first.index("</tr>")]
+    assert "503" in first
+    assert "HTTP 503" in first
+    assert re.search(r"Next attempt \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC", first)
+    assert f"{failing.last_duration_ms} ms" in first
+    second = page[page.index(f'id="delivery-{delivered.pk}"') :]
+    second = second[: second.index("</tr>")]
+    assert ">200<" in second
+    assert "Delivered" in second
+    assert "Send again" not in page  # nothing has failed for good
+
+
+def test_a_failed_delivery_is_sent_again(client, owner, receiver, no_retry_delay, django_capture_on_commit_callbacks):
+    subscription = subscribe(owner.team, receiver.url)
+    receiver.always(500)
+    _send_test(client, owner, subscription, django_capture_on_commit_callbacks)
+    delivery = exhaust(Delivery.objects.get())
+    assert delivery.state == DeliveryState.FAILED
+    assert "Send again" in _text(client.get(_detail(subscription), {"team": str(owner.team.pk)}))
+    receiver.always(200)
+
+    with django_capture_on_commit_callbacks(execute=True):
+        response = _post(client, owner, f"{_detail(subscription)}deliveries/{delivery.pk}/send-again/")
+
+    delivery.refresh_from_db()
+    assert (delivery.state, delivery.last_status_code) == (DeliveryState.SUCCEEDED, 200)
+    assert len(receiver.posts) == services.MAX_ATTEMPTS + 1
+    assert "Sending the webhook.test delivery again" in _text(client.get(response["Location"]))
+
+
+def test_another_webhooks_delivery_cannot_be_sent_again_through_this_one(client, owner):
+    mine = subscribe(owner.team, PUBLIC_HTTPS)
+    other = subscribe(owner.team, f"{PUBLIC_HTTPS}/other")
+    delivery = services.subscription_send_test(subscription=other)
+
+    response = _post(client, owner, f"{_detail(mine)}deliveries/{delivery.pk}/send-again/")
+
+    assert response.status_code == 404
+
+
+def test_the_deliveries_page_is_paged_by_50(client, owner):
+    subscription = subscribe(owner.team, PUBLIC_HTTPS)
+    for _ in range(60):
+        services.subscription_send_test(subscription=subscription)
+
+    first = _text(_as(client, owner).get(_detail(subscription), {"team": str(owner.team.pk)}))
+    second = _text(client.get(_detail(subscription), {"team": str(owner.team.pk), "page": "2"}))
+
+    assert first.count('id="delivery-') == 50
+    assert "Page 1 of 2" in first
+    assert second.count('id="delivery-') == 10
+
+
+def test_the_deliveries_page_takes_the_same_number_of_queries_for_1_and_100_deliveries(
+    client, owner, django_assert_num_queries, queries
+):
+    subscription = subscribe(owner.team, PUBLIC_HTTPS)
+    services.subscription_send_test(subscription=subscription)
+    path, params = _detail(subscription), {"team": str(owner.team.pk)}
+    _as(client, owner).get(path, params)
+    start = len(queries)
+    assert _text(client.get(path, params)).count('id="delivery-') == 1
+    one = len(queries) - start
+    for _ in range(99):
+        services.subscription_send_test(subscription=subscription)
+
+    with django_assert_num_queries(one):
+        page = _text(client.get(path, params))
+
+    assert page.count('id="delivery-') == 50
