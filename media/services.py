@@ -29,7 +29,6 @@ from teams.models import Team
 
 logger = logging.getLogger(__name__)
 
-GB = 1024**3
 MAX_FETCH_ATTEMPTS = 3
 
 
@@ -67,11 +66,11 @@ def move_to_team(*, source: Team, target: Team) -> dict[str, int]:
 
 
 def _check_storage_quota(*, team: Team, adding: int) -> None:
-    limit_gb = team.plan.media_storage_gb
-    if limit_gb is None:
+    limit_gb, limit = team.plan.media_storage_gb, team.plan.media_storage_bytes
+    if limit is None:
         return
     used = storage_used(team=team)
-    if used + adding > limit_gb * GB:
+    if used + adding > limit:
         raise QuotaExceeded(
             f"The plan allows {limit_gb} GB of media and {used} bytes are used.",
             code="STORAGE_QUOTA_EXCEEDED",

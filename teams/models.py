@@ -21,6 +21,9 @@ SCOPES = (
 )
 
 
+GB = 1024**3
+
+
 class Plan(BaseModel):
     """Plan limits; null means unlimited."""
 
@@ -32,6 +35,11 @@ class Plan(BaseModel):
 
     def __str__(self) -> str:
         return self.name
+
+    @property
+    def media_storage_bytes(self) -> int | None:
+        """The storage limit in bytes (a GB of the plan is 1024**3 bytes); None when unlimited."""
+        return None if self.media_storage_gb is None else self.media_storage_gb * GB
 
 
 class Team(BaseModel):

@@ -9,7 +9,6 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.template.defaultfilters import filesizeformat
 
-from media.services import GB
 from teams import selectors
 from teams.dashboard import page_context
 from teams.models import Membership
@@ -42,7 +41,6 @@ class Meter:
 
 def _meters(usage: selectors.Usage) -> list[Meter]:
     plan = usage.team.plan
-    storage_limit = None if plan.media_storage_gb is None else plan.media_storage_gb * GB
     return [
         Meter(
             key="posts",
@@ -64,7 +62,7 @@ def _meters(usage: selectors.Usage) -> list[Meter]:
             key="storage",
             label="Media storage",
             used=usage.media_storage_bytes,
-            limit=storage_limit,
+            limit=plan.media_storage_bytes,
             used_text=filesizeformat(usage.media_storage_bytes),
             limit_text=f"{plan.media_storage_gb} GB",
         ),
