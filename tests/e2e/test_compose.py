@@ -11,7 +11,8 @@ import pytest
 from playwright.sync_api import expect
 
 from demo.seed import sandbox_account
-from publishing.models import Publish, PublishStatus
+from publishing.models import ApprovalStatus, Publish, PublishStatus
+from tests.e2e.conftest import sign_in
 from tests.media import files
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.e2e]
@@ -117,3 +118,32 @@ def test_an_upload_can_be_removed_and_a_refused_file_is_explained(signed_in, liv
     page.set_input_files("#media-file", str(notes))
     expect(page.locator("#media-problem")).to_contain_text("Unsupported content type text/plain")
     expect(page.locator(".media-item.failed")).to_have_count(1)
+
+
+def test_a_members_post_waits_until_the_owner_approves_it(page, live_server, owner, member, sandbox):
+    member.team.approval_required = True
+    member.team.save()
+    x = sandbox_account(member.team, "x")
+
+    sign_in(page, live_server, member)
+    page.click("header >> text=Compose")
+    page.fill("#content", "A member's launch post")
+    page.check(f'input.pick[value="{x.pk}"]')
+    expect(page.locator("main")).to_contain_text("This team requires approval: what you publish or schedule waits")
+    expect(page.locator("#check-state")).to_have_text("Ready to send.")
+    page.click("button:has-text('Publish now')")
+    page.wait_for_url(re.compile(r"/dashboard/publishes/[0-9a-f-]+/\?team="))
+    expect(page.locator(".messages")).to_contain_text("is waiting for approval by the team's owner or an admin")
+    publish = Publish.objects.get()
+    assert publish.approval_status == ApprovalStatus.PENDING
+    assert sandbox.posts() == []
+
+    # The owner, in a browser of their own, approves it from the queue.
+    owners = page.context.browser.new_context(viewport={"width": 1280, "height": 800}).new_page()
+    sign_in(owners, live_server, owner)
+    owners.click("header >> text=Approvals")
+    owners.click(f"#publish-{publish.pk} button:has-text('Approve')")
+    expect(owners.locator(".messages")).to_contain_text("Approved “A member's launch post”")
+    publish.refresh_from_db()
+    assert (publish.approval_status, publish.status) == (ApprovalStatus.APPROVED, PublishStatus.PUBLISHED)
+    assert [p["text"] for p in sandbox.posts("x")] == ["A member's launch post"]
