@@ -21,8 +21,9 @@ from accounts.platforms.base import Post, Problem
 from accounts.platforms.registry import NoClient, client_for
 from config.errors import ApplicationError
 from publishing import lifecycle, validation
-from publishing.models import Publish, Target
+from publishing.models import Publish, PublishMode, Target
 from teams.models import Team
+from teams.services import quota_check
 
 
 @dataclass(frozen=True)
@@ -85,13 +86,16 @@ def publish_check(
 ) -> CreateCheck:
     """What `lifecycle.publish_create` with the same arguments would find wrong, all of it,
     without creating or counting anything. A problem the create reports for the request as a
-    whole (no targets, the time, an account named twice, media that is not a ready upload)
+    whole (no targets, the time, the month's quota used up, an account named twice, media
+    that is not a ready upload)
     is in `problems`; an account's or a post's is in its target's."""
     problems = _refused(lambda: lifecycle.require_targets(targets), "targets")
     now = timezone.now()
     problems += _refused(
         lambda: lifecycle.check_schedule(publish_mode=publish_mode, scheduled_at=scheduled_at, now=now), "scheduled_at"
     )
+    if publish_mode != PublishMode.DRAFT:  # a draft counts when it is confirmed
+        problems += _refused(lambda: quota_check(team=team), "quota")
     waits = lifecycle.waits_for_approval(team=team, caller=caller, publish_mode=publish_mode)
     try:
         found, refusals = validation.accounts_checked(team=team, account_ids=[t.account_id for t in targets])

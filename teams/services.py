@@ -265,8 +265,26 @@ def quota_consume(*, team: Team, posts: int = 1) -> None:
             cursor.execute(_QUOTA_UPSERT, params)
             if cursor.fetchone() is not None:
                 return
-    used = MonthlyUsage.objects.filter(team=team, month=month).values_list("posts", flat=True).first() or 0
-    raise QuotaExceeded(
+    raise _quota_refusal(limit, _posts_used(team, month))
+
+
+def quota_check(*, team: Team, posts: int = 1) -> None:
+    """What `quota_consume` would refuse now, without counting anything (a create checked
+    before it is sent); the create itself still counts under its lock."""
+    limit = team.plan.posts_per_month
+    if limit is None:
+        return
+    used = _posts_used(team, month_start())
+    if used + posts > limit:
+        raise _quota_refusal(limit, used)
+
+
+def _posts_used(team: Team, month: dt.date) -> int:
+    return MonthlyUsage.objects.filter(team=team, month=month).values_list("posts", flat=True).first() or 0
+
+
+def _quota_refusal(limit: int | None, used: int) -> QuotaExceeded:
+    return QuotaExceeded(
         f"The plan allows {limit} posts a month and {used} are used.",
         details={"posts_per_month": limit, "posts_used": used},
     )

@@ -146,3 +146,18 @@ def test_its_answer_is_plain_data(owner, accounts):
             }
         ],
     }
+
+
+def test_a_used_up_quota_is_a_problem_of_the_request_but_not_for_a_draft(team, owner, accounts):
+    team.plan.posts_per_month = 1
+    team.plan.save()
+    lifecycle.publish_create(**_request(team, owner.user, str(accounts.x.pk)))
+
+    result = checks.publish_check(**_request(team, owner.user, str(accounts.bluesky.pk)))
+
+    [problem] = result.problems
+    assert (problem.field, problem.code) == ("quota", "QUOTA_EXCEEDED")
+    assert problem.message == "The plan allows 1 posts a month and 1 are used."
+    assert MonthlyUsage.objects.get().posts == 1  # checking counted nothing
+    draft = _request(team, owner.user, str(accounts.bluesky.pk), publish_mode=PublishMode.DRAFT)
+    assert checks.publish_check(**draft).ok
