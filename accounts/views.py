@@ -22,6 +22,7 @@ from typing import Any
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -42,7 +43,7 @@ PASSWORD_PLATFORMS = {Platform.BLUESKY}
 def _manager(request: HttpRequest, team_id: str | None) -> Team:
     membership = team_membership(request, team_id)
     if membership.role not in (Role.OWNER, Role.ADMIN):
-        raise PermissionError("Only the team's owner or admins connect accounts.")
+        raise PermissionDenied("Only the team's owner or admins connect accounts.")
     return membership.team
 
 
@@ -90,10 +91,7 @@ def _account_of(team: Team, account_id: str) -> SocialAccount | None:
 
 @login_required
 def dashboard(request: HttpRequest) -> HttpResponse:
-    try:
-        membership = team_membership(request, request.GET.get("team"))
-    except PermissionError as exc:
-        return render(request, "accounts/dashboard.html", {"problem": str(exc)}, status=403)
+    membership = team_membership(request, request.GET.get("team"))
     team = membership.team
     context = page_context(
         request,
@@ -147,10 +145,7 @@ def _start_oauth(request: HttpRequest, team: Team, platform: str, account: Socia
 def connect(request: HttpRequest, platform: str) -> HttpResponse:
     if platform not in Platform.values:
         return redirect("dashboard")
-    try:
-        team = _manager(request, request.POST.get("team"))
-    except PermissionError as exc:
-        return HttpResponse(str(exc), status=403)
+    team = _manager(request, request.POST.get("team"))
     if problem := _connect_problem(platform):
         messages.error(request, f"{Platform(platform).label} cannot be connected. {problem}")
         return _back(team)
@@ -173,10 +168,7 @@ def _start_oauth_or_explain(
 @require_POST
 def reauthorize(request: HttpRequest, account_id: str) -> HttpResponse:
     account = get_object_or_404(SocialAccount, pk=account_id, team__memberships__user=signed_in_user(request))
-    try:
-        team = _manager(request, str(account.team_id))
-    except PermissionError as exc:
-        return HttpResponse(str(exc), status=403)
+    team = _manager(request, str(account.team_id))
     if account.platform in PASSWORD_PLATFORMS:
         return redirect(f"{reverse('connect-password', args=[account.platform])}?team={team.pk}&account={account.pk}")
     return _start_oauth_or_explain(request, team, account.platform, account)
@@ -226,10 +218,7 @@ def callback(request: HttpRequest, platform: str) -> HttpResponse:
 def connect_password(request: HttpRequest, platform: str) -> HttpResponse:
     if platform not in PASSWORD_PLATFORMS:
         return redirect("dashboard")
-    try:
-        team = _manager(request, request.GET.get("team") or request.POST.get("team"))
-    except PermissionError as exc:
-        return HttpResponse(str(exc), status=403)
+    team = _manager(request, request.GET.get("team") or request.POST.get("team"))
     reauthorize = _account_of(team, request.GET.get("account") or request.POST.get("account") or "")
     context = {"team": team, "platform": Platform(platform), "account": reauthorize, "sandbox_default": True}
     if request.method != "POST":
@@ -259,10 +248,7 @@ def connect_password(request: HttpRequest, platform: str) -> HttpResponse:
 @require_POST
 def disconnect(request: HttpRequest, account_id: str) -> HttpResponse:
     account = get_object_or_404(SocialAccount, pk=account_id, team__memberships__user=signed_in_user(request))
-    try:
-        team = _manager(request, str(account.team_id))
-    except PermissionError as exc:
-        return HttpResponse(str(exc), status=403)
+    team = _manager(request, str(account.team_id))
     if account.status != AccountStatus.DISABLED:
         services.account_disconnect(account=account)
         messages.success(request, f"Disconnected {account}.")

@@ -27,7 +27,7 @@ from publishing.links import live_link
 from publishing.models import Publish, Target
 from publishing.views.lists import pager_query
 from teams.dashboard import page_context, requested_membership
-from teams.models import Membership, Team
+from teams.models import Team
 
 PAGE_SIZE = 20
 # The sortable columns, as the API names its sorts.
@@ -38,13 +38,6 @@ COLUMNS = {
     "total_comments": "Comments",
     "total_shares": "Shares",
 }
-
-
-def _membership(request: HttpRequest, template: str) -> Membership | HttpResponse:
-    try:
-        return requested_membership(request)
-    except PermissionError as exc:
-        return render(request, template, {"problem": str(exc)}, status=403)
 
 
 def list_filters(request: HttpRequest) -> tuple[dict[str, Any], dict[str, list[str]]]:
@@ -87,9 +80,7 @@ def sort_columns(request: HttpRequest, team: Team, sort: str, order: str) -> lis
 @login_required
 def analytics(request: HttpRequest) -> HttpResponse:
     template = "analytics/analytics.html"
-    membership = _membership(request, template)
-    if isinstance(membership, HttpResponse):
-        return membership
+    membership = requested_membership(request)
     team = membership.team
     filters, problems = list_filters(request)
     platforms = filters.get("platform", [])
@@ -140,9 +131,7 @@ def _entry(target: Target, accounts: dict[Any, SocialAccount]) -> dict[str, Any]
 @login_required
 def post(request: HttpRequest, publish_id: uuid.UUID) -> HttpResponse:
     template = "analytics/post.html"
-    membership = _membership(request, template)
-    if isinstance(membership, HttpResponse):
-        return membership
+    membership = requested_membership(request)
     publish = analytics_posts(team=membership.team).filter(pk=publish_id).first()
     if publish is None:
         raise Http404("No such published post.")

@@ -11,7 +11,7 @@ import uuid
 from typing import Any
 
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpRequest, JsonResponse
+from django.http import HttpRequest, JsonResponse
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 from rest_framework.exceptions import ValidationError
@@ -37,10 +37,7 @@ def _invalid(exc: ValidationError) -> JsonResponse:
 
 
 def _team(request: HttpRequest) -> Team:
-    try:
-        return requested_membership(request).team
-    except PermissionError:
-        raise Http404("No such team.") from None
+    return requested_membership(request).team
 
 
 @login_required

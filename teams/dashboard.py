@@ -12,10 +12,16 @@ import uuid
 from typing import Any
 
 from django.contrib.auth.models import User
+from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest
 from django.shortcuts import get_object_or_404
 
 from teams.models import Membership, Role
+
+
+class NoTeam(PermissionDenied):
+    """The signed-in user belongs to no team yet: a dashboard page answers 403 (templates/403.html)
+    with this message, whatever page it is."""
 
 
 def signed_in_user(request: HttpRequest) -> User:
@@ -35,7 +41,7 @@ def team_membership(request: HttpRequest, team_id: str | None) -> Membership:
         return get_object_or_404(memberships, team_id=team_id)
     membership = memberships.order_by("-is_default", "created_at").first()
     if membership is None:
-        raise PermissionError("You belong to no team yet.")
+        raise NoTeam("You belong to no team yet.")
     return membership
 
 

@@ -49,15 +49,8 @@ _MEANING = {
 _SENDABLE_AGAIN = {DeliveryState.FAILED, DeliveryState.CANCELLED}
 
 
-def _membership(request: HttpRequest) -> Membership:
-    try:
-        return requested_membership(request)
-    except PermissionError as exc:  # the user belongs to no team
-        raise PermissionDenied(str(exc)) from exc
-
-
 def _manager(request: HttpRequest) -> Membership:
-    membership = _membership(request)
+    membership = requested_membership(request)
     if not can_manage(membership):
         raise PermissionDenied("Only the team's owner or admins manage webhooks.")
     return membership
@@ -90,7 +83,7 @@ def _back(request: HttpRequest, subscription: Subscription) -> HttpResponseRedir
 @never_cache  # the page that shows a secret once must not come back from the browser's cache
 def webhooks(request: HttpRequest) -> HttpResponse:
     if request.method != "POST":
-        return _list(request, _membership(request))
+        return _list(request, requested_membership(request))
     membership = _manager(request)
     created = _subscribe(request, membership.team)
     if not isinstance(created, Subscription):
@@ -150,7 +143,7 @@ def _created_secret(request: HttpRequest, team: Team) -> dict[str, str] | None:
 
 @login_required
 def webhook(request: HttpRequest, subscription_id: uuid.UUID) -> HttpResponse:
-    membership = _membership(request)
+    membership = requested_membership(request)
     subscription = _subscription(membership.team, subscription_id)
     deliveries = selectors.deliveries_of(subscription=subscription)
     context = page_context(

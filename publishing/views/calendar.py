@@ -128,10 +128,7 @@ def _calendar_url(team: Team, span: Span, date: dt.date | None = None) -> str:
 
 @login_required
 def calendar(request: HttpRequest) -> HttpResponse:
-    try:
-        membership = requested_membership(request)
-    except PermissionError as exc:
-        return render(request, TEMPLATE, {"problem": str(exc)}, status=403)
+    membership = requested_membership(request)
     team, span = membership.team, requested_span(request.GET)
     publishes = publishes_between(team=team, start=_midnight(span.first), end=_midnight(span.end))
     days = _days(span, publishes)
@@ -169,10 +166,7 @@ def _utc(value: str) -> dt.datetime | None:
 def _move(request: HttpRequest, publish_id: uuid.UUID, act: Callable[[Team], str], refused: str) -> HttpResponse:
     """Run one transition on a publish of the posted team, then go back to the calendar page it
     was asked from with the outcome as a message naming the publish."""
-    try:
-        membership = requested_membership(request)
-    except PermissionError:
-        raise Http404("No such publish.") from None
+    membership = requested_membership(request)
     team = membership.team
     try:
         messages.success(request, act(team))

@@ -90,10 +90,7 @@ def _is_uuid(value: str) -> bool:
 
 @login_required
 def compose(request: HttpRequest) -> HttpResponse:
-    try:
-        membership = requested_membership(request)
-    except PermissionError as exc:
-        return render(request, TEMPLATE, {"problem": str(exc)}, status=403)
+    membership = requested_membership(request)
     accounts = list(_accounts(membership.team))
     if request.method != "POST":
         return _render(request, membership, accounts)
@@ -160,10 +157,7 @@ def check(request: HttpRequest) -> JsonResponse:
     """The live check: what creating the form's post would find wrong, and each target's
     length against its limit. Scheduled when a time is given, else immediate, as the API
     defaults."""
-    try:
-        membership = requested_membership(request)
-    except PermissionError as exc:
-        return JsonResponse({"error": {"code": "NO_TEAM", "message": str(exc)}}, status=403)
+    membership = requested_membership(request)
     accounts = {str(a.pk): a.platform for a in _accounts(membership.team).only("id", "platform")}
     body = form.create_body(request.POST, accounts)
     account_ids = [t["account_id"] for t in body["targets"]]

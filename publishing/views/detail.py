@@ -78,13 +78,6 @@ class TargetRow:
 # --- reading -------------------------------------------------------------------------------------
 
 
-def _membership(request: HttpRequest) -> Membership:
-    try:
-        return requested_membership(request)
-    except PermissionError:  # no team at all: no publish to show
-        raise Http404("No such publish.") from None
-
-
 def _publish(membership: Membership, publish_id: uuid.UUID) -> Publish:
     publish = publish_by_id(team=membership.team, publish_id=str(publish_id))
     if publish is None:
@@ -177,7 +170,7 @@ def _context(
 @login_required
 @require_GET
 def detail(request: HttpRequest, publish_id: uuid.UUID) -> HttpResponse:
-    membership = _membership(request)
+    membership = requested_membership(request)
     publish = _publish(membership, publish_id)
     if request.GET.get("fragment") == "targets":
         return render(request, "publishing/_detail_delivery.html", _context(request, membership, publish))
@@ -234,7 +227,7 @@ def _act(
     """Run one action for the signed-in user in the posted team: on success back to the page
     (or to `after`) with its message; refused, the page again with the problems. A form of the
     approvals queue (`back=approvals`) goes back to the queue either way."""
-    membership = _membership(request)
+    membership = requested_membership(request)
     queue = f"{reverse('approvals')}?team={membership.team.pk}" if request.POST.get("back") == "approvals" else ""
     try:
         messages.success(request, run(membership))

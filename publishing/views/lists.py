@@ -108,10 +108,7 @@ def _page(
     """Render one of the team's lists: `listing(membership)` gives the query, shown a page at a
     time, and whatever else the template needs; with `links`, the targets' accounts too (a
     sandbox account's live link leads to the sandbox)."""
-    try:
-        membership = requested_membership(request)
-    except PermissionError as exc:
-        return render(request, template, {"problem": str(exc)}, status=403)
+    membership = requested_membership(request)
     query, extra = listing(membership)
     page = Paginator(query, PAGE_SIZE).get_page(request.GET.get("page"))
     if links:

@@ -8,13 +8,14 @@ from collections.abc import Callable
 from typing import Any
 
 from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
-from django.shortcuts import redirect, render
+from django.shortcuts import redirect
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods
 
 from config.errors import ApplicationError
-from teams.dashboard import page_context, requested_membership
+from teams.dashboard import requested_membership
 from teams.models import Membership, Role, Team
 
 View = Callable[..., HttpResponse]
@@ -29,11 +30,11 @@ def is_owner(membership: Membership) -> bool:
 
 
 def settings_view(
-    template: str, *, allowed: Callable[[Membership], bool] = anyone, refusal: str = "", action_of: str = ""
+    *, allowed: Callable[[Membership], bool] = anyone, refusal: str = "", action_of: str = ""
 ) -> Callable[[View], View]:
     """Make `view(request, membership, ...)` a signed-in page of the team the request names.
-    A user whose role `allowed` refuses gets `template` with `refusal` and a 403, before the
-    view runs; the service the view calls checks the role again.
+    A user whose role `allowed` refuses gets a 403 saying `refusal` (templates/403.html), before
+    the view runs; the service the view calls checks the role again.
 
     A form's action (`action_of` names its page) takes POSTs only. A GET of its URL, from the
     team switcher of the page that showed the form's errors or from a reload, goes to that page."""
@@ -43,14 +44,11 @@ def settings_view(
         @require_http_methods(["GET", "HEAD", "POST"] if action_of else ["GET", "HEAD"])
         @functools.wraps(view)
         def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
-            try:
-                membership = requested_membership(request)
-            except PermissionError as exc:  # the user belongs to no team yet
-                return render(request, template, {"problem": str(exc)}, status=403)
+            membership = requested_membership(request)
             if action_of and request.method != "POST":
                 return back_to(action_of, membership.team)
             if not allowed(membership):
-                return render(request, template, page_context(request, membership, problem=refusal), status=403)
+                raise PermissionDenied(refusal)
             return view(request, membership, *args, **kwargs)
 
         return wrapper

@@ -49,12 +49,12 @@ def _render(
 
 
 @never_cache
-@settings_view(TEMPLATE, allowed=can_manage, refusal=REFUSAL)
+@settings_view(allowed=can_manage, refusal=REFUSAL)
 def keys(request: HttpRequest, membership: Membership) -> HttpResponse:
     return _render(request, membership)
 
 
-@settings_view(TEMPLATE, allowed=can_manage, refusal=REFUSAL, action_of="settings-keys")
+@settings_view(allowed=can_manage, refusal=REFUSAL, action_of="settings-keys")
 def create(request: HttpRequest, membership: Membership) -> HttpResponse:
     form = ApiKeyCreateForm(request.POST)
     if not form.is_valid():
@@ -77,7 +77,7 @@ def create(request: HttpRequest, membership: Membership) -> HttpResponse:
     return back_to("settings-keys", team)
 
 
-@settings_view(TEMPLATE, allowed=can_manage, refusal=REFUSAL, action_of="settings-keys")
+@settings_view(allowed=can_manage, refusal=REFUSAL, action_of="settings-keys")
 def revoke(request: HttpRequest, membership: Membership, key_id: uuid.UUID) -> HttpResponse:
     shown = selectors.api_keys_shown(team=membership.team, user=signed_in_user(request))
     api_key = shown.filter(pk=key_id).first()

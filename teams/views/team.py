@@ -58,12 +58,12 @@ def _refused(
     return _render(request, membership, errors=errors, problem_row=row, status=exc.status_code)
 
 
-@settings_view(TEMPLATE)
+@settings_view()
 def team_settings(request: HttpRequest, membership: Membership) -> HttpResponse:
     return _render(request, membership)
 
 
-@settings_view(TEMPLATE, allowed=can_manage, refusal=MANAGERS_ONLY, action_of="settings-team")
+@settings_view(allowed=can_manage, refusal=MANAGERS_ONLY, action_of="settings-team")
 def rename(request: HttpRequest, membership: Membership) -> HttpResponse:
     try:
         team = services.team_rename(
@@ -75,7 +75,7 @@ def rename(request: HttpRequest, membership: Membership) -> HttpResponse:
     return back_to("settings-team", team)
 
 
-@settings_view(TEMPLATE, allowed=can_manage, refusal=MANAGERS_ONLY, action_of="settings-team")
+@settings_view(allowed=can_manage, refusal=MANAGERS_ONLY, action_of="settings-team")
 def approval(request: HttpRequest, membership: Membership) -> HttpResponse:
     required = request.POST.get("approval_required") == "on"
     try:
@@ -89,7 +89,7 @@ def approval(request: HttpRequest, membership: Membership) -> HttpResponse:
     return back_to("settings-team", membership.team)
 
 
-@settings_view(TEMPLATE, allowed=is_owner, refusal=OWNER_ONLY, action_of="settings-team")
+@settings_view(allowed=is_owner, refusal=OWNER_ONLY, action_of="settings-team")
 def make_default(request: HttpRequest, membership: Membership) -> HttpResponse:
     try:
         changed = services.team_set_default(user=signed_in_user(request), team=membership.team)
@@ -100,7 +100,7 @@ def make_default(request: HttpRequest, membership: Membership) -> HttpResponse:
     return back_to("settings-team", membership.team)
 
 
-@settings_view(TEMPLATE, allowed=is_owner, refusal=OWNER_ONLY, action_of="settings-team")
+@settings_view(allowed=is_owner, refusal=OWNER_ONLY, action_of="settings-team")
 def member_add(request: HttpRequest, membership: Membership) -> HttpResponse:
     try:
         added = services.membership_add_by_username(
@@ -115,7 +115,7 @@ def member_add(request: HttpRequest, membership: Membership) -> HttpResponse:
     return back_to("settings-team", membership.team)
 
 
-@settings_view(TEMPLATE, allowed=is_owner, refusal=OWNER_ONLY, action_of="settings-team")
+@settings_view(allowed=is_owner, refusal=OWNER_ONLY, action_of="settings-team")
 def member_role(request: HttpRequest, membership: Membership, membership_id: uuid.UUID) -> HttpResponse:
     try:
         changed = services.membership_set_role(
@@ -130,7 +130,7 @@ def member_role(request: HttpRequest, membership: Membership, membership_id: uui
     return back_to("settings-team", membership.team)
 
 
-@settings_view(TEMPLATE, allowed=is_owner, refusal=OWNER_ONLY, action_of="settings-team")
+@settings_view(allowed=is_owner, refusal=OWNER_ONLY, action_of="settings-team")
 def member_remove(request: HttpRequest, membership: Membership, membership_id: uuid.UUID) -> HttpResponse:
     try:
         removed = services.membership_remove(
@@ -142,7 +142,7 @@ def member_remove(request: HttpRequest, membership: Membership, membership_id: u
     return back_to("settings-team", membership.team)
 
 
-@settings_view(TEMPLATE, allowed=is_owner, refusal=OWNER_ONLY, action_of="settings-team")
+@settings_view(allowed=is_owner, refusal=OWNER_ONLY, action_of="settings-team")
 def delete(request: HttpRequest, membership: Membership) -> HttpResponse:
     try:
         destination_id = uuid.UUID(request.POST.get("destination_team_id", ""))

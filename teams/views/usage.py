@@ -69,7 +69,7 @@ def _meters(usage: selectors.Usage) -> list[Meter]:
     ]
 
 
-@settings_view(TEMPLATE)
+@settings_view()
 def usage(request: HttpRequest, membership: Membership) -> HttpResponse:
     counted = selectors.usage_for(team=membership.team)
     context = page_context(request, membership, usage=counted, meters=_meters(counted))
