@@ -81,8 +81,11 @@ def settle(publish: Publish, *, now: dt.datetime | None = None) -> None:
 
 
 def locked(team: Team | None, publish_id: Id) -> Publish:
-    """The publish, its row locked until commit (of `team` when given), with its team and plan."""
-    query = Publish.objects.select_for_update().select_related("team", "team__plan")
+    """The publish, its row locked until commit (of `team` when given), with its team and plan.
+    Only the publish's row: locking the joined team row too (FOR UPDATE) made a confirm wait on
+    a create's quota row while that create, committing, waited on the team row for the key
+    checks of its inserts, a deadlock under concurrent load."""
+    query = Publish.objects.select_for_update(of=("self",)).select_related("team", "team__plan")
     if team is not None:
         query = query.filter(team=team)
     publish = query.filter(pk=publish_id).first()
