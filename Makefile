@@ -38,6 +38,12 @@ run: migrate
 test: install
 	$(BIN)/python -m pytest
 
+# The whole stack under load for minutes (tests/long): a scratch database beside DATABASE_URL's
+# PostgreSQL server (127.0.0.1:5432 when unset), a private redis-server; prints its figures.
+.PHONY: test-long
+test-long: install
+	$(BIN)/python -m pytest tests/long -m long -s --no-cov
+
 lint: install
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .

@@ -1,0 +1,101 @@
+"""The long run's checker finds each kind of damage it exists for, on rows shaped as the
+database and the sandbox give them. Fast and without the stack: it runs in `make test`, so a
+change to the checker cannot quietly make the long suites unable to fail."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tests.long.checker import Report, check_attempts, check_posts, check_statuses, check_webhooks
+from tests.long.stack import Arrival
+
+
+def _target(target_id: str, state: str, post_id: str = "", platform: str = "x", publish: str = "p1") -> dict[str, Any]:
+    return {"id": target_id, "publish_id": publish, "platform": platform, "state": state, "platform_post_id": post_id}
+
+
+def _post(post_id: str, platform: str = "x") -> dict[str, Any]:
+    return {"id": post_id, "platform": platform}
+
+
+def _kinds(report: Report) -> list[str]:
+    return [problem.split(":")[0] for problem in report.problems]
+
+
+def test_a_publish_whose_status_its_targets_do_not_justify_is_wrong() -> None:
+    report = Report()
+    targets = [_target("t1", "published", "1"), _target("t2", "failed")]
+    check_statuses([{"id": "p1", "status": "published"}], targets, report)
+    assert _kinds(report) == ["wrong"]
+    assert "partial" in report.problems[0]
+
+
+def test_a_status_its_targets_derive_passes() -> None:
+    report = Report()
+    targets = [_target("t1", "published", "1"), _target("t2", "failed")]
+    check_statuses([{"id": "p1", "status": "partial"}], targets, report)
+    assert report.problems == []
+
+
+def test_a_published_target_without_its_post_is_lost() -> None:
+    report = Report()
+    check_posts([_target("t1", "published", "1")], [], report)
+    assert _kinds(report) == ["lost"]
+
+
+def test_a_post_made_twice_or_for_no_target_is_duplicated() -> None:
+    report = Report()
+    targets = [_target("t1", "published", "1"), _target("t2", "failed")]
+    check_posts(targets, [_post("1"), _post("1"), _post("2")], report)
+    assert sorted(_kinds(report)) == ["duplicated", "duplicated"]
+
+
+def test_a_bluesky_post_is_matched_by_the_record_key_of_its_uri() -> None:
+    report = Report()
+    uri = "at://did:plc:abc/app.bsky.feed.post/3n36himlgtyfd"
+    check_posts([_target("t1", "published", uri, platform="bluesky")], [_post("3n36himlgtyfd", "bluesky")], report)
+    assert report.problems == []
+
+
+def test_a_target_sent_again_after_an_unknown_outcome_is_duplicated() -> None:
+    # Reconciliation rewrote attempt 1 to failed, but it was seen unknown while the load ran.
+    attempts = [
+        {"id": "a1", "target_id": "t1", "number": 1, "state": "failed"},
+        {"id": "a2", "target_id": "t1", "number": 2, "state": "published"},
+    ]
+    report = Report()
+    check_attempts(attempts, {"a1"}, report)
+    assert _kinds(report) == ["duplicated"]
+
+
+def test_a_retry_after_a_platform_refusal_is_allowed() -> None:
+    attempts = [
+        {"id": "a1", "target_id": "t1", "number": 1, "state": "failed"},
+        {"id": "a2", "target_id": "t1", "number": 2, "state": "published"},
+    ]
+    report = Report()
+    check_attempts(attempts, set(), report)
+    assert report.problems == []
+
+
+def test_webhook_events_missing_undelivered_or_arriving_too_often_are_found() -> None:
+    matched = [
+        {"event_id": "e1", "type": "post.published", "state": "succeeded", "attempts": 1},
+        {"event_id": "e2", "type": "post.failed", "state": None, "attempts": None},
+        {"event_id": "e3", "type": "post.failed", "state": "pending", "attempts": 1},
+    ]
+    arrivals = {
+        "e1": [Arrival("e1", "post.published", "acme", 200), Arrival("e1", "post.published", "acme", 200)],
+        "e9": [Arrival("e9", "post.published", "acme", 200)],
+    }
+    report = Report()
+    check_webhooks(matched, arrivals, report)
+    assert sorted(_kinds(report)) == ["duplicated", "duplicated", "lost", "lost"]
+
+
+def test_a_retried_webhook_within_its_attempts_passes() -> None:
+    matched = [{"event_id": "e1", "type": "post.published", "state": "succeeded", "attempts": 2}]
+    arrivals = {"e1": [Arrival("e1", "post.published", "acme", 503), Arrival("e1", "post.published", "acme", 200)]}
+    report = Report()
+    check_webhooks(matched, arrivals, report)
+    assert report.problems == []
