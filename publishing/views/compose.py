@@ -19,7 +19,7 @@ from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.utils.text import Truncator
+from django.utils.text import capfirst
 from django.views.decorators.http import require_POST
 from rest_framework.exceptions import ValidationError
 
@@ -32,6 +32,7 @@ from publishing import checks, dispatch, lifecycle, validation
 from publishing.models import Publish, PublishMode
 from publishing.serializers import CreatePublishSerializer, ids_of, target_inputs
 from publishing.views import compose_form as form
+from publishing.views.detail import excerpt
 from teams.dashboard import can_manage, page_context, requested_membership, signed_in_user
 from teams.models import Membership, Team
 
@@ -139,16 +140,16 @@ def _create(request: HttpRequest, membership: Membership, body: dict[str, Any]) 
 
 
 def _outcome(publish: Publish, sent: bool) -> str:
-    excerpt = f"“{Truncator(publish.content).chars(60)}”" if publish.content else "The post"
+    named = capfirst(excerpt(publish))
     if publish.approval_status:
-        return f"{excerpt} is waiting for approval by the team's owner or an admin."
+        return f"{named} is waiting for approval by the team's owner or an admin."
     if publish.publish_mode == PublishMode.DRAFT:
-        return f"{excerpt} is saved as a draft."
+        return f"{named} is saved as a draft."
     if publish.publish_mode == PublishMode.SCHEDULED and publish.scheduled_at:
-        return f"{excerpt} is scheduled for {publish.scheduled_at:%Y-%m-%d %H:%M} UTC."
+        return f"{named} is scheduled for {publish.scheduled_at:%Y-%m-%d %H:%M} UTC."
     if not sent:
-        return f"{excerpt} is saved; the queue is busy, so it is sent within a few minutes."
-    return f"{excerpt} is being published."
+        return f"{named} is saved; the queue is busy, so it is sent within a few minutes."
+    return f"{named} is being published."
 
 
 @login_required
