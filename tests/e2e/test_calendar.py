@@ -32,14 +32,22 @@ def _create(owner, platform: str, content: str, *, mode=PublishMode.SCHEDULED, w
     )
 
 
+def _in_two_days() -> dt.date:
+    return timezone.now().date() + dt.timedelta(days=2)
+
+
 @pytest.fixture
-def scheduled(owner, sandbox) -> Publish:
-    """A post scheduled two days ahead at 09:30 UTC, beside a published one and a planned draft."""
-    day = timezone.now().date() + dt.timedelta(days=2)
+def neighbours(owner, sandbox) -> None:
+    """A published post and a draft with a planned time, beside the scheduled one."""
     published = _create(owner, "bluesky", "Out on Bluesky this morning", mode=PublishMode.IMMEDIATE)
     dispatch.send_after_commit(published)
-    _create(owner, "x", "A draft with a planned time", mode=PublishMode.DRAFT, when=_at(day, 16, 0))
-    return _create(owner, "x", "Launch day: the calendar is live", when=_at(day, 9, 30))
+    _create(owner, "x", "A draft with a planned time", mode=PublishMode.DRAFT, when=_at(_in_two_days(), 16, 0))
+
+
+@pytest.fixture
+def scheduled(owner, neighbours) -> Publish:
+    """A post scheduled two days ahead at 09:30 UTC."""
+    return _create(owner, "x", "Launch day: the calendar is live", when=_at(_in_two_days(), 9, 30))
 
 
 def _at(day: dt.date, hour: int, minute: int) -> dt.datetime:
@@ -51,11 +59,19 @@ def _moved_to(publish: Publish) -> dt.datetime | None:
     return publish.scheduled_at
 
 
-def test_schedule_one_and_move_it_in_the_calendar(signed_in, scheduled, screenshot):
+def test_schedule_one_and_move_it_in_the_calendar(signed_in, owner, neighbours, screenshot):
     page = signed_in
+    day = _in_two_days()
+    # Scheduled in the compose page, two days ahead at 09:30 UTC.
+    page.click("header >> text=Compose")
+    page.fill("#content", "Launch day: the calendar is live")
+    page.check(f'input.pick[value="{sandbox_account(owner.team, "x").pk}"]')
+    page.fill("#scheduled_at", f"{day}T09:30")
+    page.click("button:has-text('Schedule')")
+    page.wait_for_selector(".messages >> text=is scheduled for")
+    scheduled = Publish.objects.get(content="Launch day: the calendar is live")
+    assert (scheduled.status, scheduled.scheduled_at) == (PublishStatus.SCHEDULED, _at(day, 9, 30))
     entry = f"#publish-{scheduled.pk}"
-    assert scheduled.scheduled_at is not None
-    day = scheduled.scheduled_at.date()
     # Another day of the same week, in the future.
     other = day + dt.timedelta(days=1) if day.weekday() < 6 else day - dt.timedelta(days=1)
 
