@@ -156,6 +156,8 @@ CELERY_BROKER_URL = REDIS_URL or "filesystem://localhost/"  # the host is ignore
 if not REDIS_URL:
     for _folder in ("queue", "control"):
         (BROKER_DIR / _folder).mkdir(parents=True, exist_ok=True)
+# kombu's Redis transport, kept running when the broker connection drops (config.broker_transport).
+CELERY_BROKER_TRANSPORT = "config.broker_transport:Transport" if REDIS_URL else None
 CELERY_BROKER_CONNECTION_TIMEOUT = env.float("BROKER_CONNECT_TIMEOUT", default=3.0)
 CELERY_BROKER_TRANSPORT_OPTIONS: dict[str, object] = (
     {
