@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterable
 from typing import Any
 
@@ -39,6 +40,8 @@ class SandboxApp:
         except HTTPException as exc:
             return json_response({"error": exc.name, "message": exc.description}, status=exc.code or 404)
         response: Response = endpoint(self.ctx, request, **values)
+        if self.ctx.state.latency_seconds and not request.path.startswith("/_sandbox/"):
+            time.sleep(self.ctx.state.latency_seconds)  # done, but answered late (`set_latency`)
         return response
 
     def __call__(self, environ: dict[str, Any], start_response: Any) -> Iterable[bytes]:

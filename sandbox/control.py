@@ -1,4 +1,5 @@
-"""The control API of CONTRACT.md: queue outcomes, list posts, set metrics, reset."""
+"""The control API of CONTRACT.md: queue outcomes, list posts, set metrics, reset; and beyond
+it, revoke a token and slow every platform answer down."""
 
 from __future__ import annotations
 
@@ -59,10 +60,27 @@ def revoke_token(ctx: Context, request: Request) -> Response:
     return json_response({"revoked": True})
 
 
+MAX_LATENCY_SECONDS = 120.0
+
+
+def set_latency(ctx: Context, request: Request) -> Response:
+    """Beyond the contract: hold every platform answer `seconds` after its work is done (the
+    post is made, the upload stored), as a platform slower than its clients' read timeout does;
+    0 answers at once again. A reset clears it."""
+    body = json_body(request)
+    seconds = body.get("seconds") if isinstance(body, dict) else None
+    if not isinstance(seconds, int | float) or isinstance(seconds, bool) or not 0 <= seconds <= MAX_LATENCY_SECONDS:
+        return _bad(f"seconds must be a number from 0 to {MAX_LATENCY_SECONDS:.0f}")
+    with ctx.state.lock:
+        ctx.state.latency_seconds = float(seconds)
+    return json_response({"seconds": float(seconds)})
+
+
 RULES = [
     Rule("/_sandbox/outcomes", endpoint=queue_outcomes, methods=["POST"]),
     Rule("/_sandbox/posts", endpoint=list_posts, methods=["GET"]),
     Rule("/_sandbox/metrics", endpoint=set_metrics, methods=["POST"]),
     Rule("/_sandbox/reset", endpoint=reset, methods=["POST"]),
     Rule("/_sandbox/tokens/revoke", endpoint=revoke_token, methods=["POST"]),
+    Rule("/_sandbox/latency", endpoint=set_latency, methods=["POST"]),
 ]

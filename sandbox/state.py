@@ -46,6 +46,9 @@ class State:
             self.outcomes: dict[str, deque[str]] = defaultdict(deque)
             self.metrics: dict[tuple[str, str], dict[str, int]] = {}
             self.revoked: set[str] = set()
+            # Beyond the contract: every platform answer is held this long after the work is
+            # done (a platform slower than its clients' timeout), until set back to 0.
+            self.latency_seconds = 0.0
             # Per-platform scratch space for uploads, containers, sessions, processing jobs.
             self.objects: dict[str, dict[str, Any]] = defaultdict(dict)
             # Every platform request received, for contract tests: method, path, query, headers, body.

@@ -88,3 +88,22 @@ def test_tokens_name_their_platform_account_and_expiry():
     assert tokens.parse(stale).expired
     assert tokens.parse("sbx.x.???.1.a") is None
     assert tokens.parse(token, kind="sbr") is None
+
+
+def test_latency_holds_every_platform_answer_after_the_post_is_made(sandbox):
+    token = tokens.issue("x", "x-123", lifetime_seconds=60)
+    tweet = {"url": f"{sandbox.url}/api.x.com/2/tweets", "headers": {"Authorization": f"Bearer {token}"}}
+    assert _post(sandbox, "latency", {"seconds": 2}).json() == {"seconds": 2.0}
+
+    with pytest.raises(requests.ReadTimeout):
+        requests.post(**tweet, json={"text": "slow"}, timeout=0.5)
+    assert [p["text"] for p in sandbox.posts("x")] == ["slow"]  # control calls are not held
+
+    assert _post(sandbox, "latency", {"seconds": 0}).status_code == 200
+    assert requests.post(**tweet, json={"text": "fast"}, timeout=0.5).status_code == 201
+
+
+@pytest.mark.parametrize("seconds", [-1, 121, "3", True, None])
+def test_bad_latency_is_refused(sandbox, seconds):
+    assert _post(sandbox, "latency", {"seconds": seconds}).status_code == 400
+    assert sandbox.state.latency_seconds == 0
