@@ -143,6 +143,9 @@ SCHEDULER_TICK_SECONDS = env.float("SCHEDULER_TICK_SECONDS", default=5.0)
 DISPATCH_SOFT_TIME_LIMIT = env.int("DISPATCH_SOFT_TIME_LIMIT", default=900)
 DISPATCH_TIME_LIMIT = env.int("DISPATCH_TIME_LIMIT", default=960)
 DISPATCH_STALE_SECONDS = env.int("DISPATCH_STALE_SECONDS", default=DISPATCH_TIME_LIMIT + 60)
+# A job the broker took but no worker claimed this long after is handed over again (the
+# broker lost it: a Redis restarted without persistence).
+DISPATCH_RELAY_AFTER_SECONDS = env.float("DISPATCH_RELAY_AFTER_SECONDS", default=120.0)
 
 # How often metrics of published posts are synced (analytics.services says which are due).
 ANALYTICS_SYNC_SECONDS = env.float("ANALYTICS_SYNC_SECONDS", default=900.0)
@@ -198,6 +201,12 @@ CELERY_TASK_ROUTES = {
     "webhooks.*": {"queue": "webhooks"},
     "analytics.*": {"queue": "analytics"},
 }
+# Retention: the rows of machinery (not of the publishing record) that the purges remove, and
+# how often they run. Delivery jobs are the outbox (each attempt keeps what was sent); webhook
+# deliveries, their attempt logs and their events are the delivery history of the API.
+PURGE_SECONDS = env.float("PURGE_SECONDS", default=3600.0)
+DONE_JOB_RETENTION_SECONDS = env.float("DONE_JOB_RETENTION_SECONDS", default=24 * 3600.0)
+WEBHOOK_DELIVERY_RETENTION_SECONDS = env.float("WEBHOOK_DELIVERY_RETENTION_SECONDS", default=30 * 24 * 3600.0)
 # Installed into django-celery-beat's database schedule when beat starts.
 CELERY_BEAT_SCHEDULE = {
     "media-sweep-fetches": {"task": "media.sweep_fetches", "schedule": 60.0},
@@ -206,7 +215,9 @@ CELERY_BEAT_SCHEDULE = {
     "webhooks-sweep": {"task": "webhooks.sweep", "schedule": env.float("WEBHOOK_SWEEP_SECONDS", default=5.0)},
     "publishing-release-due": {"task": "publishing.release_due", "schedule": SCHEDULER_TICK_SECONDS},
     "publishing-relay": {"task": "publishing.relay", "schedule": 15.0},
-    "publishing-purge-idempotency-keys": {"task": "publishing.purge_idempotency_keys", "schedule": 3600.0},
+    "publishing-purge-idempotency-keys": {"task": "publishing.purge_idempotency_keys", "schedule": PURGE_SECONDS},
+    "publishing-purge-done-jobs": {"task": "publishing.purge_done_jobs", "schedule": PURGE_SECONDS},
+    "webhooks-purge-deliveries": {"task": "webhooks.purge_deliveries", "schedule": PURGE_SECONDS},
     "publishing-reconcile": {"task": "publishing.reconcile", "schedule": env.float("RECONCILE_SECONDS", default=5.0)},
     "analytics-sync": {"task": "analytics.sync", "schedule": ANALYTICS_SYNC_SECONDS},
 }
@@ -229,7 +240,7 @@ SSRF_ALLOWED_NETWORKS = env.list("SSRF_ALLOWED_NETWORKS", default=[])
 # CA bundle for https to user-supplied URLs (certifi's when unset), e.g. behind a corporate CA.
 OUTBOUND_CA_BUNDLE = env.str("OUTBOUND_CA_BUNDLE", default="") or None
 
-WEBHOOK_RETRY_DELAYS = env.list("WEBHOOK_RETRY_DELAYS", cast=int, default=[60, 300, 1800, 7200, 43200])
+WEBHOOK_RETRY_DELAYS = env.list("WEBHOOK_RETRY_DELAYS", cast=float, default=[60, 300, 1800, 7200, 43200])
 
 # --- Secrets at rest --------------------------------------------------------------------
 # Fernet keys (comma-separated, newest first) for OAuth tokens and webhook secrets; older

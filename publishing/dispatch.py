@@ -53,7 +53,7 @@ logger = logging.getLogger(__name__)
 
 # A job the broker took but no worker claimed within this time is sent again (harmless:
 # the claim is a compare-and-set).
-RELAY_AFTER = dt.timedelta(minutes=2)
+RELAY_AFTER = dt.timedelta(seconds=settings.DISPATCH_RELAY_AFTER_SECONDS)
 BATCH = 200
 # Jobs (relay) and publishes (release) handed over per transaction and broker round trip, and
 # how long one run of either goes on before leaving the rest to the next tick (well inside the

@@ -1,6 +1,7 @@
 """What releasing a publish writes (DESIGN §4.3, §4.6): its targets queued, each with a new
 attempt number and one delivery job (the outbox), or a release row that holds them until
-their time; and the scheduler's release of the publishes that are due, many at once.
+their time; the scheduler's release of the publishes that are due, many at once; and the
+purge of jobs long done (their attempts stay, as the evidence of what was sent).
 
 These run inside the transaction of the publish transition that calls them
 (`publishing.lifecycle`), under its lock on the publish; the jobs reach the broker only after
@@ -11,9 +12,11 @@ commit (`publishing.dispatch.send_after_commit`). Targets move only as
 from __future__ import annotations
 
 import datetime as dt
+import time
 from collections import defaultdict
 from collections.abc import Sequence
 
+from django.conf import settings
 from django.db import transaction
 from django.db.models import Exists, F, OuterRef, Value
 from django.db.models.functions import Coalesce
@@ -187,3 +190,22 @@ def _settle_released(due: Sequence[Publish], states: dict[Id, list[str]], *, now
             if publish.status != status:
                 publish.refresh_from_db()
                 emit(team=publish.team, event_type=OUTCOME_EVENTS[status], data=event_data(publish))
+
+
+PURGE_BATCH = 5000
+PURGE_BUDGET_SECONDS = 30.0
+
+
+def jobs_purge(*, now: dt.datetime | None = None) -> int:
+    """Delete done jobs made over DONE_JOB_RETENTION_SECONDS ago, batch by batch within the
+    time budget; the rows deleted. A late duplicate message for a deleted job claims nothing."""
+    before = (now or timezone.now()) - dt.timedelta(seconds=settings.DONE_JOB_RETENTION_SECONDS)
+    deadline = time.monotonic() + PURGE_BUDGET_SECONDS
+    deleted = 0
+    while time.monotonic() < deadline:
+        done = DeliveryJob.objects.filter(state=JobState.DONE, created_at__lt=before)
+        ids = list(done.values_list("pk", flat=True)[:PURGE_BATCH])
+        if not ids:
+            break
+        deleted += DeliveryJob.objects.filter(pk__in=ids, state=JobState.DONE).delete()[0]
+    return deleted

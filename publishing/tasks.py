@@ -87,3 +87,10 @@ def purge_idempotency_keys() -> int:
     from publishing.idempotency import idempotency_purge
 
     return idempotency_purge()
+
+
+@shared_task(name="publishing.purge_done_jobs", soft_time_limit=50, time_limit=60)
+def purge_done_jobs() -> int:
+    from publishing.outbox import jobs_purge
+
+    return jobs_purge()

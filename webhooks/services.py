@@ -247,7 +247,7 @@ def _retry_after(headers: dict[str, str]) -> dt.timedelta | None:
 
 
 def _next_attempt_at(attempts: int, headers: dict[str, str]) -> dt.datetime:
-    delays: list[int] = list(settings.WEBHOOK_RETRY_DELAYS)
+    delays: list[float] = list(settings.WEBHOOK_RETRY_DELAYS)
     base = dt.timedelta(seconds=delays[min(attempts, len(delays)) - 1])
     jittered = base * (1 + random.uniform(0, 0.1))  # noqa: S311 - spreading load, not security
     return timezone.now() + max(jittered, _retry_after(headers) or dt.timedelta(0))
@@ -368,3 +368,28 @@ def deliveries_sweep(*, limit: int = 500) -> list[str]:
     ids = [str(pk) for pk in due.values_list("pk", flat=True)[:limit]]
     _enqueue(ids)
     return ids
+
+
+PURGE_BATCH = 5000
+PURGE_BUDGET_SECONDS = 30.0
+FINAL_STATES = (DeliveryState.SUCCEEDED, DeliveryState.FAILED, DeliveryState.CANCELLED)
+
+
+def deliveries_purge(*, now: dt.datetime | None = None) -> int:
+    """Delete the delivery history made over WEBHOOK_DELIVERY_RETENTION_SECONDS ago: final
+    deliveries (with their attempt logs), then events none of whose deliveries is left; batch
+    by batch within the time budget. Returns the rows of deliveries and events deleted."""
+    before = (now or timezone.now()) - dt.timedelta(seconds=settings.WEBHOOK_DELIVERY_RETENTION_SECONDS)
+    deadline = time.monotonic() + PURGE_BUDGET_SECONDS
+    deleted = 0
+    for rows in (
+        Delivery.objects.filter(state__in=FINAL_STATES, created_at__lt=before),
+        Event.objects.filter(created_at__lt=before, deliveries__isnull=True),
+    ):
+        while time.monotonic() < deadline:
+            ids = list(rows.values_list("pk", flat=True)[:PURGE_BATCH])
+            if not ids:
+                break
+            _, by_model = rows.model.objects.filter(pk__in=ids).delete()
+            deleted += by_model.get(rows.model._meta.label, 0)
+    return deleted

@@ -21,3 +21,8 @@ def deliver(delivery_id: str) -> None:
 @shared_task(name="webhooks.sweep", soft_time_limit=50, time_limit=60)
 def sweep() -> int:
     return len(services.deliveries_sweep())
+
+
+@shared_task(name="webhooks.purge_deliveries", soft_time_limit=50, time_limit=60)
+def purge_deliveries() -> int:
+    return services.deliveries_purge()
