@@ -28,6 +28,11 @@ logger = logging.getLogger(__name__)
 
 
 class QoS(redis.QoS):
+    @property
+    def _held(self) -> Any:
+        """The delivered, unacknowledged messages by delivery tag (kombu types it Optional)."""
+        return self._delivered if self._delivered is not None else {}
+
     def _detached(self) -> bool:
         """Whether this channel's connection was closed after it was lost: a Redis client can
         no longer be built from it."""
@@ -38,9 +43,9 @@ class QoS(redis.QoS):
         if client is None and self._detached():
             logger.warning(
                 "Broker connection lost: %d unacknowledged message(s) left to Redis's visibility timeout",
-                len(self._delivered),
+                len(self._held),
             )
-            self._delivered.clear()
+            self._held.clear()
             return None
         return super().restore_unacked(client)
 
@@ -49,14 +54,14 @@ class QoS(redis.QoS):
         # channel: its message belonged to the lost one and cannot be acknowledged any more.
         if self._detached():
             logger.info("Message %s of a lost broker connection is not acknowledged", delivery_tag)
-            self._delivered.pop(delivery_tag, None)
+            self._held.pop(delivery_tag, None)
             return
         super().ack(delivery_tag)
 
     def reject(self, delivery_tag: Any, requeue: bool = False) -> None:
         if self._detached():
             logger.info("Message %s of a lost broker connection is not rejected", delivery_tag)
-            self._delivered.pop(delivery_tag, None)
+            self._held.pop(delivery_tag, None)
             return
         super().reject(delivery_tag, requeue=requeue)
 
