@@ -55,6 +55,7 @@ from accounts.platforms.types import (
 )
 
 __all__ = [
+    "MAX_RECENT_PAGES",
     "UNKNOWN_STATUSES",
     "AppCredentials",
     "Connection",
@@ -88,6 +89,9 @@ __all__ = [
 
 # After the request went out, these statuses say nothing about whether the post was created.
 UNKNOWN_STATUSES = frozenset({500, 502, 503, 504})
+# find_recent() reads an account's posts newest first, page by page, at most this many pages:
+# a busy account may post more than one page between a lost answer and its reconciliation.
+MAX_RECENT_PAGES = 10
 
 
 def json_object(response: requests.Response) -> dict[str, Any]:

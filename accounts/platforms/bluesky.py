@@ -45,6 +45,7 @@ from accounts.platforms.atproto import (
     tag_facets,
 )
 from accounts.platforms.base import (
+    MAX_RECENT_PAGES,
     Connection,
     Credentials,
     ErrorWords,
@@ -65,6 +66,7 @@ PUBLIC_XRPC = "https://public.api.bsky.app/xrpc/"
 POST = "app.bsky.feed.post"
 MAX_GRAPHEMES, MAX_BYTES = 300, 3000
 GETPOSTS_BATCH = 25
+LIST_LIMIT = 50  # records per listRecords page (the lexicon allows 1-100)
 AUTH_ERRORS = frozenset({"AuthRequired", "InvalidToken", "ExpiredToken", "AuthenticationRequired"})
 
 # --- errors ------------------------------------------------------------------------------------
@@ -296,18 +298,23 @@ class Client(HttpClient[tuple[str, dict[str, Any]]]):
         return _published(repo, rkey, found.get("uri"), found.get("cid"))
 
     def find_recent(self, conn: Connection, post: Post, since: dt.datetime) -> Outcome:
-        """The account's latest records (listRecords, newest first): one with the same text,
-        created at or after `since`, is the post."""
-        did = conn.credentials.external_id
-        params = [("repo", did), ("collection", POST), ("limit", "50")]
-        try:
-            records = self._xrpc(conn, _Call("GET", "com.atproto.repo.listRecords", params=params, auth=False))
-        except PlatformError as exc:
-            return exc.outcome
-        for item in records.get("records") or []:
-            if _same_post(item, post, since):
-                uri = str(item["uri"])
-                return _published(did, uri.rsplit("/", 1)[-1], uri, item.get("cid"))
+        """The account's records (listRecords, newest first), page after page through `cursor`:
+        one with the same text, created at or after `since`, is the post. A page that reaches back
+        before `since` is the last one read: the records after it are older still."""
+        did, cursor = conn.credentials.external_id, ""
+        for _ in range(MAX_RECENT_PAGES):
+            try:
+                page = self._xrpc(conn, _list_call(did, cursor))
+            except PlatformError as exc:
+                return exc.outcome
+            records = [item for item in page.get("records") or [] if isinstance(item, dict)]
+            found = next((item for item in records if _same_post(item, post, since)), None)
+            if found is not None:
+                uri = str(found["uri"])
+                return _published(did, uri.rsplit("/", 1)[-1], uri, found.get("cid"))
+            cursor = str(page.get("cursor") or "")
+            if not cursor or not records or any(_older(item, since) for item in records):
+                break
         return Outcome(OutcomeKind.FAILED, error_code="NOT_FOUND", error_message="No recent post with this text.")
 
     def metrics(self, conn: Connection, post_ids: Sequence[str]) -> dict[str, Metrics]:
@@ -369,13 +376,30 @@ def _published(did: str, rkey: str, uri: Any, cid: Any) -> Outcome:
     return Outcome(OutcomeKind.PUBLISHED, post_id=uri, url=post_url(did, rkey), ref=ref)
 
 
-def _same_post(item: Mapping[str, Any], post: Post, since: dt.datetime) -> bool:
+def _list_call(did: str, cursor: str) -> _Call:
+    """One page of the account's posts; `cursor` is the one the previous page answered."""
+    params = [("repo", did), ("collection", POST), ("limit", str(LIST_LIMIT))]
+    params += [("cursor", cursor)] if cursor else []
+    return _Call("GET", "com.atproto.repo.listRecords", params=params, auth=False)
+
+
+def _created(item: Mapping[str, Any]) -> dt.datetime | None:
     value = item.get("value") or {}
     try:
         created = dt.datetime.fromisoformat(str(value.get("createdAt", "")).replace("Z", "+00:00"))
     except ValueError:
-        return False
-    return value.get("text") == post.text and "reply" not in value and created >= since
+        return None
+    return created if created.tzinfo else created.replace(tzinfo=dt.UTC)
+
+
+def _older(item: Mapping[str, Any], since: dt.datetime) -> bool:
+    created = _created(item)
+    return created is not None and created < since
+
+
+def _same_post(item: Mapping[str, Any], post: Post, since: dt.datetime) -> bool:
+    value, created = item.get("value") or {}, _created(item)
+    return value.get("text") == post.text and "reply" not in value and created is not None and created >= since
 
 
 def _metrics_of(view: Mapping[str, Any]) -> Metrics:

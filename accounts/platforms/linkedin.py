@@ -12,7 +12,8 @@ description, so the field names come from its documentation):
   if it is not after `status_polls` checks, PROCESSING with the video URN and the prepared post
   body in `ref`, and `check()` creates the post once the video is AVAILABLE.
 - The media URNs are saved with `conn.save_ref` before POST /rest/posts, so an UNKNOWN outcome
-  is settled by `check()` finding the author's post that holds them (GET /rest/posts?q=author).
+  is settled by `check()` finding the author's post that holds them (GET /rest/posts?q=author,
+  paged with `start`/`count`).
   A text-only post has no id before creation; `find_recent()` matches its commentary instead.
 - Commentary is LinkedIn's "little text": reserved characters are backslash-escaped, or LinkedIn
   silently cuts the post at the first one; a `#` that starts a word stays, so hashtags work.
@@ -44,6 +45,7 @@ import requests
 from django.conf import settings
 
 from accounts.platforms.base import (
+    MAX_RECENT_PAGES,
     Connection,
     Credentials,
     ErrorWords,
@@ -81,6 +83,7 @@ TARGET_FACETS = frozenset(
 METRIC_TYPES = ("IMPRESSION", "MEMBERS_REACHED", "REACTION", "COMMENT", "RESHARE")
 AUTH_CODES = frozenset({"INVALID_ACCESS_TOKEN", "EXPIRED_ACCESS_TOKEN", "REVOKED_ACCESS_TOKEN", "EMPTY_ACCESS_TOKEN"})
 MIN_MULTI_IMAGES = 2
+PAGE_COUNT = 50  # posts per page of the q=author finder
 Matcher = Callable[[Mapping[str, Any]], bool]
 Prepared = tuple[dict[str, Any], dict[str, str], str]  # the post's body, the ref of its media, a video processing
 RESERVED = frozenset("\\|{}@[]()<>#*_~")
@@ -120,6 +123,17 @@ def error_words(response: requests.Response) -> ErrorWords:
         wait = retry_after_seconds(response)
         wait = seconds_to_midnight_utc() if wait is None else wait
     return ErrorWords(code, message, retry_after=wait, auth=code in AUTH_CODES)
+
+
+def _author_query(author: str, start: int) -> str:
+    """One page of the author's posts, the last changed first."""
+    return f"author={_quoted(author)}&q=author&start={start}&count={PAGE_COUNT}&sortBy=LAST_MODIFIED"
+
+
+def _reaches_before(elements: Sequence[Mapping[str, Any]], since_ms: float) -> bool:
+    """Whether a page sorted by LAST_MODIFIED holds a post last changed before `since_ms`: every
+    post after it was changed (so created) earlier still."""
+    return any(float(e.get("lastModifiedAt") or e.get("createdAt") or 0) < since_ms for e in elements)
 
 
 def _published(urn: str) -> Outcome:
@@ -329,22 +343,27 @@ class Client(HttpClient[Prepared]):
             created = element.get("createdAt") or element.get("publishedAt") or 0
             return element.get("commentary") == commentary and float(created) >= after
 
-        return self._find(conn, person_urn(conn.credentials.external_id), matches)
+        return self._find(conn, person_urn(conn.credentials.external_id), matches, since_ms=after)
 
-    def _find(self, conn: Connection, author: str, matches: Matcher) -> Outcome:
-        """PUBLISHED with the newest of the author's recent posts that `matches`, else NOT_FOUND."""
-        query = f"author={_quoted(author)}&q=author&count=50&sortBy=LAST_MODIFIED"
-        try:
-            response = self.send(conn, "GET", f"/posts?{query}")
-        except PlatformError as exc:
-            return replace(exc.outcome, kind=OutcomeKind.UNKNOWN)
-        if response.status_code != 200:
-            return unsettled(self.refusal(response))
-        elements = json_object(response).get("elements") or []
-        found = next((e for e in elements if isinstance(e, dict) and matches(e)), None)
-        if found is None:
-            return failed("NOT_FOUND", "no matching post among the author's recent posts")
-        return _published(str(found["id"]))
+    def _find(self, conn: Connection, author: str, matches: Matcher, *, since_ms: float | None = None) -> Outcome:
+        """PUBLISHED with the newest of the author's posts that `matches`, else NOT_FOUND. Pages
+        (`start`, `count`) are read newest change first until one holds it, a page comes back
+        short (the last one), a page reaches back before `since_ms` (the rest are older still),
+        or MAX_RECENT_PAGES were read."""
+        for start in range(0, MAX_RECENT_PAGES * PAGE_COUNT, PAGE_COUNT):
+            try:
+                response = self.send(conn, "GET", f"/posts?{_author_query(author, start)}")
+            except PlatformError as exc:
+                return replace(exc.outcome, kind=OutcomeKind.UNKNOWN)
+            if response.status_code != 200:
+                return unsettled(self.refusal(response))
+            elements = [e for e in json_object(response).get("elements") or [] if isinstance(e, dict)]
+            found = next((e for e in elements if matches(e)), None)
+            if found is not None:
+                return _published(str(found["id"]))
+            if len(elements) < PAGE_COUNT or (since_ms is not None and _reaches_before(elements, since_ms)):
+                break
+        return failed("NOT_FOUND", "no matching post among the author's recent posts")
 
     @staticmethod
     def _holds_media(ref: Mapping[str, str]) -> Matcher:

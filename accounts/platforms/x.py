@@ -14,7 +14,8 @@ Why it looks the way it does:
   `POST /2/media/metadata` `sensitive_media_warning.other`, so on a text-only post it cannot
   be honoured and `validate()` reports it. X refuses media together with a quote.
 - X hands out no id before the create call, so there is nothing to `save_ref`; an UNKNOWN
-  create is settled by `find_recent()` over the account's timeline (an owned read).
+  create is settled by `find_recent()` over the account's timeline (an owned read), page by
+  page (`pagination_token`), since a busy account may post more than a page in the meantime.
 - Metrics: `shares` = reposts + quotes (both are re-shares of the post); the raw counts stay
   in `extra`. Reposts are `repost_count` in spec v2.167 and `retweet_count` in older
   descriptions; both are read. The fields parameter is `post.fields` as spec v2.167 names it.
@@ -36,6 +37,7 @@ from urllib.parse import urlencode
 import requests
 
 from accounts.platforms.base import (
+    MAX_RECENT_PAGES,
     Connection,
     Credentials,
     ErrorWords,
@@ -323,27 +325,42 @@ class Client(HttpClient[tuple[dict[str, Any], list[str]]]):
     def find_recent(self, conn: Connection, post: Post, since: dt.datetime) -> Outcome:
         try:
             user_id = conn.credentials.external_id or str(self._me(conn).get("id", ""))
-            response = self.send(conn, "GET", f"/users/{user_id}/tweets?{self._timeline_query(since)}")
+            return self._search_timeline(conn, user_id, post, since)
         except PlatformError as exc:
             return replace(exc.outcome, kind=OutcomeKind.UNKNOWN)
-        if response.status_code == 404:
-            return Outcome(OutcomeKind.UNKNOWN, error_code="USER_NOT_FOUND")
-        if response.status_code != 200:
-            return self.refusal(response)
-        return self._match(response, post)
+
+    def _search_timeline(self, conn: Connection, user_id: str, post: Post, since: dt.datetime) -> Outcome:
+        """The timeline newest first, page after page (`meta.next_token` -> `pagination_token`)
+        until a tweet has the post's text; `start_time` already keeps out what is older."""
+        token = ""
+        for _ in range(MAX_RECENT_PAGES):
+            response = self.send(conn, "GET", f"/users/{user_id}/tweets?{self._timeline_query(since, token)}")
+            if response.status_code == 404:
+                return Outcome(OutcomeKind.UNKNOWN, error_code="USER_NOT_FOUND")
+            if response.status_code != 200:
+                return self.refusal(response)
+            page = json_object(response)
+            found = self._match(page.get("data") or [], post)
+            token = str((page.get("meta") or {}).get("next_token") or "")
+            if found is not None:
+                return _published(found)
+            if not token:
+                break
+        return Outcome(OutcomeKind.FAILED, error_code="NOT_FOUND", error_message="no matching post on the timeline")
 
     @staticmethod
-    def _timeline_query(since: dt.datetime) -> str:
+    def _timeline_query(since: dt.datetime, token: str) -> str:
         start = since.astimezone(dt.UTC).replace(microsecond=0).strftime("%Y-%m-%dT%H:%M:%SZ")
-        return urlencode({"max_results": 100, "start_time": start})
+        return urlencode({"max_results": 100, "start_time": start, **({"pagination_token": token} if token else {})})
 
-    def _match(self, response: requests.Response, post: Post) -> Outcome:
+    @staticmethod
+    def _match(tweets: Sequence[Mapping[str, Any]], post: Post) -> str | None:
+        """The id of the first tweet with the post's text (NFC, outer whitespace ignored)."""
         wanted = unicodedata.normalize("NFC", post.text).strip()
-        tweets = json_object(response).get("data") or []
         for tweet in tweets:
             if unicodedata.normalize("NFC", str(tweet.get("text", ""))).strip() == wanted:
-                return _published(str(tweet["id"]))
-        return Outcome(OutcomeKind.FAILED, error_code="NOT_FOUND", error_message="no matching post on the timeline")
+                return str(tweet["id"])
+        return None
 
     # --- metrics ---------------------------------------------------------------------------
 

@@ -449,18 +449,19 @@ def get_record(ctx: Context, request: Request) -> Response:
 
 @route("GET", f"{XRPC}com.atproto.repo.listRecords")
 def list_records(ctx: Context, request: Request) -> Response:
-    args = request.args
-    did, collection = _did_of(args.get("repo", "")), args.get("collection", "")
-    limit = int(args["limit"]) if args.get("limit", "").isdigit() else 50
+    """Newest record key first (oldest with reverse=true), `limit` (1-100) a page; `cursor` is the
+    last record key served, answered whenever the page holds records (as the PDS does)."""
+    args, reverse = request.args, request.args.get("reverse") == "true"
+    did, collection, limit = _did_of(args.get("repo", "")), args.get("collection", ""), args.get("limit", "50")
+    if not limit.isdigit() or not 1 <= int(limit) <= 100:
+        return _invalid("limit must be an integer from 1 to 100")
     prefix = f"at://{did}/{collection}/"
-    posts = [p for p in ctx.state.posts_of(PLATFORM) if p.id.startswith(prefix)]
-    posts.sort(key=lambda p: p.id, reverse=args.get("reverse") != "true")
+    posts = sorted((p for p in ctx.state.posts_of(PLATFORM) if p.id.startswith(prefix)), key=lambda p: p.id)
+    posts = posts if reverse else posts[::-1]
     cursor = args.get("cursor")
     if cursor:
-        posts = [p for p in posts if (p.id < prefix + cursor) == (args.get("reverse") != "true")]
-    records = [
-        {"uri": p.id, "cid": p.extra["cid"], "value": p.extra["record"]} for p in posts[: max(1, min(limit, 100))]
-    ]
+        posts = [p for p in posts if (p.id > prefix + cursor if reverse else p.id < prefix + cursor)]
+    records = [{"uri": p.id, "cid": p.extra["cid"], "value": p.extra["record"]} for p in posts[: int(limit)]]
     page = {"records": records}
     return json_response({**page, "cursor": records[-1]["uri"].rsplit("/", 1)[-1]} if records else page)
 

@@ -29,6 +29,7 @@ import re
 import secrets
 import time
 from typing import Any
+from urllib.parse import urlencode
 
 from werkzeug.wrappers import Request, Response
 
@@ -487,12 +488,30 @@ def find_posts(ctx: Context, request: Request, account: str, **values: Any) -> R
         return error(400, "q=author and author are required", "ILLEGAL_ARGUMENT")
     if args["author"] != f"urn:li:person:{account}" and not _ORGANIZATION.fullmatch(args["author"]):
         return error(403, "Not enough permissions to read this author's posts", "ACCESS_DENIED", 100)
-    count, sort = args.get("count", "10"), args.get("sortBy", "LAST_MODIFIED")
+    count, start, sort = args.get("count", "10"), args.get("start", "0"), args.get("sortBy", "LAST_MODIFIED")
     if not count.isdigit() or not 1 <= int(count) <= 100 or sort not in ("LAST_MODIFIED", "CREATED"):
         return error(400, "count must be 1 to 100; sortBy LAST_MODIFIED or CREATED", "ILLEGAL_ARGUMENT")
+    if not start.isdigit():
+        return error(400, "start must be a non-negative integer", "ILLEGAL_ARGUMENT")
     mine = [p for p in reversed(ctx.state.posts_of(PLATFORM)) if p.extra["request"]["author"] == args["author"]]
-    elements = [_post_json(p) for p in mine[: int(count)]]
-    return json_response({"elements": elements, "paging": {"start": 0, "count": int(count), "links": []}})
+    return json_response(_posts_page(request, mine, int(start), int(count)))
+
+
+def _posts_page(request: Request, posts: list[SandboxPost], start: int, count: int) -> dict[str, Any]:
+    """One page of a finder, as Rest.li pages: `paging` with the start and count asked for, and
+    `links` to the previous and next pages where there are some."""
+    links = []
+    if start > 0:
+        links.append(_page_link(request, "prev", max(0, start - count), count))
+    if start + count < len(posts):
+        links.append(_page_link(request, "next", start + count, count))
+    elements = [_post_json(p) for p in posts[start : start + count]]
+    return {"elements": elements, "paging": {"start": start, "count": count, "links": links}}
+
+
+def _page_link(request: Request, rel: str, start: int, count: int) -> dict[str, str]:
+    query = urlencode({**request.args.to_dict(), "start": start, "count": count})
+    return {"rel": rel, "type": "application/json", "href": f"/rest/posts?{query}"}
 
 
 # --- analytics and identity ------------------------------------------------------------------

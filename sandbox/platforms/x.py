@@ -12,6 +12,8 @@ ones `succeeded`; X refuses to attach media that has not finished processing.
 
 from __future__ import annotations
 
+import base64
+import datetime as dt
 import re
 import time
 import unicodedata
@@ -403,19 +405,60 @@ def users_me(ctx: Context, request: Request, account: str, **values: Any) -> Res
 @route("GET", "/api.x.com/2/users/<id>/tweets")
 @_signed_in
 def user_tweets(ctx: Context, request: Request, account: str, id: str) -> Response:
+    """The timeline newest first, `max_results` a page; `meta.next_token` only when more remain."""
     if id != account:
         return problem(403, "Forbidden", "Sandbox tokens may read only their own timeline.")
-    limit = request.args.get("max_results", "10")
+    limit, start = request.args.get("max_results", "10"), _instant(request.args.get("start_time", ""))
     if not limit.isdigit() or not 5 <= int(limit) <= 100:
         return invalid("max_results must be between 5 and 100.")
-    start = request.args.get("start_time", "")
-    posts = [p for p in reversed(ctx.state.posts_of("x")) if p.account == account and p.created_at >= start]
-    data = [_tweet(ctx, p, _fields(request)) for p in posts[: int(limit)]]
-    meta: dict[str, Any] = {
-        "result_count": len(data),
-        **({"newest_id": data[0]["id"], "oldest_id": data[-1]["id"]} if data else {}),
-    }
-    return json_response({"data": data, "meta": meta} if data else {"meta": meta})
+    if start is None:
+        return invalid(f"The `start_time` query parameter value [{request.args['start_time']}] is not valid.")
+    posts = [p for p in reversed(ctx.state.posts_of("x")) if p.account == account and _created(p) >= start]
+    token = request.args.get("pagination_token")
+    if token is not None:
+        before = _token_id(token)
+        if before is None:
+            return invalid(f"The `pagination_token` query parameter value [{token}] is not valid for this endpoint.")
+        posts = [p for p in posts if int(p.id) < before]
+    return json_response(_timeline_page(ctx, request, posts, int(limit)))
+
+
+def _timeline_page(ctx: Context, request: Request, posts: list[SandboxPost], limit: int) -> dict[str, Any]:
+    data = [_tweet(ctx, p, _fields(request)) for p in posts[:limit]]
+    meta: dict[str, Any] = {"result_count": len(data)}
+    if data:
+        meta.update(newest_id=data[0]["id"], oldest_id=data[-1]["id"])
+    if len(posts) > limit:
+        meta["next_token"] = _next_token(data[-1]["id"])
+    return {"data": data, "meta": meta} if data else {"meta": meta}
+
+
+def _instant(value: str) -> dt.datetime | None:
+    """An RFC 3339 instant (X takes `YYYY-MM-DDTHH:mm:ssZ`, fractions allowed); absent is the epoch."""
+    if not value:
+        return dt.datetime.min.replace(tzinfo=dt.UTC)
+    try:
+        found = dt.datetime.fromisoformat(value.replace("Z", "+00:00"))
+    except ValueError:
+        return None
+    return found if found.tzinfo else None
+
+
+def _created(post: SandboxPost) -> dt.datetime:
+    return dt.datetime.fromisoformat(post.created_at.replace("Z", "+00:00"))
+
+
+def _next_token(last_id: str) -> str:
+    # Opaque to clients, as X's are: the base32hex of the last id served; the next page is older.
+    return base64.b32hexencode(last_id.encode()).decode().rstrip("=").lower()
+
+
+def _token_id(token: str) -> int | None:
+    try:
+        raw = base64.b32hexdecode(token.upper() + "=" * (-len(token) % 8)).decode()
+    except (ValueError, UnicodeDecodeError):
+        return None
+    return int(raw) if _is_id(raw) else None
 
 
 # --- OAuth 2.0 with PKCE ---------------------------------------------------------------------

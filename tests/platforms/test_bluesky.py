@@ -4,6 +4,9 @@ expired session. The outcome matrix every client shares is in test_conformance.p
 
 from __future__ import annotations
 
+import datetime as dt
+from urllib.parse import parse_qs
+
 import pytest
 import requests
 
@@ -12,7 +15,16 @@ from accounts.platforms.bluesky import BlueskyError, Client, grapheme_count, new
 from sandbox import tokens
 from sandbox.platforms.bluesky import TID, did_for
 from tests.media import files
-from tests.platforms.bluesky_helpers import APP_PASSWORD, DID, HANDLE, connection, created_records, media, stored
+from tests.platforms.bluesky_helpers import (
+    APP_PASSWORD,
+    DID,
+    HANDLE,
+    connection,
+    created_records,
+    logged,
+    media,
+    stored,
+)
 
 Kind = base.OutcomeKind
 
@@ -292,6 +304,69 @@ def test_an_expired_token_whose_refresh_fails_is_auth_failed(sandbox, client):
     assert outcome.kind == Kind.FAILED
     assert outcome.auth_failed
     assert stored(sandbox) == []
+
+
+# --- finding a lost post -------------------------------------------------------------------------
+
+
+def _publish_many(client, count, text="busy {n}"):
+    conn = connection()
+    return [client.publish(conn, base.Post(text=text.format(n=n))) for n in range(count)]
+
+
+def _list_reads(sandbox):
+    return [parse_qs(r["query"]) for r in logged(sandbox, "com.atproto.repo.listRecords")]
+
+
+def test_find_recent_reads_past_the_first_page_of_records(sandbox, client):
+    since = dt.datetime.now(dt.UTC) - dt.timedelta(minutes=1)
+    [lost] = _publish_many(client, 1, "the lost one")
+    _publish_many(client, 60)  # more than one page of newer records
+
+    found = client.find_recent(connection(), base.Post(text="the lost one"), since)
+
+    assert (found.kind, found.post_id) == (Kind.PUBLISHED, lost.post_id)
+    reads = _list_reads(sandbox)
+    assert len(reads) == 2
+    assert "cursor" not in reads[0]
+    assert reads[1]["cursor"] == [stored(sandbox)[11].id.rsplit("/", 1)[-1]]  # the 50th newest record's key
+
+
+def test_find_recent_does_not_take_a_record_older_than_since_and_stops_there(sandbox, client):
+    _publish_many(client, 1, "said before")
+    since = dt.datetime.now(dt.UTC)
+    _publish_many(client, 60)
+
+    found = client.find_recent(connection(), base.Post(text="said before"), since)
+
+    assert (found.kind, found.error_code) == (Kind.FAILED, "NOT_FOUND")
+    assert len(_list_reads(sandbox)) == 2
+
+
+def _list_records(sandbox, **params):
+    query = {"repo": DID, "collection": "app.bsky.feed.post", **params}
+    return requests.get(f"{sandbox.url}/bsky.social/xrpc/com.atproto.repo.listRecords", params=query, timeout=5)
+
+
+def test_the_stand_in_lists_records_newest_first_with_the_last_key_as_cursor(sandbox, client):
+    keys = [p.post_id.rsplit("/", 1)[-1] for p in _publish_many(client, 5)]
+
+    first = _list_records(sandbox, limit=3).json()
+    rest = _list_records(sandbox, limit=3, cursor=first["cursor"]).json()
+    after = _list_records(sandbox, limit=3, cursor=rest["cursor"]).json()
+    oldest = _list_records(sandbox, limit=2, reverse="true", cursor=keys[0]).json()
+
+    assert [r["uri"].rsplit("/", 1)[-1] for r in first["records"] + rest["records"]] == keys[::-1]
+    assert (first["cursor"], rest["cursor"]) == (keys[2], keys[0])
+    assert after == {"records": []}
+    assert [r["uri"].rsplit("/", 1)[-1] for r in oldest["records"]] == keys[1:3]
+
+
+@pytest.mark.parametrize("limit", ["0", "101", "ten"])
+def test_the_stand_in_refuses_a_list_limit_outside_1_to_100(sandbox, limit):
+    response = _list_records(sandbox, limit=limit)
+
+    assert (response.status_code, response.json()["error"]) == (400, "InvalidRequest")
 
 
 # --- metrics and transport -----------------------------------------------------------------------

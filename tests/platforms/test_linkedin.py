@@ -238,6 +238,41 @@ def test_processing_checks_stay_processing_while_linkedin_says_so(sandbox, clien
     assert fourth.kind is OutcomeKind.PUBLISHED
 
 
+def _publish_many(sandbox, client, count, text="busy {n}", *, age_ms=0):
+    """Posts of the test member, made `age_ms` earlier than now in the stand-in's records."""
+    outcomes = [client.publish(connection(), Post(text=text.format(n=n))) for n in range(count)]
+    for outcome in outcomes:
+        sandbox.state.find_post("linkedin", outcome.post_id).extra["created_ms"] -= age_ms
+    return outcomes
+
+
+def _finder_reads(sandbox):
+    return [parse_qs(r["query"]) for r in logged(sandbox.state, "GET", "/rest/posts")]
+
+
+def test_find_recent_reads_past_the_first_page_of_the_authors_posts(sandbox, client):
+    since = _since()
+    [lost] = _publish_many(sandbox, client, 1, "the lost one")
+    _publish_many(sandbox, client, 60)  # more than one page of newer posts
+
+    found = client.find_recent(connection(), Post(text="the lost one"), since)
+
+    assert (found.kind, found.post_id) == (OutcomeKind.PUBLISHED, lost.post_id)
+    assert [(r["start"], r["count"]) for r in _finder_reads(sandbox)] == [(["0"], ["50"]), (["50"], ["50"])]
+
+
+def test_find_recent_does_not_take_a_post_older_than_since_and_stops_there(sandbox, client):
+    hour = 3600 * 1000
+    _publish_many(sandbox, client, 1, "said before", age_ms=hour)
+    _publish_many(sandbox, client, 59, "said before {n}", age_ms=hour)
+    _publish_many(sandbox, client, 60)
+
+    found = client.find_recent(connection(), Post(text="said before"), _since())
+
+    assert (found.kind, found.error_code) == (OutcomeKind.FAILED, "NOT_FOUND")
+    assert len(_finder_reads(sandbox)) == 2  # the second page reaches back before `since`
+
+
 def test_a_duplicate_is_failed_with_the_existing_urn_in_the_message(sandbox, client):
     first = client.publish(connection(), Post(text="same words"))
 
@@ -303,6 +338,32 @@ def test_the_stand_in_needs_a_token_and_a_version(sandbox):
 
     assert (anonymous.status_code, anonymous.json()["code"]) == (401, "EMPTY_ACCESS_TOKEN")
     assert (unversioned.status_code, unversioned.json()["code"]) == (400, "VERSION_MISSING")
+
+
+def _find_posts(sandbox, **query):
+    params = {"author": AUTHOR, "q": "author", **query}
+    return requests.get(f"{sandbox.url}/api.linkedin.com/rest/posts", params=params, headers=_headers(), timeout=5)
+
+
+def test_the_stand_in_pages_the_author_finder_with_start_and_count(sandbox, client):
+    urns = [o.post_id for o in _publish_many(sandbox, client, 7)][::-1]
+
+    first = _find_posts(sandbox, start=0, count=5).json()
+    last = _find_posts(sandbox, start=5, count=5).json()
+
+    assert [e["id"] for e in first["elements"] + last["elements"]] == urns
+    assert (first["paging"]["start"], first["paging"]["count"]) == (0, 5)
+    assert (last["paging"]["start"], last["paging"]["count"]) == (5, 5)
+    assert [link["rel"] for link in first["paging"]["links"]] == ["next"]
+    assert "start=5" in first["paging"]["links"][0]["href"]
+    assert [link["rel"] for link in last["paging"]["links"]] == ["prev"]
+
+
+@pytest.mark.parametrize("query", [{"start": "-1"}, {"start": "x"}, {"count": "0"}, {"count": "101"}])
+def test_the_stand_in_refuses_a_page_linkedin_refuses(sandbox, query):
+    response = _find_posts(sandbox, **query)
+
+    assert (response.status_code, response.json()["code"]) == (400, "ILLEGAL_ARGUMENT")
 
 
 def test_the_stand_in_refuses_bytes_that_are_not_an_image(sandbox, client):

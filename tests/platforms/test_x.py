@@ -14,7 +14,7 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 import requests
 
-from accounts.platforms.base import Connection, Credentials, OutcomeKind, PlatformError, Post
+from accounts.platforms.base import MAX_RECENT_PAGES, Connection, Credentials, OutcomeKind, PlatformError, Post
 from accounts.platforms.x import Client, weighted_length
 from sandbox import tokens
 from sandbox.platforms.x import weighted_length as sandbox_weighted_length
@@ -192,6 +192,56 @@ def test_find_recent_without_a_user_id_asks_who_the_token_is(sandbox, client):
     assert logged(sandbox.state, "GET", "/2/users/me")
 
 
+def _tweets(sandbox, count, *, age=dt.timedelta(0), text="busy {n}"):
+    """Tweets on the test account's timeline straight in the sandbox state, `age` old."""
+    posts = [sandbox.state.add_post("x", ACCOUNT, text.format(n=n), 0) for n in range(count)]
+    for post in posts:
+        created = dt.datetime.fromisoformat(post.created_at.replace("Z", "+00:00")) - age
+        post.created_at = created.isoformat().replace("+00:00", "Z")
+    return posts
+
+
+def _timeline_reads(sandbox):
+    return [parse_qs(r["query"]) for r in logged(sandbox.state, "GET", f"/2/users/{ACCOUNT}/tweets")]
+
+
+def test_find_recent_reads_past_the_first_page_of_a_busy_timeline(sandbox, client):
+    since = dt.datetime.now(dt.UTC) - dt.timedelta(minutes=1)
+    [lost] = _tweets(sandbox, 1, text="the lost one")
+    _tweets(sandbox, 120)  # more than one page of newer tweets
+
+    found = client.find_recent(connection(), Post(text="the lost one"), since)
+
+    assert (found.kind, found.post_id) == (OutcomeKind.PUBLISHED, lost.id)
+    reads = _timeline_reads(sandbox)
+    assert len(reads) == 2
+    assert "pagination_token" not in reads[0]
+    assert reads[1]["pagination_token"]
+    assert reads[1]["max_results"] == ["100"]
+
+
+def test_find_recent_does_not_take_a_tweet_older_than_since(sandbox, client):
+    since = dt.datetime.now(dt.UTC) - dt.timedelta(minutes=1)
+    _tweets(sandbox, 1, age=dt.timedelta(hours=1), text="said before")
+    _tweets(sandbox, 120)
+
+    found = client.find_recent(connection(), Post(text="said before"), since)
+
+    assert (found.kind, found.error_code) == (OutcomeKind.FAILED, "NOT_FOUND")
+    assert len(_timeline_reads(sandbox)) == 2  # the second page is the last one
+
+
+def test_find_recent_reads_at_most_max_recent_pages(sandbox, client):
+    since = dt.datetime.now(dt.UTC) - dt.timedelta(minutes=1)
+    _tweets(sandbox, 1, text="too deep")
+    _tweets(sandbox, MAX_RECENT_PAGES * 100)
+
+    found = client.find_recent(connection(), Post(text="too deep"), since)
+
+    assert (found.kind, found.error_code) == (OutcomeKind.FAILED, "NOT_FOUND")
+    assert len(_timeline_reads(sandbox)) == MAX_RECENT_PAGES
+
+
 # --- the stand-in is as strict as X ----------------------------------------------------------
 
 
@@ -234,6 +284,38 @@ def test_media_of_another_account_cannot_be_attached(sandbox, client):
     response = _post_tweet(sandbox, {"text": "theft", "media": {"media_ids": [media_id]}}, tokens.issue("x", "777"))
 
     assert response.status_code == 400
+
+
+def _timeline(sandbox, **query):
+    headers = {"Authorization": f"Bearer {tokens.issue('x', ACCOUNT)}"}
+    url = f"{sandbox.url}/api.x.com/2/users/{ACCOUNT}/tweets"
+    return requests.get(url, params=query, headers=headers, timeout=5)
+
+
+def test_the_stand_in_pages_the_timeline_with_next_token_only_while_more_remain(sandbox):
+    posts = _tweets(sandbox, 7)
+
+    first = _timeline(sandbox, max_results=5).json()
+    last = _timeline(sandbox, max_results=5, pagination_token=first["meta"]["next_token"]).json()
+    exact = _timeline(sandbox, max_results=7).json()
+
+    assert [t["id"] for t in first["data"] + last["data"]] == [p.id for p in reversed(posts)]
+    assert first["meta"]["result_count"] == 5
+    assert last["meta"] == {"result_count": 2, "newest_id": posts[1].id, "oldest_id": posts[0].id}
+    assert "next_token" not in exact["meta"]
+    assert exact["meta"]["result_count"] == 7
+
+
+@pytest.mark.parametrize("query", [{"max_results": 4}, {"max_results": 101}, {"pagination_token": "not*a*token"}])
+def test_the_stand_in_refuses_timeline_queries_x_refuses(sandbox, query):
+    response = _timeline(sandbox, **query)
+
+    assert response.status_code == 400
+    assert response.json()["type"] == "https://api.x.com/2/problems/invalid-request"
+
+
+def test_the_stand_in_timeline_answers_no_data_and_a_zero_count_when_empty(sandbox):
+    assert _timeline(sandbox, max_results=5).json() == {"meta": {"result_count": 0}}
 
 
 # --- metrics ---------------------------------------------------------------------------------
