@@ -42,7 +42,7 @@ test: install
 # PostgreSQL server (127.0.0.1:5432 when unset), a private redis-server; prints its figures.
 .PHONY: test-long
 test-long: install
-	$(BIN)/python -m pytest tests/long -m long -s --no-cov
+	$(BIN)/python -m pytest tests/long -m long -s --no-cov $(PYTEST_ARGS)
 
 lint: install
 	$(BIN)/ruff check .

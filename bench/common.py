@@ -113,9 +113,10 @@ class Stack:
         """Run a script in `manage.py shell`; its last line of output is read as JSON."""
         return parse_json(self.manage("shell", "-v0", "-c", script, extra=extra).strip().rpartition("\n")[2], "shell")
 
-    def start(self, name: str, argv: list[str], env: dict[str, str] | None = None) -> None:
-        """Start `argv` in the project folder, its output going to LOGS/NAME.log."""
-        log = (self.logs / f"{name}.log").open("wb")
+    def start(self, name: str, argv: list[str], env: dict[str, str] | None = None, *, again: bool = False) -> None:
+        """Start `argv` in the project folder, its output going to LOGS/NAME.log (appended to
+        when `again`: the same process started anew)."""
+        log = (self.logs / f"{name}.log").open("ab" if again else "wb")
         self.files.append(log)
         self.procs[name] = subprocess.Popen(  # noqa: S603
             argv, cwd=ROOT, env=env or self.env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True

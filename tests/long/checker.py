@@ -8,7 +8,10 @@ the sandbox, after the queues have drained:
   `unknown` while the load ran (sampled by `UnknownWatch`), or ended anything but failed or
   not sent, is its target's last attempt;
 - every webhook event a subscription matched has a delivery, that delivery succeeded, the
-  receiver got it at least once (by webhook-id) and no more often than the delivery's attempts.
+  receiver got it at least once (by webhook-id) and no more often than the delivery's attempts
+  (but for the subscriptions a suite left out: a receiver it took down);
+- every create a client was answered 201 is there with the id it was given, and no create was
+  made twice, however often its client sent it again (each create's content is its own).
 
 `check()` returns the counts and every problem found; lost and duplicated are counted apart.
 """
@@ -36,8 +39,17 @@ PUBLISHES, TARGETS, ATTEMPTS, JOBS = (m._meta.db_table for m in (Publish, Target
 EVENTS, DELIVERIES, SUBSCRIPTIONS = (m._meta.db_table for m in (Event, Delivery, Subscription))
 
 
+# The checker's own connections carry this name, so a fault that kills the service's database
+# connections can leave them alone.
+APPLICATION_NAME = "long-run-checker"
+
+
+def connect(database_url: str, **options: Any) -> psycopg.Connection[Any]:
+    return psycopg.connect(database_url, application_name=APPLICATION_NAME, **options)
+
+
 def _rows(database_url: str, query: str, *params: Any) -> list[dict[str, Any]]:
-    with psycopg.connect(database_url, row_factory=dict_row) as conn:
+    with connect(database_url, row_factory=dict_row) as conn:
         return conn.execute(query, params).fetchall()  # type: ignore[arg-type]
 
 
@@ -74,7 +86,7 @@ def stuck(database_url: str, limit: int = 10) -> list[dict[str, Any]]:
     """The first unsettled targets with their last job and attempt, for a failure message."""
     return _rows(
         database_url,
-        f"SELECT t.id, t.platform, t.state, t.attempt_count, t.error_code, t.next_check_at, j.state AS job,"  # noqa: S608
+        f"SELECT t.id, t.platform, t.state, t.attempt_count, t.error_code, t.checks, t.next_check_at, j.state AS job,"  # noqa: S608
         f" j.runs, j.not_before, j.enqueued_at, a.state AS attempt, a.tries, a.error_code AS attempt_error"
         f" FROM {TARGETS} t LEFT JOIN {JOBS} j ON j.target_id = t.id AND j.number = t.attempt_count"
         f" LEFT JOIN {ATTEMPTS} a ON a.target_id = t.id AND a.number = t.attempt_count"
@@ -104,7 +116,7 @@ class UnknownWatch:
             self._thread.join()
 
     def _run(self) -> None:
-        with psycopg.connect(self.database_url, autocommit=True) as conn:
+        with connect(self.database_url, autocommit=True) as conn:
             while not self._stop.wait(0.25):
                 rows = conn.execute(f"SELECT id FROM {ATTEMPTS} WHERE state = 'unknown'").fetchall()  # noqa: S608
                 self.seen.update(str(row[0]) for row in rows)
@@ -123,16 +135,26 @@ class Report:
 
 
 def check(
-    database_url: str, posts: list[dict[str, Any]], arrivals: dict[str, list[Arrival]], unknown_seen: set[str]
+    database_url: str,
+    posts: list[dict[str, Any]],
+    arrivals: dict[str, list[Arrival]],
+    unknown_seen: set[str],
+    creates: list[dict[str, Any]],
+    *,
+    leave_out: frozenset[str] = frozenset(),
 ) -> Report:
+    """`leave_out`: ids of subscriptions whose deliveries are not judged here."""
     report = Report()
     report.counts.update(lost=0, duplicated=0, wrong=0)
     targets = _rows(database_url, f"SELECT id, publish_id, platform, state, platform_post_id FROM {TARGETS}")  # noqa: S608
-    check_statuses(_rows(database_url, f"SELECT id, status FROM {PUBLISHES}"), targets, report)  # noqa: S608
+    publishes = _rows(database_url, f"SELECT id, status, content FROM {PUBLISHES}")  # noqa: S608
+    check_statuses(publishes, targets, report)
+    check_creates(creates, publishes, report)
     check_posts(targets, posts, report)
     attempts = _rows(database_url, f"SELECT id, target_id, number, state FROM {ATTEMPTS} ORDER BY target_id, number")  # noqa: S608
     check_attempts(attempts, unknown_seen, report)
-    check_webhooks(_matched_events(database_url), arrivals, report)
+    matched = [row for row in _matched_events(database_url) if str(row["subscription_id"]) not in leave_out]
+    check_webhooks(matched, arrivals, report)
     return report
 
 
@@ -140,10 +162,25 @@ def _matched_events(database_url: str) -> list[dict[str, Any]]:
     """Every event a subscription matched, with that subscription's delivery (None if missing)."""
     return _rows(
         database_url,
-        f"SELECT e.id AS event_id, e.type, d.state, d.attempts FROM {EVENTS} e JOIN {SUBSCRIPTIONS} s"  # noqa: S608
+        f"SELECT e.id AS event_id, e.type, s.id AS subscription_id, d.state, d.attempts"  # noqa: S608
+        f" FROM {EVENTS} e JOIN {SUBSCRIPTIONS} s"
         f" ON s.team_id = e.team_id AND s.events ? e.type AND e.created_at >= s.created_at"
         f" LEFT JOIN {DELIVERIES} d ON d.event_id = e.id AND d.subscription_id = s.id",
     )
+
+
+def check_creates(creates: list[dict[str, Any]], publishes: list[dict[str, Any]], report: Report) -> None:
+    """`creates` as the load's clients recorded them: content, final status, publish id."""
+    by_content: dict[str, list[str]] = defaultdict(list)
+    for publish in publishes:
+        by_content[publish["content"]].append(str(publish["id"]))
+    report.counts["creates"] = len(creates)
+    for create in creates:
+        made = by_content.get(create["content"], [])
+        if len(made) > 1:
+            report.problem("duplicated", f"create {create['content']!r} made {len(made)} publishes: {made}")
+        if create["status"] == 201 and made != [create["publish_id"]]:
+            report.problem("lost", f"create {create['content']!r} was answered {create['publish_id']}, found {made}")
 
 
 def check_statuses(publishes: list[dict[str, Any]], targets: list[dict[str, Any]], report: Report) -> None:

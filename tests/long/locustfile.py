@@ -10,9 +10,14 @@ creates, ungated). One more client keeps queueing platform outcomes at the sandb
 timeout, processing; rate_limited on Bluesky), so every kind of answer reaches the workers
 while the load runs.
 
+Every create carries an Idempotency-Key and, answered 503 (or not at all), is sent again with
+that key after the Retry-After the service gave, as a careful client does; a 409 saying the key
+is still in use is waited out the same way.
+
 LONG_CONFIG names a JSON file: {"keys": {client: [key, ...]}, "accounts": {team: {platform:
-id}}, "sandbox_url", "record"}. Every request is appended to "record" (one JSON line of method,
-name and status; 0 when no answer came) when the run stops.
+id}}, "sandbox_url", "record", "creates"}. When the run stops, every request is appended to
+"record" (one JSON line: time, method, name, status, 0 when no answer came, and the error type
+of a 5xx) and every create to "creates" (its content, final status, publish id and tries).
 """
 
 from __future__ import annotations
@@ -22,6 +27,7 @@ import io
 import itertools
 import json
 import os
+import time
 import uuid
 from collections import defaultdict, deque
 from pathlib import Path
@@ -38,7 +44,11 @@ OUTCOMES = {"ok": 6, "error": 2, "rate_limited": 1, "timeout": 1, "processing": 
 # member-day limit, longer than the run; Bluesky's 30 s fits, so only Bluesky answers 429.
 RATE_LIMITED_PLATFORMS = ("bluesky",)
 RNG = SystemRandom()
-RECORDS: list[tuple[str, str, int]] = []
+RECORDS: list[dict[str, Any]] = []
+CREATES: list[dict[str, Any]] = []
+# A create answered 503, no answer, or "key still in use" is sent again this many times in all.
+CREATE_TRIES = 12
+MAX_PAUSE_SECONDS = 5.0
 _key_numbers: dict[str, itertools.count[int]] = defaultdict(itertools.count)
 # Publishes a review member created that wait for an approver (users share one process).
 AWAITING_APPROVAL: deque[str] = deque()
@@ -47,15 +57,27 @@ DECISIONS = itertools.count()
 
 @events.request.add_listener
 def _record(request_type: str, name: str, response: Any = None, exception: Any = None, **_: Any) -> None:
-    status = getattr(response, "status_code", 0) or 0
-    RECORDS.append((request_type, name, int(status)))
+    status = int(getattr(response, "status_code", 0) or 0)
+    record = {"t": time.time(), "method": request_type, "name": name, "status": status}
+    if status >= 500:
+        record["error"] = _error_of(response).get("type", "")
+    RECORDS.append(record)
+
+
+def _error_of(response: Any) -> dict[str, Any]:
+    try:
+        error = response.json().get("error")
+    except (ValueError, AttributeError):
+        return {}
+    return error if isinstance(error, dict) else {}
 
 
 @events.test_stop.add_listener
 def _write_records(**_: Any) -> None:
-    with open(CONFIG["record"], "a", encoding="utf-8") as out:
-        out.writelines(json.dumps(record) + "\n" for record in RECORDS)
-    RECORDS.clear()
+    for name, records in (("record", RECORDS), ("creates", CREATES)):
+        with open(CONFIG[name], "a", encoding="utf-8") as out:
+            out.writelines(json.dumps(record) + "\n" for record in records)
+        records.clear()
 
 
 def _jpeg() -> bytes:
@@ -63,6 +85,13 @@ def _jpeg() -> bytes:
     out = io.BytesIO()
     Image.new("RGB", (64, 48), tuple(os.urandom(3))).save(out, "JPEG")
     return out.getvalue()
+
+
+def _try_again(answer: Any) -> bool:
+    """Whether a careful client sends the same create again: the service could not take it now
+    (503), no answer came, or a request with the same key is still being processed."""
+    status = answer.status_code or 0
+    return status in (0, 503) or (status == 409 and _error_of(answer).get("code") == "IDEMPOTENCY_KEY_IN_USE")
 
 
 def _soon(seconds: float) -> str:
@@ -90,15 +119,29 @@ class ApiClient(HttpUser):
         return [{"account_id": self.accounts[p]} for p in chosen]
 
     def create(self, name: str, **body: Any) -> str | None:
+        """POST /publishes, sent again with its Idempotency-Key while the service answers that
+        it cannot take it now; the publish id once created."""
         body = {"content": f"Load {uuid.uuid4().hex[:12]}", "targets": self.targets(), **body}
-        with self.client.post("/api/v1/publishes", json=body, name=name, catch_response=True) as answer:
-            if answer.status_code == 201:
-                publish_id: str = answer.json()["data"]["id"]
-                self.mine.append(publish_id)
-                return publish_id
-            if answer.status_code == 429:
-                answer.success()  # the documented limit at work, not a failure
-            return None
+        headers = {"Idempotency-Key": uuid.uuid4().hex}
+        publish_id, status, tries = None, 0, 0
+        while tries < CREATE_TRIES:
+            tries += 1
+            with self.client.post(
+                "/api/v1/publishes", json=body, headers=headers, name=name, catch_response=True
+            ) as answer:
+                status = answer.status_code or 0
+                if status == 201:
+                    publish_id = answer.json()["data"]["id"]
+                elif status == 429:
+                    answer.success()  # the documented limit at work, not a failure
+                if not _try_again(answer):
+                    break
+                answer.success()  # the client waits and sends it again
+            time.sleep(min(float(answer.headers.get("Retry-After") or 1), MAX_PAUSE_SECONDS))
+        CREATES.append({"content": body["content"], "status": status, "publish_id": publish_id, "tries": tries})
+        if publish_id:
+            self.mine.append(publish_id)
+        return publish_id
 
     @task(4)
     def create_immediate(self) -> None:

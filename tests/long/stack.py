@@ -3,7 +3,8 @@ PostgreSQL database and a private Redis server: web (gunicorn), the `worker` and
 Celery workers, beat and the platform sandbox. Plus a webhook receiver in the test process.
 
 Timings are shortened so a run of minutes covers what production spreads over hours: beat ticks
-every second, the platforms' read timeout is 2 s, webhook retries follow after seconds. The
+every second, the platforms' read timeout is 2 s, a delivery's time limit 25 s, webhook retries
+follow after seconds. The
 private Redis server (its own port, no persistence) is the broker, cache and rate-limit store,
 so a long run never touches a Redis another process relies on, and a fault suite may stop it.
 """
@@ -18,6 +19,7 @@ import os
 import re
 import secrets
 import shutil
+import signal
 import socket
 import subprocess
 import tempfile
@@ -56,28 +58,47 @@ print(json.dumps(keys))
 """
 
 
-@contextlib.contextmanager
-def private_redis(folder: Path) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
-    """A redis-server of this run alone on a free port, without persistence; (url, process)."""
-    port = free_port()
-    log = (folder / "redis.log").open("wb")
-    argv = ["redis-server", "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"]
-    proc = subprocess.Popen(argv, cwd=folder, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)  # noqa: S603
-    try:
+class RedisServer:
+    """A redis-server of this run alone on a free port, without persistence, which a fault
+    suite may stop and start again on the same port (coming back empty, as such a server does)."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder, self.port = folder, free_port()
+        self.url = f"redis://127.0.0.1:{self.port}/0"
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> None:
+        argv = ["redis-server", "--port", str(self.port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"]
+        with (self.folder / "redis.log").open("ab") as log:
+            self.proc = subprocess.Popen(  # noqa: S603
+                argv, cwd=self.folder, stdout=log, stderr=subprocess.STDOUT, start_new_session=True
+            )
         deadline = time.monotonic() + 20
-        while not _redis_answers(port):
-            if proc.poll() is not None or time.monotonic() > deadline:
-                raise RuntimeError(f"redis-server did not start: {(folder / 'redis.log').read_text()[-2000:]}")
+        while not _redis_answers(self.port):
+            if self.proc.poll() is not None or time.monotonic() > deadline:
+                raise RuntimeError(f"redis-server did not start: {(self.folder / 'redis.log').read_text()[-2000:]}")
             time.sleep(0.05)
-        yield f"redis://127.0.0.1:{port}/0", proc
-    finally:
-        proc.terminate()
+
+    def stop(self) -> None:
+        if self.proc is None:
+            return
+        self.proc.terminate()
         try:
-            proc.wait(timeout=10)
+            self.proc.wait(timeout=10)
         except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
-        log.close()
+            self.proc.kill()
+            self.proc.wait()
+        self.proc = None
+
+
+@contextlib.contextmanager
+def private_redis(folder: Path) -> Iterator[RedisServer]:
+    server = RedisServer(folder)
+    server.start()
+    try:
+        yield server
+    finally:
+        server.stop()
 
 
 def _redis_answers(port: int) -> bool:
@@ -95,18 +116,21 @@ class Arrival:
     type: str
     team: str  # the slug in the receiver's path
     status: int  # what the receiver answered
+    at: float = 0.0  # time.time() of arrival
 
 
 @dataclass
 class WebhookReceiver:
     """Collects every webhook POST (checking the service's signature) and answers 503 to the
-    first arrival of one event in FLAKY_ONE_IN, so retries happen under load too."""
+    first arrival of one event in FLAKY_ONE_IN, so retries happen under load too; and 503 to
+    everything for the teams in `down` (a receiver that is down behind its proxy)."""
 
     FLAKY_ONE_IN = 8
 
     secrets: dict[str, str] = field(default_factory=dict)  # team slug -> subscription secret
     arrivals: list[Arrival] = field(default_factory=list)
     bad_signatures: int = 0
+    down: set[str] = field(default_factory=set)
     lock: threading.Lock = field(default_factory=threading.Lock)
     server: ThreadingHTTPServer | None = None
 
@@ -146,8 +170,8 @@ class WebhookReceiver:
                 return 401
             first = not any(a.webhook_id == webhook_id for a in self.arrivals)
             flaky = first and int(hashlib.sha256(webhook_id.encode()).hexdigest(), 16) % self.FLAKY_ONE_IN == 0
-            status = 503 if flaky else 200
-            self.arrivals.append(Arrival(webhook_id, json.loads(body).get("type", ""), slug, status))
+            status = 503 if flaky or slug in self.down else 200
+            self.arrivals.append(Arrival(webhook_id, json.loads(body).get("type", ""), slug, status, time.time()))
         return status
 
     def received(self) -> dict[str, list[Arrival]]:
@@ -166,10 +190,33 @@ class LiveStack:
     database_url: str
     seed: dict[str, Any]
     keys: dict[str, list[str]]  # client role -> its own keys
+    subscriptions: dict[str, str]  # team slug -> id of the subscription of the receiver
     receiver: WebhookReceiver
     processes: Stack
+    redis: RedisServer
     folder: Path
+    web_port: int
     keep_logs: bool = True  # a test clears it once its checks have passed
+
+    def kill(self, name: str) -> None:
+        """SIGKILL the process `name` and everything it started, as the kernel's OOM killer would."""
+        proc = self.processes.procs[name]
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait()
+
+    def stop(self, name: str) -> None:
+        """Stop the process `name` as its supervisor would (SIGTERM, then SIGKILL after 30 s)."""
+        proc = self.processes.procs[name]
+        proc.terminate()
+        try:
+            proc.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            self.kill(name)
+
+    def start(self, name: str) -> None:
+        """Start the process `name` again from its Procfile line, as its supervisor would."""
+        _start_process(self.processes, name, self.folder, self.web_port, again=True)
 
     def log_errors(self) -> list[str]:
         """Lines of the processes' logs that report an error or a traceback."""
@@ -214,19 +261,30 @@ def _env(folder: Path, database_url: str, redis_url: str, web_port: int, sandbox
         "WEBHOOK_SWEEP_SECONDS": "1",
         "WEBHOOK_RETRY_DELAYS": WEBHOOK_RETRY_DELAYS,
         "PLATFORM_TIMEOUT_SECONDS": str(PLATFORM_TIMEOUT_SECONDS),
+        # A delivery ends within 25 s, so one still sending after 30 s lost its worker; a job
+        # the broker took and no worker claimed within 10 s was lost with the broker's queue.
+        "DISPATCH_SOFT_TIME_LIMIT": "20",
+        "DISPATCH_TIME_LIMIT": "25",
+        "DISPATCH_STALE_SECONDS": "30",
+        "DISPATCH_RELAY_AFTER_SECONDS": "10",
         "SSRF_ALLOW_PRIVATE": "1",  # the webhook receiver listens on loopback
         "BROKER_DIR": str(folder / "broker"),
         "PYTHONUNBUFFERED": "1",
+        "LOG_EVERY_TASK": "1",  # the logs a failed run leaves tell what each task did
     }
 
 
 def _start_processes(stack: Stack, folder: Path, web_port: int) -> None:
     """Every process of the Procfile, as honcho would start it."""
     for name in ("sandbox", "web", "worker", "dispatch", "beat"):
-        argv = procfile_command(name, WEB_PORT=str(web_port), DISPATCH_THREADS=str(DISPATCH_THREADS))
-        if name == "beat":  # its schedule file in the run's folder, not in var/
-            argv = replace_option(argv, "--schedule", str(folder / "celerybeat-schedule"))
-        stack.start(name, [str(ROOT / argv[0]) if argv[0].startswith(".venv/") else argv[0], *argv[1:]])
+        _start_process(stack, name, folder, web_port)
+
+
+def _start_process(stack: Stack, name: str, folder: Path, web_port: int, *, again: bool = False) -> None:
+    argv = procfile_command(name, WEB_PORT=str(web_port), DISPATCH_THREADS=str(DISPATCH_THREADS))
+    if name == "beat":  # its schedule file in the run's folder, not in var/
+        argv = replace_option(argv, "--schedule", str(folder / "celerybeat-schedule"))
+    stack.start(name, [str(ROOT / argv[0]) if argv[0].startswith(".venv/") else argv[0], *argv[1:]], again=again)
 
 
 def _logged(stack: Stack, name: str, text: str) -> Any:
@@ -241,7 +299,8 @@ def _wait_ready(stack: Stack, web_port: int, sandbox_port: int) -> None:
     wait_for(stack, "beat", _logged(stack, "beat", "is starting."))
 
 
-def _subscribe(url: str, key: str, receiver_url: str) -> str:
+def _subscribe(url: str, key: str, receiver_url: str) -> tuple[str, str]:
+    """The new subscription's id and secret."""
     answer = requests.post(
         f"{url}/api/v1/webhooks",
         json={"url": receiver_url, "events": list(SUBSCRIBABLE_EVENTS)},
@@ -249,8 +308,8 @@ def _subscribe(url: str, key: str, receiver_url: str) -> str:
         timeout=30,
     )
     assert answer.status_code == 201, answer.text
-    secret: str = answer.json()["data"]["secret"]
-    return secret
+    data = answer.json()["data"]
+    return str(data["id"]), str(data["secret"])
 
 
 # The keys the load's clients get: client -> (team slug, membership role, how many keys).
@@ -269,10 +328,10 @@ def _client_keys(stack: Stack, seed: dict[str, Any]) -> dict[str, list[str]]:
 
 
 @contextlib.contextmanager
-def live_stack() -> Iterator[LiveStack]:
-    """Start everything, subscribe the receiver to every event of three teams, yield; stop it
-    all and drop the database. The logs are kept (and their folder printed) unless the test
-    cleared `keep_logs`."""
+def live_stack(**settings: str) -> Iterator[LiveStack]:
+    """Start everything (with `settings` added to the processes' environment), subscribe the
+    receiver to every event of three teams, yield; stop it all and drop the database. The logs
+    are kept (and their folder printed) unless the test cleared `keep_logs`."""
     folder = Path(tempfile.mkdtemp(prefix="long-run-"))
     (folder / "logs").mkdir()
     web_port, sandbox_port = free_port(), free_port()
@@ -281,10 +340,11 @@ def live_stack() -> Iterator[LiveStack]:
     failed = True
     try:
         with (
-            private_redis(folder) as (redis_url, _),
+            private_redis(folder) as redis,
             postgres_database(_scratch_server_url(), _database_name()) as database_url,
         ):
-            stack = Stack(logs=folder / "logs", env=_env(folder, database_url, redis_url, web_port, sandbox_port))
+            env = {**_env(folder, database_url, redis.url, web_port, sandbox_port), **settings}
+            stack = Stack(logs=folder / "logs", env=env)
             try:
                 stack.manage("migrate", "-v0")
                 seed = json.loads(stack.manage("seed_demo", "--fresh", "--json"))
@@ -292,17 +352,23 @@ def live_stack() -> Iterator[LiveStack]:
                 _start_processes(stack, folder, web_port)
                 _wait_ready(stack, web_port, sandbox_port)
                 url = f"http://127.0.0.1:{web_port}"
+                subscriptions = {}
                 for slug, key_name in (("acme", "acme_owner"), ("review", "review_owner"), ("other", "other_owner")):
-                    receiver.secrets[slug] = _subscribe(url, seed["keys"][key_name], receiver.url(slug))
+                    subscriptions[slug], receiver.secrets[slug] = _subscribe(
+                        url, seed["keys"][key_name], receiver.url(slug)
+                    )
                 running = LiveStack(
                     url=url,
                     sandbox_url=f"http://127.0.0.1:{sandbox_port}",
                     database_url=database_url,
                     seed=seed,
                     keys=keys,
+                    subscriptions=subscriptions,
                     receiver=receiver,
                     processes=stack,
+                    redis=redis,
                     folder=folder,
+                    web_port=web_port,
                 )
                 yield running
                 failed = running.keep_logs

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tests.long.checker import Report, check_attempts, check_posts, check_statuses, check_webhooks
+from tests.long.checker import Report, check_attempts, check_creates, check_posts, check_statuses, check_webhooks
 from tests.long.stack import Arrival
 
 
@@ -98,4 +98,27 @@ def test_a_retried_webhook_within_its_attempts_passes() -> None:
     arrivals = {"e1": [Arrival("e1", "post.published", "acme", 503), Arrival("e1", "post.published", "acme", 200)]}
     report = Report()
     check_webhooks(matched, arrivals, report)
+    assert report.problems == []
+
+
+def test_a_create_answered_201_but_not_there_is_lost_and_one_made_twice_is_duplicated() -> None:
+    creates = [
+        {"content": "Load a", "status": 201, "publish_id": "p1", "tries": 1},
+        {"content": "Load b", "status": 201, "publish_id": "p2", "tries": 3},  # sent again after 503s
+        {"content": "Load c", "status": 503, "publish_id": None, "tries": 12},
+    ]
+    publishes = [
+        {"id": "p2", "content": "Load b"},
+        {"id": "p3", "content": "Load c"},
+        {"id": "p4", "content": "Load c"},
+    ]
+    report = Report()
+    check_creates(creates, publishes, report)
+    assert sorted(_kinds(report)) == ["duplicated", "lost"]
+
+
+def test_a_create_given_up_after_503s_may_exist_once() -> None:
+    creates = [{"content": "Load c", "status": 503, "publish_id": None, "tries": 12}]
+    report = Report()
+    check_creates(creates, [{"id": "p3", "content": "Load c"}], report)
     assert report.problems == []
