@@ -4,22 +4,28 @@ An error is `{"error": {message, type, code, error_subcode, fbtrace_id}}`; a bad
 code 100 worded "(#100) ..."; an object the token may not see is code 100, subcode 33; a token
 is refused with code 190 and a subcode saying why (104 when there is none); timestamps read
 `2026-11-22T01:02:03+0000`; `fields` lists names with nested options; insights are
-`{name, period, values, title, description, id}`. What each API says its own way (the error
+`{name, period, values, title, description, id}`; an edge pages by cursor (`cursor_page`:
+`paging.cursors.before/after` on every page that has items, `next`/`previous` links only where
+there is such a page). What each API says its own way (the error
 `type`, a subcode, the HTTP status of a refused token) is passed in by the stand-in.
 """
 
 from __future__ import annotations
 
+import base64
+import binascii
 import datetime as dt
 import re
 import secrets
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, TypeVar
+from urllib.parse import urlencode
 
 from werkzeug.wrappers import Request, Response
 
 from sandbox.http import bearer_token, json_response
 
+Item = TypeVar("Item")
 Refusals = Mapping[str, tuple[int, int | None, str]]
 # why a token is refused (sandbox.http.token_problem) -> (code, subcode, message)
 TOKEN_REFUSALS: Refusals = {
@@ -90,3 +96,56 @@ def insight(object_id: str, name: str, value: Any, title: str, description: str)
         "name": name, "period": "lifetime", "values": [{"value": value}], "title": title,
         "description": description, "id": f"{object_id}/insights/{name}/lifetime",
     }  # fmt: skip
+
+
+def _cursor(key: str) -> str:
+    # Opaque to clients, as Graph's are: the base64 of the item's id (Graph's look the same).
+    return base64.b64encode(key.encode()).decode()
+
+
+def _cursor_key(cursor: str) -> str | None:
+    try:
+        return base64.b64decode(cursor, validate=True).decode()
+    except (binascii.Error, UnicodeDecodeError):
+        return None
+
+
+def cursor_page(
+    request: Request, items: Sequence[Item], key: Callable[[Item], str], limit: int
+) -> tuple[list[Item], dict[str, Any]] | None:
+    """One page of a cursor-paginated edge, as Graph pages (developers.facebook.com/docs/
+    graph-api/results): `limit` items after the `after` cursor (or before the `before` one),
+    and the `paging` object: `cursors` when the page has items, `next` and `previous` URLs only
+    when there is such a page. None when a cursor names no item of the edge (Graph's cursors die
+    with their item)."""
+    keys = [key(item) for item in items]
+    after, before = request.args.get("after"), request.args.get("before")
+    start, end = 0, min(limit, len(items))
+    for cursor, forward in ((after, True), (before, False)):
+        if cursor is None:
+            continue
+        found = _cursor_key(cursor)
+        if found is None or found not in keys:
+            return None
+        position = keys.index(found)
+        if forward:
+            start, end = position + 1, min(position + 1 + limit, len(items))
+        else:
+            start, end = max(0, position - limit), position
+        break
+    chosen = list(items[start:end])
+    if not chosen:
+        return [], {}
+    cursors = {"before": _cursor(keys[start]), "after": _cursor(keys[end - 1])}
+    paging: dict[str, Any] = {"cursors": cursors}
+    if start > 0:
+        paging["previous"] = _page_url(request, "before", cursors["before"])
+    if end < len(items):
+        paging["next"] = _page_url(request, "after", cursors["after"])
+    return chosen, paging
+
+
+def _page_url(request: Request, name: str, cursor: str) -> str:
+    """Graph's absolute link to another page: the same query with the one cursor."""
+    query = {k: v for k, v in request.args.items() if k not in ("after", "before")}
+    return f"https:/{request.path}?{urlencode({**query, name: cursor})}"

@@ -16,7 +16,8 @@ Why it looks the way it does:
 - Idempotency: Graph has no idempotency key. The reel's `video_id` (from `start`) is saved with
   `conn.save_ref` before the upload and before `finish`; a video's id only exists once the
   create call answered, so an UNKNOWN feed/photo/video create is settled by `find_recent()`
-  over `published_posts` (posts) or the `videos`/`video_reels` edges (their descriptions).
+  over `published_posts` (posts) or the `videos`/`video_reels` edges (their descriptions),
+  paged by cursor (`after`) since a busy Page may post more than a page in the meantime.
 - A text post's first URL is also sent as `link` so Facebook builds the link preview.
 - Videos and reels process after the call: `status.video_status` / `publishing_phase` are read
   (one check inside `publish()`, more via `check()` with the `video_id` ref).
@@ -55,7 +56,14 @@ from accounts.platforms.base import (
     Problem,
     bare_connection,
 )
-from accounts.platforms.graph import GraphClient, GraphCodes, created_since, insight_values, read_failure
+from accounts.platforms.graph import (
+    GraphClient,
+    GraphCodes,
+    created_since,
+    insight_values,
+    reaches_before,
+    read_failure,
+)
 
 VERSION = "v25.0"
 GRAPH = f"https://graph.facebook.com/{VERSION}"
@@ -66,6 +74,7 @@ SCOPES = "pages_show_list,pages_read_engagement,pages_manage_posts,publish_video
 POST_TYPES = ("post", "reels")
 REEL_MIN_SECONDS, REEL_MAX_SECONDS = 3, 90
 REEL_MIN_WIDTH, REEL_MIN_HEIGHT = 540, 960
+PAGE_LIMIT = 25  # items per page of a find_recent() listing
 POST_FIELDS = "shares,reactions.summary(total_count).limit(0),comments.summary(total_count).limit(0)"
 VIDEO_FIELDS = "views,likes.summary(total_count).limit(0),comments.summary(total_count).limit(0)"
 VIEWS_METRIC = "post_total_media_view_unique"
@@ -340,18 +349,22 @@ class Client(GraphClient[dict[str, str]]):
         return _published(post_id, _absolute(node.get("permalink_url")), {"post_id": post_id})
 
     def find_recent(self, conn: Connection, post: Post, since: dt.datetime) -> Outcome:
-        """The Page's recent posts (or videos, or reels) whose text is the post's text."""
+        """The Page's posts (or videos, or reels), newest first, page after page (`after`) until
+        one has the post's text, a page reaches back before `since`, there is no next page, or
+        MAX_RECENT_PAGES were read."""
         edge, text_field, kind = self._edge_of(post)
-        params = {"fields": f"id,{text_field},created_time", "limit": 25}
+        params = {"fields": f"id,{text_field},created_time", "limit": PAGE_LIMIT}
         try:
-            listed = self.call(conn, "GET", f"/{_page(conn)}/{edge}", params=params).get("data") or []
+            for listed in self.edge_pages(conn, f"/{_page(conn)}/{edge}", params):
+                found = next((item for item in listed if _same(item, text_field, post.text, since)), None)
+                if found is not None:
+                    return self._found(conn, str(found["id"]), kind)
+                if reaches_before(listed, "created_time", since):
+                    break
         except PlatformError as exc:
             return read_failure(exc)
-        found = next((item for item in listed if _same(item, text_field, post.text, since)), None)
-        if found is None:
-            message = f"No recent {edge} item with this text."
-            return Outcome(OutcomeKind.FAILED, error_code="NOT_FOUND", error_message=message)
-        return self._found(conn, str(found["id"]), kind)
+        message = f"No recent {edge} item with this text."
+        return Outcome(OutcomeKind.FAILED, error_code="NOT_FOUND", error_message=message)
 
     @staticmethod
     def _edge_of(post: Post) -> tuple[str, str, str]:

@@ -15,6 +15,8 @@ What the three hosts (graph.facebook.com, graph.instagram.com, graph.threads.net
   `Missing`). Containers, videos and reels process after the call and are polled
   (`GraphClient.poll`). Timestamps look like 2017-08-31T18:10:00+0000; insights are read one
   post at a time and carry `values[0].value` or `total_value.value`.
+- An edge pages by cursor: `paging.cursors.after` goes back as `after`; Graph says to stop
+  where the answer links no `next` page (`GraphClient.edge_pages`).
 - OAuth: Graph's token endpoints answer a refusal in the error shape above, not as OAuth's
   `error`/`error_description` strings; Instagram and Threads document no PKCE.
 """
@@ -25,13 +27,14 @@ import abc
 import datetime as dt
 import json
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, ClassVar, TypeVar
 
 import requests
 
 from accounts.platforms.base import (
+    MAX_RECENT_PAGES,
     Connection,
     ErrorWords,
     HttpClient,
@@ -114,6 +117,10 @@ def regain_seconds(response: requests.Response) -> float | None:
     return longest * 60 if longest > 0 else None
 
 
+def _object(value: Any) -> dict[str, Any]:
+    return value if isinstance(value, dict) else {}
+
+
 def read_failure(exc: PlatformError) -> Outcome:
     """What a read-back that failed says: no answer settles nothing (UNKNOWN); a refusal is
     its own outcome."""
@@ -138,6 +145,13 @@ def created_since(value: Any, since: dt.datetime) -> bool:
     """Whether a Graph timestamp is at or after `since` (Graph counts whole seconds)."""
     created = graph_time(value)
     return created is not None and created >= since.replace(microsecond=0)
+
+
+def reaches_before(items: Sequence[Mapping[str, Any]], field: str, since: dt.datetime) -> bool:
+    """Whether a page listed newest first holds an item created before `since`: every item on
+    the later pages is older still."""
+    created = [graph_time(item.get(field)) for item in items]
+    return any(moment is not None and moment < since.replace(microsecond=0) for moment in created)
 
 
 def insight_values(body: Mapping[str, Any]) -> dict[str, int]:
@@ -177,6 +191,23 @@ class GraphClient(HttpClient[Prepared]):
         if not self.succeeded(response):
             raise PlatformError(self.refusal(response))
         return self.body(response)
+
+    def edge_pages(
+        self, conn: Connection, path: str, params: Mapping[str, Any], *, needs_next: bool = True
+    ) -> Iterator[list[dict[str, Any]]]:
+        """The items of an edge, page after page (at most MAX_RECENT_PAGES), each page's
+        `paging.cursors.after` sent back as `after`. Graph's rule ends it where the answer links
+        no `next` page; with `needs_next=False` (an API that documents the cursors alone) it
+        ends at a page without items or without an `after` cursor. A refusal raises PlatformError."""
+        after = ""
+        for _ in range(MAX_RECENT_PAGES):
+            body = self.call(conn, "GET", path, params={**params, **({"after": after} if after else {})})
+            yield [item for item in body.get("data") or [] if isinstance(item, dict)]
+            paging = _object(body.get("paging"))
+            after = str(_object(paging.get("cursors")).get("after") or "")
+            last = not paging.get("next") if needs_next else not body.get("data")
+            if not after or last:
+                return
 
     def metrics(self, conn: Connection, post_ids: Sequence[str]) -> dict[str, Metrics]:
         """One read per post; posts without insights are left out."""

@@ -17,7 +17,7 @@ Why it looks the way it does:
 - Idempotency: the container id is saved with `conn.save_ref` BEFORE media_publish. A container
   is published at most once, so `check()` may call media_publish again on a FINISHED container;
   a PUBLISHED container gives no media id, so the media is found among the account's recent
-  media (timestamp after `since`, same caption).
+  media (timestamp after `since`, same caption), read page after page by cursor (`after`).
 - `ref` is strings only: ig_user_id, since, caption, first_comment, container_id or children,
   and media_id once published. `check()` posts the first comment when IT publishes or settles
   the post (publish() never reached it then).
@@ -59,7 +59,15 @@ from accounts.platforms.base import (
     before_create,
     json_object,
 )
-from accounts.platforms.graph import GraphClient, GraphCodes, created_since, graph_time, insight_values, read_failure
+from accounts.platforms.graph import (
+    GraphClient,
+    GraphCodes,
+    created_since,
+    graph_time,
+    insight_values,
+    reaches_before,
+    read_failure,
+)
 
 API_VERSION = "v25.0"
 GRAPH = f"https://graph.instagram.com/{API_VERSION}"
@@ -76,6 +84,7 @@ INSIGHT_METRICS = ("views", "reach", "likes", "comments", "shares", "saved", "to
 MAX_CAPTION, MAX_HASHTAGS, MAX_MENTIONS = 2200, 30, 20
 MIN_ASPECT, MAX_ASPECT = 4 / 5, 1.91
 RECENT_MEDIA_FIELDS = "id,caption,permalink,timestamp"
+PAGE_LIMIT = 25  # media per page of the find_recent() listing (Graph's default)
 CODES = GraphCodes(
     auth=frozenset({102, 190}),
     throttled=frozenset({4, 17, 32, 613, 80002}),
@@ -293,15 +302,18 @@ class Client(GraphClient[dict[str, str]]):
         return self._first_comment(conn, _published(ref, found.post_id, found.url))
 
     def find_recent(self, conn: Connection, post: Post, since: dt.datetime) -> Outcome:
-        """The account's media since `since` (newest first): one with the same caption is the post."""
-        params = {"fields": RECENT_MEDIA_FIELDS, "since": str(int(since.timestamp()))}
+        """The account's media since `since` (newest first), page after page (`after`) until one
+        has the same caption, there is no next page, or MAX_RECENT_PAGES were read."""
+        params = {"fields": RECENT_MEDIA_FIELDS, "since": str(int(since.timestamp())), "limit": PAGE_LIMIT}
         try:
-            listed = self.call(conn, "GET", f"/{conn.credentials.external_id}/media", params=params)
+            for listed in self.edge_pages(conn, f"/{conn.credentials.external_id}/media", params):
+                for item in listed:
+                    if str(item.get("caption") or "") == post.text and created_since(item.get("timestamp"), since):
+                        return _published({}, str(item["id"]), str(item.get("permalink") or ""))
+                if reaches_before(listed, "timestamp", since):
+                    break
         except PlatformError as exc:
             return read_failure(exc)
-        for item in listed.get("data") or []:
-            if str(item.get("caption") or "") == post.text and created_since(item.get("timestamp"), since):
-                return _published({}, str(item["id"]), str(item.get("permalink") or ""))
         return _failed("NOT_FOUND", "No recent media with this caption.")
 
     # --- metrics ---------------------------------------------------------------------------

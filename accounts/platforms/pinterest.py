@@ -15,7 +15,8 @@ Why it looks the way it does:
   and the prepared pin body so `check()` creates the pin once the video is ready.
 - Pinterest hands out no pin id before the create call and has no idempotency key, so the
   ref saved before `POST /v5/pins` holds the board and the start time: an UNKNOWN create is
-  settled by listing the board's recent pins and matching description, title and link.
+  settled by listing the board's recent pins and matching description, title and link, page
+  after page (`bookmark`), since a busy board may get more than a page of pins meanwhile.
 - Deviations: `note` (a private note) is sent as the pin's `note` field, which older v5
   descriptions document but v5.23 no longer lists; `cover_image_key_frame_time` is a number
   in our interface and an integer in Pinterest's, so it is sent rounded down. Pinterest's
@@ -40,6 +41,7 @@ from urllib.parse import urlencode, urlsplit
 import requests
 
 from accounts.platforms.base import (
+    MAX_RECENT_PAGES,
     Connection,
     Credentials,
     ErrorWords,
@@ -316,16 +318,26 @@ class Client(HttpClient[Prepared]):
         return self._find_on_board(conn, str(board_id), wanted, since.astimezone(dt.UTC).isoformat())
 
     def _find_on_board(self, conn: Connection, board_id: str, wanted: Mapping[str, Any], since: str) -> Outcome:
-        """The board's newest pins, matched on description, title and link, created since `since`."""
-        try:
-            response = self.send(conn, "GET", f"/boards/{board_id}/pins?{urlencode({'page_size': BOARD_PAGE_SIZE})}")
-        except PlatformError as exc:
-            return replace(exc.outcome, kind=OutcomeKind.UNKNOWN)
-        if response.status_code != 200:
-            return unsettled(self.refusal(response))
-        for pin in self.body(response).get("items") or []:
-            if isinstance(pin, dict) and self._matches(pin, wanted, since):
-                return _published(str(pin["id"]), 200)
+        """The board's pins newest first, page after page (the answer's `bookmark` sent back as
+        `bookmark`), matched on description, title and link, created since `since`; it ends at a
+        match, a page that reaches back before `since`, a null bookmark, or MAX_RECENT_PAGES."""
+        bookmark = ""
+        for _ in range(MAX_RECENT_PAGES):
+            query = {"page_size": BOARD_PAGE_SIZE, **({"bookmark": bookmark} if bookmark else {})}
+            try:
+                response = self.send(conn, "GET", f"/boards/{board_id}/pins?{urlencode(query)}")
+            except PlatformError as exc:
+                return replace(exc.outcome, kind=OutcomeKind.UNKNOWN)
+            if response.status_code != 200:
+                return unsettled(self.refusal(response))
+            page = self.body(response)
+            pins = [pin for pin in page.get("items") or [] if isinstance(pin, dict)]
+            found = next((pin for pin in pins if self._matches(pin, wanted, since)), None)
+            if found is not None:
+                return _published(str(found["id"]), 200)
+            bookmark = str(page.get("bookmark") or "")
+            if not bookmark or any("" < str(pin.get("created_at") or "") < since[:19] for pin in pins):
+                break
         return failed("NOT_FOUND", "no matching pin on the board")
 
     @staticmethod

@@ -65,6 +65,7 @@ from accounts.platforms.graph import (
     created_since,
     graph_error,
     insight_values,
+    reaches_before,
     read_failure,
 )
 
@@ -78,6 +79,7 @@ MAX_TOPIC_TAG = 50
 MAX_ASPECT_RATIO = 10.0
 POST_METRICS = ("views", "likes", "replies", "reposts", "quotes", "shares")
 POST_FIELDS = "id,permalink,shortcode,text,timestamp,username"
+PAGE_LIMIT = 50  # threads per page of the find_recent() listing (the collection's example)
 CODES = GraphCodes(auth=frozenset({102, 104, 190}), throttled=frozenset({4, 17, 32, 613}))
 NOT_READY_CODE = 9007
 
@@ -297,16 +299,20 @@ class Client(GraphClient[dict[str, str]]):
         return Outcome(OutcomeKind.UNKNOWN, ref=ref, error_code="PUBLISHED_NOT_LISTED")
 
     def find_recent(self, conn: Connection, post: Post, since: dt.datetime) -> Outcome:
-        """The account's threads since `since` (newest first): one with the same text is the post."""
-        params = {"fields": POST_FIELDS, "since": int(since.timestamp()), "limit": 50}
+        """The account's threads since `since` (newest first), page after page (`after`) until
+        one has the same text, a page comes back empty or without an `after` cursor (Threads
+        documents its cursors, not a `next` link), or MAX_RECENT_PAGES were read."""
+        params = {"fields": POST_FIELDS, "since": int(since.timestamp()), "limit": PAGE_LIMIT}
         try:
-            threads = self.call(conn, "GET", f"/{_user(conn)}/threads", params=params).get("data") or []
+            for threads in self.edge_pages(conn, f"/{_user(conn)}/threads", params, needs_next=False):
+                found = next((item for item in threads if _same(item, post, since)), None)
+                if found is not None:
+                    url, post_id = str(found.get("permalink") or ""), str(found["id"])
+                    return Outcome(OutcomeKind.PUBLISHED, post_id=post_id, url=url, ref={"post_id": post_id})
+                if reaches_before(threads, "timestamp", since):
+                    break
         except PlatformError as exc:
             return read_failure(exc)
-        for item in threads:
-            if str(item.get("text") or "").strip() == post.text.strip() and created_since(item.get("timestamp"), since):
-                url, post_id = str(item.get("permalink") or ""), str(item["id"])
-                return Outcome(OutcomeKind.PUBLISHED, post_id=post_id, url=url, ref={"post_id": post_id})
         return Outcome(OutcomeKind.FAILED, error_code="NOT_FOUND", error_message="No recent thread with this text.")
 
     # --- metrics ---------------------------------------------------------------------------
@@ -367,3 +373,8 @@ class Client(GraphClient[dict[str, str]]):
             display_name=str(me.get("name") or ""),
             metadata={"scope": SCOPES, "token_type": str(token.get("token_type") or "bearer")},
         )
+
+
+def _same(item: Mapping[str, Any], post: Post, since: dt.datetime) -> bool:
+    """Whether a listed thread is the post: the same text, created at or after `since`."""
+    return str(item.get("text") or "").strip() == post.text.strip() and created_since(item.get("timestamp"), since)

@@ -48,6 +48,7 @@ from urllib.parse import urlencode
 import requests
 
 from accounts.platforms.base import (
+    MAX_RECENT_PAGES,
     Connection,
     Credentials,
     ErrorWords,
@@ -79,7 +80,7 @@ CAPTION_MAX = 2200
 PHOTO_TITLE_MAX = 90
 VIDEO_SIDE_MIN, VIDEO_SIDE_MAX = 360, 4096
 MAX_IDS_PER_QUERY = 20
-LIST_PAGES = 5
+LIST_PAGES = MAX_RECENT_PAGES
 RATE_WINDOW_SECONDS = 60.0
 DAILY_CAP_WAIT_SECONDS = 3600.0
 VIDEO_FIELDS = "id,title,video_description,create_time,share_url"

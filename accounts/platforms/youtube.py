@@ -11,7 +11,8 @@ Why it looks the way it does:
   PUT can create the video, so a failure before it is NOT_SENT and a timeout or 5xx on it UNKNOWN.
 - An UNKNOWN upload is settled by querying the session (`PUT` with `Content-Range: bytes */N`
   and no body): the finished session answers with the video resource. When the session is gone
-  (404/410) the answer stays UNKNOWN and `find_recent()` reads the channel's uploads playlist.
+  (404/410) the answer stays UNKNOWN and `find_recent()` reads the channel's uploads playlist,
+  page after page (`pageToken`), since a busy channel may upload more than a page meanwhile.
 - The upload answer has `status.uploadStatus=uploaded`; `videos.list part=status,processingDetails`
   is polled `status_polls` times, then PROCESSING with the video id as ref (`check()` follows it).
 - platform_settings map to the Video resource of the discovery document youtube.v3.json:
@@ -44,6 +45,7 @@ from zoneinfo import ZoneInfo
 import requests
 
 from accounts.platforms.base import (
+    MAX_RECENT_PAGES,
     Connection,
     Credentials,
     ErrorWords,
@@ -75,6 +77,8 @@ CHUNK_UNIT = 256 * 1024
 TITLE_MAX, DESCRIPTION_MAX_BYTES, TAGS_MAX = 100, 5000, 500
 PRIVACY = ("private", "public", "unlisted")
 MAX_IDS_PER_LIST = 50
+PLAYLIST_PAGE = 50  # playlist items per page (the API's maximum)
+SLACK = dt.timedelta(seconds=1)  # publishedAt counts whole seconds
 SHARES_QUERY = {"ids": "channel==MINE", "startDate": "2005-04-23", "metrics": "shares", "dimensions": "video"}
 RATE_WINDOW_SECONDS = 60.0
 UPLOAD_CAP_WAIT_SECONDS = 24 * 3600.0
@@ -114,6 +118,11 @@ def _wait_for(reason: str, response: requests.Response) -> float:
 
 def watch_url(video_id: str) -> str:
     return f"https://www.youtube.com/watch?v={video_id}"
+
+
+def _published_at(snippet: Mapping[str, Any]) -> dt.datetime:
+    """A playlist item's publishedAt (the epoch when it has none)."""
+    return dt.datetime.fromisoformat(str(snippet.get("publishedAt", "1970-01-01T00:00:00Z")))
 
 
 def _video(kind: OutcomeKind, video_id: str, why: str = "") -> Outcome:
@@ -356,15 +365,27 @@ class Client(HttpClient[str]):
             return exc.outcome
 
     def find_recent(self, conn: Connection, post: Post, since: dt.datetime) -> Outcome:
+        """The uploads playlist newest first, page after page (`nextPageToken` -> `pageToken`)
+        until a video has the post's title and description, a page reaches back before `since`,
+        there is no next page, or MAX_RECENT_PAGES were read."""
+        token, found = "", None
         try:
-            query = {"part": "snippet", "playlistId": self._uploads_playlist(conn), "maxResults": 50}
-            items = self._get(conn, "/playlistItems", query).get("items") or []
+            playlist = self._uploads_playlist(conn)
+            for _ in range(MAX_RECENT_PAGES):
+                query = {"part": "snippet", "playlistId": playlist, "maxResults": PLAYLIST_PAGE}
+                page = self._get(conn, "/playlistItems", {**query, **({"pageToken": token} if token else {})})
+                snippets = [item.get("snippet") or {} for item in page.get("items") or [] if isinstance(item, dict)]
+                found = next((snippet for snippet in snippets if self._same_video(snippet, post, since)), None)
+                if found is not None:
+                    break
+                token = str(page.get("nextPageToken") or "")
+                if not token or any(_published_at(snippet) < since - SLACK for snippet in snippets):
+                    break
         except PlatformError as exc:
             return replace(exc.outcome, kind=OutcomeKind.UNKNOWN)
-        for item in items:
-            if self._same_video(item.get("snippet") or {}, post, since):
-                return self._status(conn, str(item["snippet"]["resourceId"]["videoId"]))
-        return Outcome(OutcomeKind.FAILED, error_code="NOT_FOUND", error_message="no matching video in the uploads")
+        if found is None:
+            return Outcome(OutcomeKind.FAILED, error_code="NOT_FOUND", error_message="no matching video in the uploads")
+        return self._status(conn, str(found["resourceId"]["videoId"]))
 
     def _uploads_playlist(self, conn: Connection) -> str:
         channel = self._channel(conn, "contentDetails")
@@ -374,9 +395,8 @@ class Client(HttpClient[str]):
 
     @staticmethod
     def _same_video(snippet: Mapping[str, Any], post: Post, since: dt.datetime) -> bool:
-        published = dt.datetime.fromisoformat(str(snippet.get("publishedAt", "1970-01-01T00:00:00Z")))
         same_text = snippet.get("title") == post.settings.get("title") and snippet.get("description") == post.text
-        return same_text and published >= since - dt.timedelta(seconds=1)
+        return same_text and _published_at(snippet) >= since - SLACK
 
     # --- metrics ---------------------------------------------------------------------------
 

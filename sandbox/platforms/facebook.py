@@ -485,16 +485,22 @@ def page_reels(ctx: Context, request: Request, page: str, page_id: str) -> Respo
 
 
 def _listing(ctx: Context, request: Request, page: str, kinds: tuple[str, ...]) -> Response:
+    """The Page's posts (or videos, or reels) newest first, `limit` (1-100, 25 by default) a page,
+    paged by cursor as Graph pages: `paging.next` only while more remain."""
     limit, names = _limit(request), graph.field_names(request.args.get("fields", "id"))
     allowed = POST_FIELDS if "post" in kinds else VIDEO_FIELDS
     if limit is None or any(n not in allowed for n in names):
         return graph.invalid("limit must be 1-100 and fields must exist on the listed node type")
     posts = [p for p in reversed(ctx.state.posts_of("facebook")) if p.account == page and p.extra.get("kind") in kinds]
+    page_of = graph.cursor_page(request, posts, lambda p: p.id, limit)
+    if page_of is None:
+        return graph.invalid("The after or before cursor is not valid for this edge")
+    chosen, paging = page_of
     if "post" in kinds:
-        data = [_post_node(ctx, p, names) for p in posts[:limit]]
+        data = [_post_node(ctx, p, names) for p in chosen]
     else:
-        data = [_video_node(ctx, p.id, names) for p in posts[:limit]]
-    return json_response({"data": data, "paging": _paging()})
+        data = [_video_node(ctx, p.id, names) for p in chosen]
+    return json_response({"data": data, **({"paging": paging} if paging else {})})
 
 
 # --- Facebook Login --------------------------------------------------------------------------------

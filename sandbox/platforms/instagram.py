@@ -446,6 +446,8 @@ def _since(raw: str) -> str:
 @route("GET", f"{GRAPH}/<ig_id>/media")
 @_signed_in
 def list_media(ctx: Context, request: Request, account: str, ig_id: str) -> Response:
+    """The account's media newest first (stories left out), from `since` on, `limit` (1-100, 25
+    by default) a page, paged by cursor as Graph pages: `paging.next` only while more remain."""
     fields = _fields(request, MEDIA_FIELDS, "Media")
     if isinstance(fields, Response):
         return fields
@@ -454,9 +456,12 @@ def list_media(ctx: Context, request: Request, account: str, ig_id: str) -> Resp
         return graph.invalid("Param limit must be between 1 and 100")
     since = _since(str(_params(request).get("since", "")))
     posts = [p for p in reversed(ctx.state.posts_of("instagram")) if p.account == account]
-    chosen = [p for p in posts if p.created_at[:19] >= since and p.extra.get("product") != "STORY"][: int(limit)]
+    listed = [p for p in posts if p.created_at[:19] >= since and p.extra.get("product") != "STORY"]
+    page = graph.cursor_page(request, listed, lambda p: p.id, int(limit))
+    if page is None:
+        return graph.invalid("The after or before cursor is not valid for this edge")
+    chosen, paging = page
     data = [_media_node(ctx, p, fields) for p in chosen]
-    paging = {"cursors": {"before": data[0]["id"], "after": data[-1]["id"]}} if data else {}
     return json_response({"data": data, **({"paging": paging} if paging else {})})
 
 

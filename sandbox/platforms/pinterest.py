@@ -328,13 +328,37 @@ def get_pin(ctx: Context, request: Request, account: str, pin_id: str) -> Respon
 @route("GET", f"{API}/boards/<board_id>/pins")
 @_signed_in
 def board_pins(ctx: Context, request: Request, account: str, board_id: str) -> Response:
+    """The board's pins newest first, `page_size` (1-250, 25 by default) a page; `bookmark` is
+    the cursor of the next page, null on the last one (the `Paginated` schema)."""
     size = request.args.get("page_size", "25")
     if not size.isdigit() or not 1 <= int(size) <= 250:
         return invalid("page_size must be between 1 and 250.")
     if board_id != BOARD_ID:
         return error(404, 40, "Board not found.")
     posts = [p for p in reversed(ctx.state.posts_of(PLATFORM)) if p.account == account]
-    return json_response({"items": [_pin(p) for p in posts[: int(size)]], "bookmark": None})
+    bookmark = request.args.get("bookmark")
+    if bookmark is not None:
+        last = _bookmark_id(bookmark)
+        ids = [p.id for p in posts]
+        if last is None or last not in ids:
+            return invalid("Invalid bookmark.")
+        posts = posts[ids.index(last) + 1 :]
+    items = [_pin(p) for p in posts[: int(size)]]
+    more = len(posts) > int(size)
+    return json_response({"items": items, "bookmark": _bookmark(items[-1]["id"]) if more else None})
+
+
+def _bookmark(last_id: str) -> str:
+    # Opaque to clients, as Pinterest's are: the base64 of the last pin served; the next page is older.
+    return base64.b64encode(f"pin:{last_id}".encode()).decode()
+
+
+def _bookmark_id(bookmark: str) -> str | None:
+    try:
+        raw = base64.b64decode(bookmark, validate=True).decode()
+    except (ValueError, UnicodeDecodeError):
+        return None
+    return raw.removeprefix("pin:") if raw.startswith("pin:") else None
 
 
 @route("GET", f"{API}/boards")

@@ -349,6 +349,9 @@ def _profile(request: Request, account: str) -> Response:
 @route("GET", "/graph.threads.net/v1.0/<user_id>/threads")
 @_signed_in
 def list_threads(ctx: Context, request: Request, account: str, user_id: str) -> Response:
+    """The user's threads newest first, from `since` on, `limit` (1-100, 25 by default) a page:
+    `paging.cursors` (before, after) as the Postman collection shows them, and Graph's `next`
+    and `previous` links where there is such a page; a cursor naming no thread is refused."""
     fields = _fields(request, MEDIA_FIELDS, "id")
     if isinstance(fields, Response):
         return fields
@@ -357,9 +360,12 @@ def list_threads(ctx: Context, request: Request, account: str, user_id: str) -> 
         return invalid("limit must be 1-100 and since a unix timestamp.")
     start = dt.datetime.fromtimestamp(int(since), dt.UTC).isoformat().replace("+00:00", "Z")
     posts = [p for p in reversed(ctx.state.posts_of("threads")) if p.account == account and p.created_at >= start]
-    data = [_media(ctx, p, fields) for p in posts[: int(limit)]]
-    cursors = {"before": _shortcode(data[0]["id"]), "after": _shortcode(data[-1]["id"])} if data else {}
-    return json_response({"data": data, "paging": {"cursors": cursors}})
+    page = graph.cursor_page(request, posts, lambda p: p.id, int(limit))
+    if page is None:
+        return invalid("The after or before cursor is not valid for this edge.")
+    chosen, paging = page
+    data = [_media(ctx, p, fields) for p in chosen]
+    return json_response({"data": data, **({"paging": paging} if paging else {})})
 
 
 @route("GET", "/graph.threads.net/v1.0/<media_id>/insights")

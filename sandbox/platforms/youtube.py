@@ -368,9 +368,15 @@ def _advance(ctx: Context, video_id: str, video: dict[str, Any]) -> None:
 # --- reading ---------------------------------------------------------------------------------
 
 
-def _list(kind: str, items: list[dict[str, Any]]) -> Response:
-    page = {"totalResults": len(items), "resultsPerPage": max(len(items), 5)}
-    return json_response({"kind": f"youtube#{kind}ListResponse", "etag": _etag(), "pageInfo": page, "items": items})
+def _list(
+    kind: str, items: list[dict[str, Any]], *, total: int | None = None, per_page: int | None = None, **tokens_of: str
+) -> Response:
+    """A list answer: `nextPageToken`/`prevPageToken` (given only where there is such a page)
+    before `pageInfo`, as Google orders them."""
+    total = len(items) if total is None else total
+    page = {"totalResults": total, "resultsPerPage": max(len(items), 5) if per_page is None else per_page}
+    body = {"kind": f"youtube#{kind}ListResponse", "etag": _etag(), **tokens_of, "pageInfo": page, "items": items}
+    return json_response(body)
 
 
 def _read_parts(request: Request, allowed: frozenset[str]) -> set[str] | Response:
@@ -432,6 +438,8 @@ def _channel(account: str, parts: set[str]) -> dict[str, Any]:
 @route("GET", "/www.googleapis.com/youtube/v3/playlistItems")
 @_signed_in
 def list_playlist_items(ctx: Context, request: Request, account: str, **values: Any) -> Response:
+    """The uploads playlist newest first, `maxResults` (0-50, 5 by default) a page, paged with
+    `pageToken`; a token no page gave out is 400 invalidPageToken."""
     parts = _read_parts(request, frozenset({"id", "snippet", "contentDetails", "status"}))
     if isinstance(parts, Response):
         return parts
@@ -442,14 +450,49 @@ def list_playlist_items(ctx: Context, request: Request, account: str, **values: 
         )
     if not limit.isdigit() or not 0 <= int(limit) <= 50:
         return bad_request("invalidValue", "maxResults must be between 0 and 50.")
+    start = _page_offset(request.args.get("pageToken"))
+    if start is None:
+        return bad_request("invalidPageToken", "The request specifies an invalid page token.")
     mine = [
         (i, v)
         for i, v in reversed(_store(ctx, "videos").items())
         if v["account"] == account and v["upload_status"] != "failed"
     ]
-    return _list(
-        "playlistItem", [_playlist_item(playlist, n, i, v, parts) for n, (i, v) in enumerate(mine[: int(limit)])]
-    )
+    end = start + int(limit)
+    items = [_playlist_item(playlist, start + n, i, v, parts) for n, (i, v) in enumerate(mine[start:end])]
+    tokens_of = {
+        **({"nextPageToken": _page_token(end)} if end < len(mine) else {}),
+        **({"prevPageToken": _page_token(max(0, start - int(limit)))} if start > 0 and int(limit) else {}),
+    }
+    return _list("playlistItem", items, total=len(mine), per_page=int(limit), **tokens_of)
+
+
+def _page_token(offset: int) -> str:
+    """A page token as Google writes them ("CAUQAA" is the page from offset 5): field 1 the
+    offset (a protobuf varint), field 2 zero, unpadded URL-safe base64. Opaque to clients."""
+    varint = b""
+    while True:
+        varint += bytes([(offset & 0x7F) | (0x80 if offset > 0x7F else 0)])
+        offset >>= 7
+        if not offset:
+            break
+    return base64.urlsafe_b64encode(b"\x08" + varint + b"\x10\x00").decode().rstrip("=")
+
+
+def _page_offset(token: str | None) -> int | None:
+    """The offset a page token names (0 without one); None for a token no page gave out."""
+    if token is None:
+        return 0
+    try:
+        raw = base64.urlsafe_b64decode(token + "=" * (-len(token) % 4))
+    except ValueError:
+        return None
+    offset = 0
+    for index, byte in enumerate(raw[1:6]):
+        offset |= (byte & 0x7F) << (7 * index)
+        if not byte & 0x80:
+            break
+    return offset if raw[:1] == b"\x08" and _page_token(offset) == token else None
 
 
 def _playlist_item(

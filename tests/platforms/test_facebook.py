@@ -15,7 +15,7 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 import requests
 
-from accounts.platforms.base import Connection, Credentials, OutcomeKind, PlatformError, Post
+from accounts.platforms.base import MAX_RECENT_PAGES, Connection, Credentials, OutcomeKind, PlatformError, Post
 from accounts.platforms.facebook import Client
 from sandbox import tokens
 from tests.media import files
@@ -271,6 +271,59 @@ def test_a_closed_port_is_not_sent_for_a_reel(sandbox, client, settings):
     assert (reel.kind, reel.error_code) == (OutcomeKind.NOT_SENT, "CONNECTION_FAILED")
 
 
+# --- finding a lost post -------------------------------------------------------------------
+
+
+def _page_posts(sandbox, count, *, age=dt.timedelta(0), text="busy {n}"):
+    """Feed posts of the test Page straight in the sandbox state, `age` old."""
+    posts = []
+    for n in range(count):
+        post_id = f"{PAGE}_{sandbox.state.next_id()}"
+        post = sandbox.state.add_post("facebook", PAGE, text.format(n=n), 0, post_id=post_id, kind="post", page=PAGE)
+        created = dt.datetime.fromisoformat(post.created_at.replace("Z", "+00:00")) - age
+        post.created_at = created.isoformat().replace("+00:00", "Z")
+        posts.append(post)
+    return posts
+
+
+def _listing_reads(sandbox):
+    return [parse_qs(r["query"]) for r in logged(sandbox.state, "GET", f"/{PAGE}/published_posts")]
+
+
+def test_find_recent_reads_past_the_first_page_of_the_pages_posts(sandbox, client):
+    [lost] = _page_posts(sandbox, 1, text="the lost one")
+    _page_posts(sandbox, 30)  # more than one page of newer posts
+
+    found = client.find_recent(connection(), Post(text="the lost one"), _since())
+
+    assert (found.kind, found.post_id) == (OutcomeKind.PUBLISHED, lost.id)
+    reads = _listing_reads(sandbox)
+    assert len(reads) == 2
+    assert "after" not in reads[0]
+    assert reads[1]["after"]
+    assert reads[1]["limit"] == ["25"]
+
+
+def test_find_recent_does_not_take_a_post_older_than_since_and_stops_there(sandbox, client):
+    _page_posts(sandbox, 60, age=dt.timedelta(hours=1), text="said before")
+    _page_posts(sandbox, 30)
+
+    found = client.find_recent(connection(), Post(text="said before"), _since())
+
+    assert (found.kind, found.error_code) == (OutcomeKind.FAILED, "NOT_FOUND")
+    assert len(_listing_reads(sandbox)) == 2  # the second page reaches back before `since`
+
+
+def test_find_recent_reads_at_most_max_recent_pages(sandbox, client):
+    _page_posts(sandbox, 1, text="too deep")
+    _page_posts(sandbox, MAX_RECENT_PAGES * 25)
+
+    found = client.find_recent(connection(), Post(text="too deep"), _since())
+
+    assert (found.kind, found.error_code) == (OutcomeKind.FAILED, "NOT_FOUND")
+    assert len(_listing_reads(sandbox)) == MAX_RECENT_PAGES
+
+
 # --- the stand-in is as strict as Graph ------------------------------------------------------
 
 
@@ -311,6 +364,33 @@ def test_the_stand_in_needs_a_token_and_refuses_unknown_fields(sandbox, client):
         unknown.json()["error"]["message"]
         == "(#100) Tried accessing nonexisting field (impressions) on node type (PagePost)"
     )
+
+
+def test_the_stand_in_pages_an_edge_by_cursor_with_next_only_while_more_remain(sandbox):
+    posts = _page_posts(sandbox, 7)
+
+    first = _graph(sandbox, "GET", f"{PAGE}/published_posts?limit=5").json()
+    last = _graph(sandbox, "GET", f"{PAGE}/published_posts?limit=5&after={first['paging']['cursors']['after']}").json()
+    back = _graph(sandbox, "GET", f"{PAGE}/published_posts?limit=5&before={last['paging']['cursors']['before']}").json()
+    exact = _graph(sandbox, "GET", f"{PAGE}/published_posts?limit=7").json()
+
+    assert [p["id"] for p in first["data"] + last["data"]] == [p.id for p in reversed(posts)]
+    assert set(first["paging"]) == {"cursors", "next"}
+    assert urlsplit(first["paging"]["next"]).netloc == "graph.facebook.com"
+    assert parse_qs(urlsplit(first["paging"]["next"]).query)["after"] == [first["paging"]["cursors"]["after"]]
+    assert set(last["paging"]) == {"cursors", "previous"}
+    assert back["data"] == first["data"]
+    assert "next" not in exact["paging"]
+    assert _graph(sandbox, "GET", f"{PAGE}/videos").json() == {"data": []}
+
+
+@pytest.mark.parametrize("query", ["after=bm90LWFuLWlk", "after=not*base64", "before=bm90LWFuLWlk", "limit=101"])
+def test_the_stand_in_refuses_a_cursor_or_limit_graph_refuses(sandbox, query):
+    _page_posts(sandbox, 2)
+
+    response = _graph(sandbox, "GET", f"{PAGE}/published_posts?{query}")
+
+    assert (response.status_code, response.json()["error"]["code"]) == (400, 100)
 
 
 def test_a_photo_that_is_not_an_image_is_refused(sandbox, client, files_server):

@@ -218,6 +218,90 @@ def test_a_pending_carousel_item_makes_the_post_processing_until_it_finishes(san
     assert len(stored(sandbox)) == 1
 
 
+# --- finding a lost post -------------------------------------------------------------------------
+
+
+def _media(sandbox, count, *, age=dt.timedelta(0), text="busy {n}"):
+    """Feed images of the test account straight in the sandbox state, `age` old."""
+    posts = []
+    for n in range(count):
+        post = sandbox.state.add_post("instagram", ACCOUNT, text.format(n=n), 1, media_type="IMAGE", product="FEED")
+        created = dt.datetime.fromisoformat(post.created_at.replace("Z", "+00:00")) - age
+        post.created_at = created.isoformat().replace("+00:00", "Z")
+        posts.append(post)
+    return posts
+
+
+def _media_reads(sandbox):
+    return [parse_qs(r["query"]) for r in logged(sandbox, "GET", f"/{ACCOUNT}/media")]
+
+
+def _since():
+    return dt.datetime.now(dt.UTC) - dt.timedelta(minutes=1)
+
+
+def test_find_recent_reads_past_the_first_page_of_media(sandbox, client):
+    [lost] = _media(sandbox, 1, text="the lost one")
+    _media(sandbox, 30)  # more than one page of newer media
+
+    found = client.find_recent(connection(), base.Post(text="the lost one"), _since())
+
+    assert (found.kind, found.post_id) == (Kind.PUBLISHED, lost.id)
+    reads = _media_reads(sandbox)
+    assert len(reads) == 2
+    assert "after" not in reads[0]
+    assert reads[1]["after"]
+    assert reads[1]["since"] == reads[0]["since"]
+
+
+def test_find_recent_does_not_take_media_older_than_since(sandbox, client):
+    _media(sandbox, 1, age=dt.timedelta(hours=1), text="said before")
+    _media(sandbox, 30)
+
+    found = client.find_recent(connection(), base.Post(text="said before"), _since())
+
+    assert (found.kind, found.error_code) == (Kind.FAILED, "NOT_FOUND")
+    assert len(_media_reads(sandbox)) == 2  # the second page links no next one
+
+
+def test_find_recent_reads_at_most_max_recent_pages(sandbox, client):
+    _media(sandbox, 1, text="too deep")
+    _media(sandbox, base.MAX_RECENT_PAGES * 25)
+
+    found = client.find_recent(connection(), base.Post(text="too deep"), _since())
+
+    assert (found.kind, found.error_code) == (Kind.FAILED, "NOT_FOUND")
+    assert len(_media_reads(sandbox)) == base.MAX_RECENT_PAGES
+
+
+def _list_media(sandbox, **query):
+    headers = {"Authorization": f"Bearer {connection().credentials.access_token}"}
+    url = f"{sandbox.url}/graph.instagram.com/v25.0/{ACCOUNT}/media"
+    return requests.get(url, params={"fields": "id,caption", **query}, headers=headers, timeout=5)
+
+
+def test_the_stand_in_pages_media_by_cursor_with_next_only_while_more_remain(sandbox):
+    posts = _media(sandbox, 7)
+
+    first = _list_media(sandbox, limit=5).json()
+    last = _list_media(sandbox, limit=5, after=first["paging"]["cursors"]["after"]).json()
+
+    assert [m["id"] for m in first["data"] + last["data"]] == [p.id for p in reversed(posts)]
+    assert set(first["paging"]) == {"cursors", "next"}
+    assert parse_qs(urlsplit(first["paging"]["next"]).query)["after"] == [first["paging"]["cursors"]["after"]]
+    assert set(last["paging"]) == {"cursors", "previous"}
+    assert _list_media(sandbox, since="4102444800").json() == {"data": []}  # nothing after 2100
+
+
+@pytest.mark.parametrize("query", [{"after": "bm90LWFuLWlk"}, {"after": "not*base64"}, {"limit": "0"}])
+def test_the_stand_in_refuses_a_cursor_or_limit_graph_refuses(sandbox, query):
+    _media(sandbox, 2)
+
+    response = _list_media(sandbox, **query)
+
+    assert (response.status_code, response.json()["error"]["code"]) == (400, 100)
+
+
 # --- what the stand-in refuses -----------------------------------------------------------------
 
 

@@ -13,7 +13,7 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 import requests
 
-from accounts.platforms.base import Connection, Credentials, OutcomeKind, PlatformError, Post
+from accounts.platforms.base import MAX_RECENT_PAGES, Connection, Credentials, OutcomeKind, PlatformError, Post
 from accounts.platforms.pinterest import Client, resolve_settings
 from sandbox import tokens
 from tests.media import files
@@ -226,6 +226,91 @@ def test_timeout_is_unknown_then_check_finds_it_once(sandbox, client, origin):
     assert outcome.kind is OutcomeKind.UNKNOWN
     assert settled.kind is OutcomeKind.PUBLISHED
     assert [p["id"] for p in sandbox.posts("pinterest")] == [settled.post_id]
+
+
+# --- finding a lost pin ----------------------------------------------------------------------
+
+
+def _pins(sandbox, count, *, age=dt.timedelta(0), text="busy {n}"):
+    """Image pins on the test board straight in the sandbox state, `age` old."""
+    pins = []
+    for n in range(count):
+        body = {"board_id": BOARD, "description": text.format(n=n)}
+        pin = sandbox.state.add_post("pinterest", ACCOUNT, text.format(n=n), 1, request=body, media_type="image")
+        created = dt.datetime.fromisoformat(pin.created_at.replace("Z", "+00:00")) - age
+        pin.created_at = created.isoformat().replace("+00:00", "Z")
+        pins.append(pin)
+    return pins
+
+
+def _board_reads(sandbox):
+    return [parse_qs(r["query"]) for r in logged(sandbox.state, "GET", f"/boards/{BOARD}/pins")]
+
+
+def _since():
+    return dt.datetime.now(dt.UTC) - dt.timedelta(minutes=1)
+
+
+def test_find_recent_reads_past_the_first_page_of_the_board(sandbox, client):
+    [lost] = _pins(sandbox, 1, text="the lost one")
+    _pins(sandbox, 60)  # more than one page of newer pins
+
+    found = client.find_recent(connection(), _post("the lost one"), _since())
+
+    assert (found.kind, found.post_id) == (OutcomeKind.PUBLISHED, lost.id)
+    reads = _board_reads(sandbox)
+    assert len(reads) == 2
+    assert "bookmark" not in reads[0]
+    assert reads[1]["bookmark"]
+    assert reads[1]["page_size"] == ["50"]
+
+
+def test_find_recent_does_not_take_a_pin_older_than_since_and_stops_there(sandbox, client):
+    _pins(sandbox, 60, age=dt.timedelta(hours=1), text="said before")
+    _pins(sandbox, 60)
+
+    found = client.find_recent(connection(), _post("said before"), _since())
+
+    assert (found.kind, found.error_code) == (OutcomeKind.FAILED, "NOT_FOUND")
+    assert len(_board_reads(sandbox)) == 2  # the second page reaches back before `since`
+
+
+def test_find_recent_reads_at_most_max_recent_pages(sandbox, client):
+    _pins(sandbox, 1, text="too deep")
+    _pins(sandbox, MAX_RECENT_PAGES * 50)
+
+    found = client.find_recent(connection(), _post("too deep"), _since())
+
+    assert (found.kind, found.error_code) == (OutcomeKind.FAILED, "NOT_FOUND")
+    assert len(_board_reads(sandbox)) == MAX_RECENT_PAGES
+
+
+def _board_pins(sandbox, **query):
+    headers = {"Authorization": f"Bearer {tokens.issue('pinterest', ACCOUNT)}"}
+    url = f"{sandbox.url}/api.pinterest.com/v5/boards/{BOARD}/pins"
+    return requests.get(url, params=query, headers=headers, timeout=5)
+
+
+def test_the_stand_in_pages_a_board_with_a_bookmark_only_while_more_remain(sandbox):
+    pins = _pins(sandbox, 7)
+
+    first = _board_pins(sandbox, page_size=5).json()
+    last = _board_pins(sandbox, page_size=5, bookmark=first["bookmark"]).json()
+    exact = _board_pins(sandbox, page_size=7).json()
+
+    assert [p["id"] for p in first["items"] + last["items"]] == [p.id for p in reversed(pins)]
+    assert isinstance(first["bookmark"], str)
+    assert last["bookmark"] is None
+    assert exact["bookmark"] is None
+
+
+@pytest.mark.parametrize("query", [{"bookmark": "bm90LWEtYm9va21hcms="}, {"bookmark": "*"}, {"page_size": "251"}])
+def test_the_stand_in_refuses_a_bookmark_or_page_size_pinterest_refuses(sandbox, query):
+    _pins(sandbox, 2)
+
+    response = _board_pins(sandbox, **query)
+
+    assert (response.status_code, response.json()["code"]) == (400, 1)
 
 
 # --- the stand-in is as strict as Pinterest --------------------------------------------------

@@ -14,7 +14,7 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 import requests
 
-from accounts.platforms.base import Connection, Credentials, OutcomeKind, PlatformError, Post
+from accounts.platforms.base import MAX_RECENT_PAGES, Connection, Credentials, OutcomeKind, PlatformError, Post
 from accounts.platforms.threads import Client, text_length
 from sandbox import tokens
 from sandbox.platforms.threads import text_length as sandbox_text_length
@@ -280,6 +280,57 @@ def test_a_5xx_on_threads_publish_is_unknown_with_the_container(sandbox, client,
     assert outcome.ref["container_id"]
 
 
+# --- finding a lost post -------------------------------------------------------------------------
+
+
+def _threads(sandbox, count, *, age=dt.timedelta(0), text="busy {n}"):
+    """Text threads of the test account straight in the sandbox state, `age` old."""
+    posts = [sandbox.state.add_post("threads", ACCOUNT, text.format(n=n), 0, params={}) for n in range(count)]
+    for post in posts:
+        created = dt.datetime.fromisoformat(post.created_at.replace("Z", "+00:00")) - age
+        post.created_at = created.isoformat().replace("+00:00", "Z")
+    return posts
+
+
+def _list_reads(sandbox):
+    return [parse_qs(r["query"]) for r in logged(sandbox.state, "GET", f"/{ACCOUNT}/threads")]
+
+
+def test_find_recent_reads_past_the_first_page_of_threads(sandbox, client):
+    [lost] = _threads(sandbox, 1, text="the lost one")
+    _threads(sandbox, 60)  # more than one page of newer threads
+
+    found = client.find_recent(connection(), Post(text="the lost one"), _since())
+
+    assert (found.kind, found.post_id) == (OutcomeKind.PUBLISHED, lost.id)
+    reads = _list_reads(sandbox)
+    assert len(reads) == 2
+    assert "after" not in reads[0]
+    assert reads[1]["after"]
+    assert reads[1]["limit"] == ["50"]
+
+
+def test_find_recent_does_not_take_a_thread_older_than_since(sandbox, client):
+    _threads(sandbox, 1, age=dt.timedelta(hours=1), text="said before")
+    _threads(sandbox, 60)
+
+    found = client.find_recent(connection(), Post(text="said before"), _since())
+
+    assert (found.kind, found.error_code) == (OutcomeKind.FAILED, "NOT_FOUND")
+    # the second page is the last with threads; the third answers none (Threads documents no `next`)
+    assert len(_list_reads(sandbox)) == 3
+
+
+def test_find_recent_reads_at_most_max_recent_pages(sandbox, client):
+    _threads(sandbox, 1, text="too deep")
+    _threads(sandbox, MAX_RECENT_PAGES * 50)
+
+    found = client.find_recent(connection(), Post(text="too deep"), _since())
+
+    assert (found.kind, found.error_code) == (OutcomeKind.FAILED, "NOT_FOUND")
+    assert len(_list_reads(sandbox)) == MAX_RECENT_PAGES
+
+
 # --- the stand-in is as strict as Threads --------------------------------------------------------
 
 
@@ -329,6 +380,36 @@ def test_another_users_containers_cannot_be_published(sandbox):
 
     assert response.status_code == 400
     assert sandbox.posts("threads") == []
+
+
+def _list_threads(sandbox, **query):
+    headers = {"Authorization": f"Bearer {tokens.issue('threads', ACCOUNT)}"}
+    url = f"{sandbox.url}/graph.threads.net/v1.0/{ACCOUNT}/threads"
+    return requests.get(url, params={"fields": "id,text", **query}, headers=headers, timeout=5)
+
+
+def test_the_stand_in_pages_threads_by_cursor_as_the_collection_shows(sandbox):
+    posts = _threads(sandbox, 7)
+
+    first = _list_threads(sandbox, limit=5).json()
+    last = _list_threads(sandbox, limit=5, after=first["paging"]["cursors"]["after"]).json()
+    beyond = _list_threads(sandbox, limit=5, after=last["paging"]["cursors"]["after"]).json()
+
+    assert [t["id"] for t in first["data"] + last["data"]] == [p.id for p in reversed(posts)]
+    assert set(first["paging"]["cursors"]) == set(last["paging"]["cursors"]) == {"before", "after"}
+    assert "next" in first["paging"]
+    assert "next" not in last["paging"]
+    assert beyond == {"data": []}
+
+
+@pytest.mark.parametrize("query", [{"after": "bm90LWFuLWlk"}, {"before": "not*base64"}, {"limit": "101"}])
+def test_the_stand_in_refuses_a_cursor_or_limit_threads_refuses(sandbox, query):
+    _threads(sandbox, 2)
+
+    response = _list_threads(sandbox, **query)
+
+    assert (response.status_code, response.json()["error"]["code"]) == (400, 100)
+    assert response.json()["error"]["type"] == "THApiException"
 
 
 # --- metrics -------------------------------------------------------------------------------------

@@ -237,6 +237,92 @@ def test_find_recent_in_the_uploads_playlist_needs_the_same_title(sandbox, clien
     assert (missing.kind, missing.error_code) == (Kind.FAILED, "NOT_FOUND")
 
 
+def _uploads(sandbox, count, *, age=dt.timedelta(0), text="busy {n}", title="A title"):
+    """Processed uploads of the test channel straight in the sandbox state, `age` old; their ids."""
+    videos, ids = sandbox.state.store("youtube", "videos"), []
+    published = (dt.datetime.now(dt.UTC) - age).strftime("%Y-%m-%dT%H:%M:%SZ")
+    for n in range(count):
+        video_id = f"v{len(videos):010d}"
+        body = {"snippet": {"title": title, "description": text.format(n=n)}}
+        videos[video_id] = {
+            "account": CHANNEL, "body": body, "published_at": published, "checks_left": 0,
+            "upload_status": "uploaded", "posted": True,
+        }  # fmt: skip
+        ids.append(video_id)
+    return ids
+
+
+def _playlist_reads(sandbox):
+    return [parse_qs(r["query"]) for r in logged(sandbox, "GET", "/youtube/v3/playlistItems")]
+
+
+def test_find_recent_reads_past_the_first_page_of_uploads(sandbox, client):
+    since = dt.datetime.now(dt.UTC) - dt.timedelta(minutes=1)
+    [lost] = _uploads(sandbox, 1, text="the lost one")
+    _uploads(sandbox, 60)  # more than one page of newer uploads
+
+    found = client.find_recent(connection(), post("the lost one", "A title"), since)
+
+    assert (found.kind, found.post_id) == (Kind.PUBLISHED, lost)
+    reads = _playlist_reads(sandbox)
+    assert len(reads) == 2
+    assert "pageToken" not in reads[0]
+    assert reads[1]["pageToken"]
+    assert reads[1]["maxResults"] == ["50"]
+
+
+def test_find_recent_does_not_take_an_upload_older_than_since_and_stops_there(sandbox, client):
+    since = dt.datetime.now(dt.UTC) - dt.timedelta(minutes=1)
+    _uploads(sandbox, 60, age=dt.timedelta(hours=1), text="said before")
+    _uploads(sandbox, 60)
+
+    found = client.find_recent(connection(), post("said before", "A title"), since)
+
+    assert (found.kind, found.error_code) == (Kind.FAILED, "NOT_FOUND")
+    assert len(_playlist_reads(sandbox)) == 2  # the second page reaches back before `since`
+
+
+def test_find_recent_reads_at_most_max_recent_pages(sandbox, client):
+    since = dt.datetime.now(dt.UTC) - dt.timedelta(minutes=1)
+    _uploads(sandbox, 1, text="too deep")
+    _uploads(sandbox, base.MAX_RECENT_PAGES * 50)
+
+    found = client.find_recent(connection(), post("too deep", "A title"), since)
+
+    assert (found.kind, found.error_code) == (Kind.FAILED, "NOT_FOUND")
+    assert len(_playlist_reads(sandbox)) == base.MAX_RECENT_PAGES
+
+
+def _playlist_items(sandbox, **query):
+    headers = {"Authorization": f"Bearer {tokens.issue('youtube', CHANNEL)}"}
+    params = {"part": "snippet", "playlistId": "UU" + CHANNEL[2:], **query}
+    url = f"{sandbox.url}/www.googleapis.com/youtube/v3/playlistItems"
+    return requests.get(url, params=params, headers=headers, timeout=5)
+
+
+def test_the_stand_in_pages_the_uploads_with_next_page_token_only_while_more_remain(sandbox):
+    ids = _uploads(sandbox, 7)
+
+    first = _playlist_items(sandbox, maxResults=5).json()
+    last = _playlist_items(sandbox, maxResults=5, pageToken=first["nextPageToken"]).json()
+    exact = _playlist_items(sandbox, maxResults=7).json()
+
+    assert [i["snippet"]["resourceId"]["videoId"] for i in first["items"] + last["items"]] == ids[::-1]
+    assert [i["snippet"]["position"] for i in last["items"]] == [5, 6]
+    assert (first["nextPageToken"], "prevPageToken" in first) == ("CAUQAA", False)
+    assert (last["prevPageToken"], "nextPageToken" in last) == ("CAAQAA", False)
+    assert first["pageInfo"] == {"totalResults": 7, "resultsPerPage": 5}
+    assert "nextPageToken" not in exact
+
+
+@pytest.mark.parametrize("query", [{"pageToken": "nonsense"}, {"pageToken": "CAUQAQ"}, {"maxResults": "51"}])
+def test_the_stand_in_refuses_a_page_token_or_size_youtube_refuses(sandbox, query):
+    response = _playlist_items(sandbox, **query)
+
+    assert response.status_code == 400
+    assert response.json()["error"]["errors"][0]["reason"] in ("invalidPageToken", "invalidValue")
+
+
 def test_check_of_an_empty_ref(sandbox, client):
     assert client.check(connection(), {}).error_code == "NO_REF"
 
