@@ -113,7 +113,11 @@ def run_load(
     posts = stack.sandbox_posts()
     arrivals = {event: got for event, got in stack.receiver.received().items() if got[0].team not in leave_out}
     subscriptions = frozenset(stack.subscriptions[slug] for slug in leave_out)
-    report = check(stack.database_url, posts, arrivals, watch.seen, creates, leave_out=subscriptions)
+    retention = stack.processes.env.get("WEBHOOK_DELIVERY_RETENTION_SECONDS")  # a soak may shorten it
+    purged_before = time.time() - float(retention) if retention else None
+    report = check(
+        stack.database_url, posts, arrivals, watch.seen, creates, leave_out=subscriptions, purged_before=purged_before
+    )
     return LoadRun(seconds, requests, creates, window, report, left)
 
 

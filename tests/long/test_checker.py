@@ -122,3 +122,17 @@ def test_a_create_given_up_after_503s_may_exist_once() -> None:
     report = Report()
     check_creates(creates, [{"id": "p3", "content": "Load c"}], report)
     assert report.problems == []
+
+
+def test_a_webhook_whose_history_was_purged_is_not_counted_against_the_run() -> None:
+    arrivals = {
+        "e8": [
+            Arrival("e8", "post.published", "acme", 503, at=100.0),
+            Arrival("e8", "post.published", "acme", 200, at=700.0),
+        ],
+        "e9": [Arrival("e9", "post.published", "acme", 200, at=900.0)],
+    }
+    report = Report()
+    check_webhooks([], arrivals, report, purged_before=500.0)
+    assert _kinds(report) == ["duplicated"]  # e9 arrived after the purge horizon: it must be there
+    assert report.counts["webhook events purged"] == 1
