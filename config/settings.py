@@ -143,6 +143,9 @@ SCHEDULER_TICK_SECONDS = env.float("SCHEDULER_TICK_SECONDS", default=5.0)
 DISPATCH_SOFT_TIME_LIMIT = env.int("DISPATCH_SOFT_TIME_LIMIT", default=900)
 DISPATCH_TIME_LIMIT = env.int("DISPATCH_TIME_LIMIT", default=960)
 DISPATCH_STALE_SECONDS = env.int("DISPATCH_STALE_SECONDS", default=DISPATCH_TIME_LIMIT + 60)
+# An unknown attempt whose post the platform's read-back does not find is failed (with that
+# evidence) only once it is this old: a platform may show a post some time after making it.
+RECONCILE_ABSENT_AFTER_SECONDS = env.float("RECONCILE_ABSENT_AFTER_SECONDS", default=600.0)
 # A job the broker took but no worker claimed this long after is handed over again (the
 # broker lost it: a Redis restarted without persistence).
 DISPATCH_RELAY_AFTER_SECONDS = env.float("DISPATCH_RELAY_AFTER_SECONDS", default=120.0)

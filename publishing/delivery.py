@@ -17,6 +17,7 @@ import logging
 from collections.abc import Mapping
 from typing import Any
 
+from django.conf import settings
 from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
@@ -39,7 +40,7 @@ MAX_RUNS = MAX_TRIES + 3
 FIRST_CHECK = dt.timedelta(seconds=5)
 MAX_CHECK_PAUSE = dt.timedelta(minutes=10)
 MAX_CHECKS = 200
-UNKNOWN_ABSENT_AFTER = dt.timedelta(minutes=10)
+UNKNOWN_ABSENT_AFTER = dt.timedelta(seconds=settings.RECONCILE_ABSENT_AFTER_SECONDS)
 
 logger = logging.getLogger(__name__)
 

@@ -5,8 +5,9 @@ the sandbox, after the queues have drained:
 - every published target has exactly one post on its platform, found by its platform_post_id;
 - no sandbox post exists twice or without a published target behind it;
 - no target was sent again after an outcome that may have made a post: an attempt that was seen
-  `unknown` while the load ran (sampled by `UnknownWatch`), or ended anything but failed or
-  not sent, is its target's last attempt;
+  `unknown` while the load ran (sampled by `UnknownWatch`) is its target's last unless the
+  read-back settled it as absent (failed, NOT_FOUND), and one that ended anything but failed
+  or not sent is its target's last;
 - every webhook event a subscription matched has a delivery, that delivery succeeded, the
   receiver got it at least once (by webhook-id) and no more often than the delivery's attempts
   (but for the subscriptions a suite left out: a receiver it took down);
@@ -34,6 +35,7 @@ from webhooks.models import Delivery, Event, Subscription
 
 UNSETTLED = ("queued", "sending", "processing", "unknown")
 SETTLED_ATTEMPTS = ("failed", "not_sent")  # a later attempt may follow only these
+ABSENT = "NOT_FOUND"  # the read-back's evidence that an unknown attempt made no post
 
 PUBLISHES, TARGETS, ATTEMPTS, JOBS = (m._meta.db_table for m in (Publish, Target, DeliveryAttempt, DeliveryJob))
 EVENTS, DELIVERIES, SUBSCRIPTIONS = (m._meta.db_table for m in (Event, Delivery, Subscription))
@@ -153,7 +155,10 @@ def check(
     check_statuses(publishes, targets, report)
     check_creates(creates, publishes, report)
     check_posts(targets, posts, report)
-    attempts = _rows(database_url, f"SELECT id, target_id, number, state FROM {ATTEMPTS} ORDER BY target_id, number")  # noqa: S608
+    attempts = _rows(
+        database_url,
+        f"SELECT id, target_id, number, state, error_code FROM {ATTEMPTS} ORDER BY target_id, number",  # noqa: S608
+    )
     check_attempts(attempts, unknown_seen, report)
     matched = [row for row in _matched_events(database_url) if str(row["subscription_id"]) not in leave_out]
     check_webhooks(matched, arrivals, report, purged_before)
@@ -232,7 +237,9 @@ def check_attempts(attempts: list[dict[str, Any]], unknown_seen: set[str], repor
     report.counts["attempts seen unknown"] = len(unknown_seen)
     for target_id, rows in by_target.items():
         for attempt in rows[:-1]:
-            if str(attempt["id"]) in unknown_seen or attempt["state"] not in SETTLED_ATTEMPTS:
+            # An unknown attempt may be followed only once the read-back settled it as absent.
+            absent = attempt["state"] == "failed" and attempt.get("error_code") == ABSENT
+            if (str(attempt["id"]) in unknown_seen and not absent) or attempt["state"] not in SETTLED_ATTEMPTS:
                 report.problem(
                     "duplicated",
                     f"target {target_id} was sent again (attempt {rows[-1]['number']}) after attempt "

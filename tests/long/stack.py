@@ -267,6 +267,9 @@ def _env(folder: Path, database_url: str, redis_url: str, web_port: int, sandbox
         "DISPATCH_TIME_LIMIT": "25",
         "DISPATCH_STALE_SECONDS": "30",
         "DISPATCH_RELAY_AFTER_SECONDS": "10",
+        # The sandbox shows a post the moment it makes it: a read-back that misses it for a
+        # minute is evidence enough (a refusal that came after the timeout made no post).
+        "RECONCILE_ABSENT_AFTER_SECONDS": "60",
         "SSRF_ALLOW_PRIVATE": "1",  # the webhook receiver listens on loopback
         "BROKER_DIR": str(folder / "broker"),
         "PYTHONUNBUFFERED": "1",

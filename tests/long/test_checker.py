@@ -136,3 +136,13 @@ def test_a_webhook_whose_history_was_purged_is_not_counted_against_the_run() -> 
     check_webhooks([], arrivals, report, purged_before=500.0)
     assert _kinds(report) == ["duplicated"]  # e9 arrived after the purge horizon: it must be there
     assert report.counts["webhook events purged"] == 1
+
+
+def test_a_retry_after_the_read_back_found_no_post_is_allowed() -> None:
+    attempts = [
+        {"id": "a1", "target_id": "t1", "number": 1, "state": "failed", "error_code": "NOT_FOUND"},
+        {"id": "a2", "target_id": "t1", "number": 2, "state": "published", "error_code": ""},
+    ]
+    report = Report()
+    check_attempts(attempts, {"a1"}, report)
+    assert report.problems == []

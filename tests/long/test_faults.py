@@ -114,7 +114,7 @@ def test_workers_sigkilled_again_and_again() -> None:
                 time.sleep(4)
             window.finish()
 
-        run = _run(stack, "Workers SIGKILLed six times", kill_workers)
+        run = _run(stack, "Workers SIGKILLed six times", kill_workers, seconds=75)  # the kills last 30 s
         assert_held(stack, run)
         stack.keep_logs = False
 
@@ -140,9 +140,10 @@ def test_beat_stopped_for_20_s_then_started() -> None:
 
 
 def test_platforms_answering_after_the_timeout() -> None:
-    """For 20 s every platform does the work asked (the post is made) but answers 1.5 s after
-    the service stopped waiting: each such attempt is unknown, is read back once the platforms
-    are quick again, and is published once, never re-sent."""
+    """For 20 s every platform does the work asked (the post is made, or refused) but answers
+    1.5 s after the service stopped waiting: each such attempt is unknown and is read back once
+    the platforms are quick again; a post made is published once, never re-sent, and one the
+    platform refused fails once the read-back has missed it for RECONCILE_ABSENT_AFTER_SECONDS."""
     with live_stack() as stack:
 
         def slow_platforms(window: Window) -> None:
