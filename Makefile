@@ -38,8 +38,9 @@ run: migrate
 test: install
 	$(BIN)/python -m pytest
 
-# The whole stack under load for minutes (tests/long): a scratch database beside DATABASE_URL's
-# PostgreSQL server (127.0.0.1:5432 when unset), a private redis-server; prints its figures.
+# The whole stack under load for minutes (tests/long): the mixed load and the fault suites, each
+# on a scratch database beside DATABASE_URL's PostgreSQL server (127.0.0.1:5432 when unset) and a
+# private redis-server; prints their figures. PYTEST_ARGS picks suites (README: the soak).
 .PHONY: test-long
 test-long: install
 	$(BIN)/python -m pytest tests/long -m long -s --no-cov $(PYTEST_ARGS)
