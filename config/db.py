@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from collections.abc import Sequence
 from typing import Any, TypeVar
 
@@ -95,3 +96,18 @@ def _concrete_field(model: type[models.Model], name: str) -> models.Field[Any, A
     if not isinstance(field, models.Field):
         raise TypeError(f"{model.__name__}.{name} is not a column")
     return field
+
+
+PURGE_BATCH = 5000
+
+
+def purge(rows: models.QuerySet[Any], *, deadline: float) -> int:
+    """Delete `rows` batch by batch (ids first, then by id, so each statement is bounded) until
+    none is left or time.monotonic() passes `deadline`; the rows of `rows`' model deleted."""
+    model, deleted = rows.model, 0
+    while time.monotonic() < deadline:
+        ids = list(rows.values_list("pk", flat=True)[:PURGE_BATCH])
+        if not ids:
+            break
+        deleted += model.objects.filter(pk__in=ids).delete()[1].get(model._meta.label, 0)
+    return deleted

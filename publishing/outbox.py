@@ -22,6 +22,7 @@ from django.db.models import Exists, F, OuterRef, Value
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
+from config.db import purge
 from publishing.models import (
     ApprovalStatus,
     DeliveryJob,
@@ -192,20 +193,12 @@ def _settle_released(due: Sequence[Publish], states: dict[Id, list[str]], *, now
                 emit(team=publish.team, event_type=OUTCOME_EVENTS[status], data=event_data(publish))
 
 
-PURGE_BATCH = 5000
 PURGE_BUDGET_SECONDS = 30.0
 
 
 def jobs_purge(*, now: dt.datetime | None = None) -> int:
-    """Delete done jobs made over DONE_JOB_RETENTION_SECONDS ago, batch by batch within the
-    time budget; the rows deleted. A late duplicate message for a deleted job claims nothing."""
+    """Delete done jobs made over DONE_JOB_RETENTION_SECONDS ago, within the time budget; the
+    rows deleted. A late duplicate message for a deleted job claims nothing."""
     before = (now or timezone.now()) - dt.timedelta(seconds=settings.DONE_JOB_RETENTION_SECONDS)
-    deadline = time.monotonic() + PURGE_BUDGET_SECONDS
-    deleted = 0
-    while time.monotonic() < deadline:
-        done = DeliveryJob.objects.filter(state=JobState.DONE, created_at__lt=before)
-        ids = list(done.values_list("pk", flat=True)[:PURGE_BATCH])
-        if not ids:
-            break
-        deleted += DeliveryJob.objects.filter(pk__in=ids, state=JobState.DONE).delete()[0]
-    return deleted
+    done = DeliveryJob.objects.filter(state=JobState.DONE, created_at__lt=before)
+    return purge(done, deadline=time.monotonic() + PURGE_BUDGET_SECONDS)

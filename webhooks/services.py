@@ -33,6 +33,7 @@ from django.db.models import F, Q
 from django.utils import timezone
 
 from config import outbound
+from config.db import purge
 from config.errors import Conflict, InvalidRequest, NotFound
 from config.ids import new_id
 from teams.models import Team
@@ -370,26 +371,15 @@ def deliveries_sweep(*, limit: int = 500) -> list[str]:
     return ids
 
 
-PURGE_BATCH = 5000
 PURGE_BUDGET_SECONDS = 30.0
 FINAL_STATES = (DeliveryState.SUCCEEDED, DeliveryState.FAILED, DeliveryState.CANCELLED)
 
 
 def deliveries_purge(*, now: dt.datetime | None = None) -> int:
     """Delete the delivery history made over WEBHOOK_DELIVERY_RETENTION_SECONDS ago: final
-    deliveries (with their attempt logs), then events none of whose deliveries is left; batch
-    by batch within the time budget. Returns the rows of deliveries and events deleted."""
+    deliveries (with their attempt logs), then events none of whose deliveries is left, within
+    the time budget. Returns the rows of deliveries and events deleted."""
     before = (now or timezone.now()) - dt.timedelta(seconds=settings.WEBHOOK_DELIVERY_RETENTION_SECONDS)
     deadline = time.monotonic() + PURGE_BUDGET_SECONDS
-    deleted = 0
-    for rows in (
-        Delivery.objects.filter(state__in=FINAL_STATES, created_at__lt=before),
-        Event.objects.filter(created_at__lt=before, deliveries__isnull=True),
-    ):
-        while time.monotonic() < deadline:
-            ids = list(rows.values_list("pk", flat=True)[:PURGE_BATCH])
-            if not ids:
-                break
-            _, by_model = rows.model.objects.filter(pk__in=ids).delete()
-            deleted += by_model.get(rows.model._meta.label, 0)
-    return deleted
+    deliveries = purge(Delivery.objects.filter(state__in=FINAL_STATES, created_at__lt=before), deadline=deadline)
+    return deliveries + purge(Event.objects.filter(created_at__lt=before, deliveries__isnull=True), deadline=deadline)
