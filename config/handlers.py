@@ -94,6 +94,13 @@ def _translate(exc: Exception) -> tuple[int, dict[str, Any], dict[str, str]]:
     return 500, internal_error_body(), {}
 
 
+def rendered_error(exc: Exception) -> tuple[int, dict[str, Any]]:
+    """The status and body the API answers `exc` with, for an endpoint that reports what
+    another request would answer (a create's dry run) instead of answering it."""
+    status, body, _ = _translate(exc)
+    return status, body
+
+
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response:
     """DRF's EXCEPTION_HANDLER: every error, expected or not, in the spec's error object."""
     status, body, headers = _translate(exc)

@@ -43,21 +43,18 @@ _DESCRIPTIONS = {
     503: "A dependency is unavailable; safe to retry.",
 }
 
-ErrorResponse = inline_serializer(
-    name="ErrorResponse",
-    fields={
-        "error": inline_serializer(
-            name="ErrorObject",
-            fields={
-                "type": serializers.CharField(help_text="Error class, e.g. `invalid_request`, `not_found`."),
-                "code": serializers.CharField(help_text="Stable upper-case identifier, e.g. `ACCOUNT_NOT_FOUND`."),
-                "message": serializers.CharField(help_text="Human-readable explanation."),
-                "request_id": serializers.CharField(help_text="Also sent as the `X-Request-ID` header."),
-                "details": serializers.DictField(required=False, help_text="Extra facts, e.g. per-field errors."),
-            },
-        )
-    },
-)
+
+class ErrorObjectSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    """The error object every error answers with (documented as `ErrorObject`)."""
+
+    type = serializers.CharField(help_text="Error class, e.g. `invalid_request`, `not_found`.")
+    code = serializers.CharField(help_text="Stable upper-case identifier, e.g. `ACCOUNT_NOT_FOUND`.")
+    message = serializers.CharField(help_text="Human-readable explanation.")
+    request_id = serializers.CharField(help_text="Also sent as the `X-Request-ID` header.")
+    details = serializers.DictField(required=False, help_text="Extra facts, e.g. per-field errors.")
+
+
+ErrorResponse = inline_serializer(name="ErrorResponse", fields={"error": ErrorObjectSerializer()})
 
 
 class ApiAutoSchema(AutoSchema):

@@ -10,13 +10,15 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse
 from rest_framework import status, viewsets
 from rest_framework.decorators import action
+from rest_framework.exceptions import ValidationError
 from rest_framework.request import Request
 from rest_framework.response import Response
 
 from config.errors import NotFound, ServiceUnavailable
+from config.handlers import rendered_error
 from config.schema import api_operation
 from config.serializers import validated
-from publishing import dispatch, idempotency, lifecycle
+from publishing import checks, dispatch, idempotency, lifecycle
 from publishing.models import Id, Publish, PublishMode
 from publishing.selectors import approvals_for, publish_by_id, publishes_for, publishes_matching
 from publishing.serializers import (
@@ -31,6 +33,7 @@ from publishing.serializers import (
     RescheduleSerializer,
     RetryPublishSerializer,
     UpdatePublishSerializer,
+    ValidationResponse,
     ids_of,
     publish_data,
     publishes_data,
@@ -112,6 +115,78 @@ _IDEMPOTENCY_HEADER = OpenApiParameter(
 )
 
 
+_VALIDATE_DESCRIPTION = """\
+Runs every check `POST /publishes` would run on the same body (fields, accounts, media,
+each platform's limits and settings, the time, the month's quota, approval) and creates,
+sends and counts nothing. Always 200 for a body the create would judge:
+
+- `valid`: whether the create would accept it now; `status`: what it would answer (201, 400
+  or 429); `error`: its error object exactly (`details.targets` as in its 400), null when valid.
+- `problems`: every problem of the request as a whole; `targets`: every target, in request
+  order, with all of its problems and its text length and limit as its platform counts them
+  (the create stops at its first error; this reports them all).
+- `approval_required`: the publish would wait as `pending_approval` (a member's key in a team
+  that requires approval).
+
+A create can still fail after a valid answer if something changes in between (an account
+expires, the quota is used up by another request). Malformed JSON is a 400 here as anywhere."""
+
+
+def _invalid_body(exc: ValidationError) -> dict[str, Any]:
+    """The validation answer for a body the create's serializer refuses."""
+    status_code, body = rendered_error(exc)
+    fields = body["error"].get("details", {})
+    problems = [
+        {"field": name, "code": "VALIDATION_ERROR", "message": message} for name, message in _flat_messages(fields)
+    ]
+    return {
+        "valid": False,
+        "status": status_code,
+        "approval_required": False,
+        "error": body["error"],
+        "problems": problems,
+        "targets": [],
+    }
+
+
+def _flat_messages(details: Any, prefix: str = "") -> list[tuple[str, str]]:
+    """DRF's nested field errors as (`targets[0].account_id`, message) pairs."""
+    if isinstance(details, dict):
+        return [
+            pair
+            for key, value in details.items()
+            for pair in _flat_messages(value, _path(prefix, key))
+        ]
+    if isinstance(details, list) and details and all(isinstance(item, str) for item in details):
+        return [(prefix, message) for message in details]
+    if isinstance(details, list):
+        return [pair for index, item in enumerate(details) for pair in _flat_messages(item, f"{prefix}[{index}]")]
+    return [(prefix, str(details))] if details else []
+
+
+def _path(prefix: str, key: Any) -> str:
+    if str(key).isdigit():  # an item of a list (DRF reports a list's errors by index)
+        return f"{prefix}[{key}]"
+    return f"{prefix}.{key}" if prefix else str(key)
+
+
+def _validation_body(result: checks.CreateCheck) -> dict[str, Any]:
+    status_code: int = status.HTTP_201_CREATED
+    error = None
+    if result.refusal is not None:
+        status_code, body = rendered_error(result.refusal)
+        error = body["error"]
+    targets = [{"index": index, **check.as_dict()} for index, check in enumerate(result.targets)]
+    return {
+        "valid": result.refusal is None,
+        "status": status_code,
+        "approval_required": result.waits_for_approval,
+        "error": error,
+        "problems": [{"field": p.field, "code": p.code, "message": p.message} for p in result.problems],
+        "targets": targets,
+    }
+
+
 class PublishViewSet(viewsets.GenericViewSet[Publish]):
     required_scopes = {
         "list": "posts:read",
@@ -125,6 +200,7 @@ class PublishViewSet(viewsets.GenericViewSet[Publish]):
         "unschedule": "posts:write",
         "approve": "posts:write",
         "reject": "posts:write",
+        "validate_create": "posts:write",
     }
     serializer_class = PublishSerializer
     http_method_names = ["get", "post", "patch", "delete", "head", "options"]
@@ -189,6 +265,35 @@ class PublishViewSet(viewsets.GenericViewSet[Publish]):
         except dispatch.DispatchUncertain as exc:
             raise _uncertain(publish) from exc
         return Response(body, status=status_code)
+
+    @api_operation(
+        scope="posts:write",
+        summary="Validate a create without creating",
+        description=_VALIDATE_DESCRIPTION,
+        request=CreatePublishSerializer,
+        examples=[_EXAMPLE],
+        responses={200: OpenApiResponse(ValidationResponse)},
+    )
+    @action(detail=False, methods=["post"], url_path="validate")
+    def validate_create(self, request: Request) -> Response:
+        caller = get_caller(request)
+        try:
+            data = validated(CreatePublishSerializer(data=request.data))
+        except ValidationError as exc:
+            return Response({"data": _invalid_body(exc)})
+        mode = data.get("publish_mode") or (
+            PublishMode.SCHEDULED if data.get("scheduled_at") else PublishMode.IMMEDIATE
+        )
+        result = checks.publish_check(
+            team=caller.team,
+            caller=_caller(caller),
+            content=data["content"],
+            media_ids=ids_of(data["media_ids"]),
+            targets=target_inputs(data["targets"]),
+            publish_mode=mode,
+            scheduled_at=data.get("scheduled_at"),
+        )
+        return Response({"data": _validation_body(result)})
 
     @api_operation(
         scope="posts:read",

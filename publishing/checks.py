@@ -56,6 +56,9 @@ class CreateCheck:
     problems: list[Problem]
     targets: list[TargetCheck]
     waits_for_approval: bool
+    # The error the create would answer with (the first it meets, in the create's order), or
+    # None when it would create the publish.
+    refusal: ApplicationError | None = None
 
     @property
     def ok(self) -> bool:
@@ -89,30 +92,67 @@ def publish_check(
     whole (no targets, the time, the month's quota used up, an account named twice, media
     that is not a ready upload)
     is in `problems`; an account's or a post's is in its target's."""
-    problems = _refused(lambda: lifecycle.require_targets(targets), "targets")
+    first = _First()
+    problems = first.refused(lambda: lifecycle.require_targets(targets), "targets", rank=0)
     now = timezone.now()
-    problems += _refused(
-        lambda: lifecycle.check_schedule(publish_mode=publish_mode, scheduled_at=scheduled_at, now=now), "scheduled_at"
+    problems += first.refused(
+        lambda: lifecycle.check_schedule(publish_mode=publish_mode, scheduled_at=scheduled_at, now=now),
+        "scheduled_at",
+        rank=1,
     )
-    if publish_mode != PublishMode.DRAFT:  # a draft counts when it is confirmed
-        problems += _refused(lambda: quota_check(team=team), "quota")
+    if publish_mode != PublishMode.DRAFT:  # a draft counts when it is confirmed; the create counts last
+        problems += first.refused(lambda: quota_check(team=team), "quota", rank=9)
     waits = lifecycle.waits_for_approval(team=team, caller=caller, publish_mode=publish_mode)
     try:
         found, refusals = validation.accounts_checked(team=team, account_ids=[t.account_id for t in targets])
     except ApplicationError as exc:
-        return CreateCheck([*problems, _problem(exc, "targets")], [TargetCheck(t.account_id) for t in targets], waits)
+        first.note(exc, rank=2)
+        unchecked = [TargetCheck(t.account_id) for t in targets]
+        return CreateCheck([*problems, _problem(exc, "targets")], unchecked, waits, first.error)
     checks: list[TargetCheck] = []
     for index, target in enumerate(targets):
         refusal = refusals.get(index)
+        if refusal is not None:
+            first.note(refusal, rank=3)
         checks.append(TargetCheck(target.account_id, problems=[_problem(refusal, "account_id")] if refusal else []))
     usable = [(i, t) for i, t in enumerate(targets) if i not in refusals]
     try:
         posts = _effective_posts(team, content, media_ids, usable, found)
     except ApplicationError as exc:
-        return CreateCheck([*problems, _problem(exc, "media_ids")], checks, waits)
+        first.note(exc, rank=4)
+        return CreateCheck([*problems, _problem(exc, "media_ids")], checks, waits, first.error)
     for index, account, post in posts:
         checks[index] = _target_check(checks[index], account, post)
-    return CreateCheck(problems, checks, waits)
+    try:
+        found_problems = [(index, account, checks[index].problems) for index, account, _ in posts]
+        validation.raise_for_problems(found_problems, unsupported_media_is_422=False)
+    except ApplicationError as exc:
+        first.note(exc, rank=5)
+    return CreateCheck(problems, checks, waits, first.error)
+
+
+class _First:
+    """The error the create would raise first: each one noted with the rank of the step of
+    `lifecycle.publish_create` that raises it; the lowest rank wins, the first noted among equals."""
+
+    def __init__(self) -> None:
+        self._best: tuple[int, ApplicationError] | None = None
+
+    @property
+    def error(self) -> ApplicationError | None:
+        return None if self._best is None else self._best[1]
+
+    def note(self, exc: ApplicationError, *, rank: int) -> None:
+        if self._best is None or rank < self._best[0]:
+            self._best = (rank, exc)
+
+    def refused(self, rule: Callable[[], None], field_name: str, *, rank: int) -> list[Problem]:
+        try:
+            rule()
+        except ApplicationError as exc:
+            self.note(exc, rank=rank)
+            return [_problem(exc, field_name)]
+        return []
 
 
 def _effective_posts(
@@ -147,14 +187,6 @@ def _target_check(check: TargetCheck, account: SocialAccount, post: Post) -> Tar
         return TargetCheck(check.account_id, account.platform, problems=problems)
     length, limit = client.text_length(post.text), client.text_limit(post)
     return TargetCheck(check.account_id, account.platform, length, limit, problems)
-
-
-def _refused(rule: Callable[[], None], field_name: str) -> list[Problem]:
-    try:
-        rule()
-    except ApplicationError as exc:
-        return [_problem(exc, field_name)]
-    return []
 
 
 def _problem(exc: ApplicationError, field_name: str) -> Problem:

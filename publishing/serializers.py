@@ -14,7 +14,7 @@ from rest_framework import serializers
 from accounts.models import Platform
 from config.fields import CommaSeparatedChoiceField
 from config.parsers import depth_of
-from config.schema import data_envelope
+from config.schema import ErrorObjectSerializer, data_envelope
 from publishing import lifecycle
 from publishing.models import TARGET_STATUSES, DeliveryAttempt, Publish, PublishMode, PublishStatus, Target
 from publishing.selectors import ATTEMPT_FIELDS
@@ -370,5 +370,42 @@ def publishes_data(publishes: Iterable[Publish] | None) -> list[dict[str, Any]]:
     return [publish_data(publish) for publish in publishes or ()]
 
 
+class ProblemSerializer(serializers.Serializer[Any]):
+    field = serializers.CharField(help_text="What the problem is about: `media[0]`, `title`, `account_id`, `quota`...")
+    code = serializers.CharField(help_text="The code the create's error would carry, e.g. `TEXT_TOO_LONG`.")
+    message = serializers.CharField()
+
+
+class TargetValidationSerializer(serializers.Serializer[Any]):
+    index = serializers.IntegerField(help_text="The target's position in the request.")
+    account_id = serializers.CharField()
+    platform = serializers.CharField(allow_null=True, help_text="Null when the team has no such account.")
+    length = serializers.IntegerField(allow_null=True, help_text="The text's length as the platform counts it.")
+    limit = serializers.IntegerField(allow_null=True, help_text="The platform's text limit for this post.")
+    problems = ProblemSerializer(many=True, help_text="Empty when this target would be accepted.")
+
+
+class ValidationResultSerializer(serializers.Serializer[Any]):
+    valid = serializers.BooleanField(help_text="True when the same body, sent to the create now, would be accepted.")
+    status = serializers.IntegerField(help_text="What the create would answer: 201, 400 or 429 (quota).")
+    approval_required = serializers.BooleanField(
+        help_text="True when the publish would wait for an owner's or admin's approval (`pending_approval`)."
+    )
+    error = ErrorObjectSerializer(
+        allow_null=True, help_text="The create's error object, exactly as it would answer; null when valid."
+    )
+    problems = ProblemSerializer(
+        many=True, help_text="Every problem of the request as a whole: fields, targets, scheduled_at, media_ids, quota."
+    )
+    targets = TargetValidationSerializer(
+        many=True,
+        help_text=(
+            "Every target in request order, each with all of its problems (where the create's "
+            "`details.targets` names only the first failing ones' problems and stops at the first error)."
+        ),
+    )
+
+
 ApproveResponse = data_envelope("ApproveResponse", ApproveSerializer())
+ValidationResponse = data_envelope("ValidationResponse", ValidationResultSerializer())
 DiscardResponse = data_envelope("DiscardResponse", DiscardedSerializer())

@@ -24,6 +24,7 @@ OPERATIONS = {
     ("/api/v1/publishes/{id}", "get"): "posts:read",
     ("/api/v1/publishes/{id}", "patch"): "posts:write",
     ("/api/v1/publishes/{id}", "delete"): "posts:write",
+    ("/api/v1/publishes/validate", "post"): "posts:write",
     ("/api/v1/publishes/{id}/retry", "post"): "posts:write",
     ("/api/v1/publishes/{id}/confirm", "post"): "posts:write",
     ("/api/v1/publishes/{id}/reschedule", "post"): "posts:write",
