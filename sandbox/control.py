@@ -1,5 +1,5 @@
 """The control API of CONTRACT.md: queue outcomes, list posts, set metrics, reset; and beyond
-it, revoke a token and slow every platform answer down."""
+it, revoke a token, slow every platform answer down, and give a Pinterest account more boards."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ from werkzeug.routing import Rule
 from werkzeug.wrappers import Request, Response
 
 from sandbox.http import Context, json_body, json_response
+from sandbox.platforms import pinterest
 from sandbox.state import OUTCOMES, PLATFORMS
 
 
@@ -76,6 +77,23 @@ def set_latency(ctx: Context, request: Request) -> Response:
     return json_response({"seconds": float(seconds)})
 
 
+MAX_BOARDS_AT_ONCE = 500
+
+
+def add_pinterest_boards(ctx: Context, request: Request) -> Response:
+    """Beyond the contract: `{"account": external id, "names": [...]}` adds boards to the account
+    (every account has the contract's board already); answers the new boards."""
+    body = json_body(request)
+    names = body.get("names") if isinstance(body, dict) else None
+    if not isinstance(body, dict) or not isinstance(body.get("account"), str) or not body["account"]:
+        return _bad("account (the account's external id) is required")
+    if not isinstance(names, list) or not 1 <= len(names) <= MAX_BOARDS_AT_ONCE:
+        return _bad(f"names must be a list of 1 to {MAX_BOARDS_AT_ONCE} board names")
+    if not all(isinstance(n, str) and 1 <= len(n) <= 180 for n in names):
+        return _bad("each name must be a string of 1 to 180 characters")
+    return json_response({"boards": pinterest.add_boards(ctx, body["account"], names)})
+
+
 RULES = [
     Rule("/_sandbox/outcomes", endpoint=queue_outcomes, methods=["POST"]),
     Rule("/_sandbox/posts", endpoint=list_posts, methods=["GET"]),
@@ -83,4 +101,5 @@ RULES = [
     Rule("/_sandbox/reset", endpoint=reset, methods=["POST"]),
     Rule("/_sandbox/tokens/revoke", endpoint=revoke_token, methods=["POST"]),
     Rule("/_sandbox/latency", endpoint=set_latency, methods=["POST"]),
+    Rule("/_sandbox/pinterest/boards", endpoint=add_pinterest_boards, methods=["POST"]),
 ]
