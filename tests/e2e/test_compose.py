@@ -152,7 +152,9 @@ def test_a_members_post_waits_until_the_owner_approves_it(page, live_server, own
     assert [p["text"] for p in sandbox.posts("x")] == ["A member's launch post"]
 
 
-def test_the_settings_offer_the_choices_the_platform_gives_the_account(signed_in, live_server, owner, sandbox, image):
+def test_the_settings_offer_the_choices_the_platform_gives_the_account(
+    signed_in, live_server, owner, sandbox, image, screenshot
+):
     page = signed_in
     pinterest, youtube = sandbox_account(owner.team, "pinterest"), sandbox_account(owner.team, "youtube")
     [board] = requests.post(
@@ -177,6 +179,7 @@ def test_the_settings_offer_the_choices_the_platform_gives_the_account(signed_in
     categories = page.locator(f"select#t-{youtube.pk}-category_id option")
     expect(categories.filter(has_text="People & Blogs")).to_have_count(1)
     expect(categories.filter(has_text="Short Movies")).to_have_count(0)
+    screenshot(page, "compose-live-options")
 
     page.select_option(f"#t-{youtube.pk}-category_id", label="Gaming")
     expect(page.locator(f"#t-{youtube.pk}-category_id")).to_have_value("20")
