@@ -218,3 +218,20 @@ def test_a_refresh_that_is_not_a_boolean_is_a_400(api, owner):
 
     assert response.status_code == 400
     assert "refresh" in response.json()["error"]["details"]
+
+
+def test_what_a_tiktok_creator_switched_off_is_locked_in_the_schema(api, owner, sandbox):
+    account = sandbox_account(owner.team, Platform.TIKTOK, "tt-creator-2")
+    creator = {"privacy_level_options": ["FOLLOWER_OF_CREATOR", "SELF_ONLY"], "duet_disabled": True}
+    requests.post(f"{sandbox.url}/_sandbox/tiktok/creator", json={"account": "tt-creator-2", **creator}, timeout=5)
+
+    schema = capabilities(api, owner.key, account).json()["data"]["platform_settings_schema"]
+
+    properties = schema["properties"]
+    assert properties["privacy_level"]["enum"] == ["FOLLOWER_OF_CREATOR", "SELF_ONLY"]
+    assert properties["allows_duet"]["const"] is False
+    assert properties["allows_duet"]["readOnly"] is True
+    assert "const" not in properties["allows_comments"]
+    validator = jsonschema.Draft202012Validator(schema)
+    assert not validator.is_valid({"privacy_level": "PUBLIC_TO_EVERYONE"})
+    assert not validator.is_valid({"allows_duet": True})

@@ -192,3 +192,21 @@ def test_the_settings_offer_the_choices_the_platform_gives_the_account(
     assert [(t.platform, t.platform_settings) for t in publish.targets.all()] == [
         ("pinterest", {"boardId": board["id"]})
     ]
+
+
+def test_a_tiktok_creators_own_levels_are_offered_and_what_they_switched_off_is_locked(
+    signed_in, live_server, owner, sandbox
+):
+    page = signed_in
+    tiktok = sandbox_account(owner.team, "tiktok")
+    creator = {"account": tiktok.external_id, "privacy_level_options": ["SELF_ONLY"], "duet_disabled": True}
+    requests.post(f"{sandbox.url}/_sandbox/tiktok/creator", json=creator, timeout=5)
+
+    page.goto(f"{live_server.url}/dashboard/compose/")
+    page.check(f'input.pick[value="{tiktok.pk}"]')
+    page.locator("summary", has_text="Customize for TikTok").click()
+
+    expect(page.locator(f"#t-{tiktok.pk}-privacy_level option")).to_have_text(["Platform default", "SELF_ONLY"])
+    expect(page.locator(f"#t-{tiktok.pk}-allows_duet")).to_be_disabled()
+    expect(page.locator(f"#t-{tiktok.pk}-allows_duet")).not_to_be_checked()
+    expect(page.locator(f"#t-{tiktok.pk}-allows_comments")).to_be_enabled()
