@@ -74,7 +74,7 @@ RATE_LIMIT_CODES = frozenset({8, 429})
 AUTH_CODES = frozenset({2, 3})  # on a 403: the token was refused
 STRING_SETTINGS = ("title", "link", "note", "alt_text")
 BOARD_PAGE_SIZE = 50
-BOARDS_PAGE_SIZE, MAX_BOARD_PAGES = 100, 10  # GET /v5/boards: up to 1000 boards are offered
+BOARD_LIST_PAGE_SIZE, MAX_BOARD_PAGES = 100, 10  # GET /v5/boards: up to 1000 boards are offered
 CLOCK_SLACK_SECONDS = 30
 Prepared = tuple[dict[str, Any], str]  # the pin's body, and the media id of a video still processing ("" if none)
 
@@ -418,7 +418,7 @@ class Client(HttpClient[Prepared]):
         boards: list[dict[str, str]] = []
         bookmark = ""
         for _ in range(MAX_BOARD_PAGES):
-            query = {"page_size": BOARDS_PAGE_SIZE, **({"bookmark": bookmark} if bookmark else {})}
+            query = {"page_size": BOARD_LIST_PAGE_SIZE, **({"bookmark": bookmark} if bookmark else {})}
             page = self.call(conn, "GET", f"/boards?{urlencode(query)}")
             items = [b for b in page.get("items") or [] if isinstance(b, dict) and _is_digits(b.get("id"))]
             boards += [{"id": str(b["id"]), "name": str(b.get("name") or b["id"])} for b in items]
