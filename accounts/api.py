@@ -1,4 +1,4 @@
-"""GET /api/v1/accounts and /api/v1/accounts/{id}."""
+"""GET /api/v1/accounts, /api/v1/accounts/{id} and /api/v1/accounts/{id}/capabilities."""
 
 from __future__ import annotations
 
@@ -6,9 +6,11 @@ from typing import Any
 
 from drf_spectacular.utils import OpenApiResponse, extend_schema_field
 from rest_framework import serializers, viewsets
+from rest_framework.decorators import action
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from accounts.capabilities import account_capabilities
 from accounts.models import AccountStatus, Platform, SocialAccount
 from accounts.platforms.limits import limits_for
 from accounts.selectors import accounts_for_team
@@ -31,6 +33,41 @@ _CAPABILITIES_SCHEMA = {
         "requires_media": {"type": "boolean"},
         "notes": {"type": "array", "items": {"type": "string"}},
     },
+}
+
+
+_SETTINGS_SCHEMA = {
+    "type": "object",
+    "description": (
+        "A JSON Schema (draft 2020-12) of the account's platform_settings: every key the service reads, "
+        "its type, choices, bounds and default, narrowed by the live options when they could be read."
+    ),
+    "additionalProperties": True,
+}
+_LIVE_SCHEMA = {
+    "type": "object",
+    "description": (
+        "The options the platform offers this account now, beside the fields below: TikTok's creator "
+        "info (privacy_level_options, comment_disabled, duet_disabled, stitch_disabled, "
+        "max_video_post_duration_sec, creator_username, creator_nickname), Pinterest's `boards` "
+        "([{id, name}]), YouTube's assignable `categories` ([{id, name}]) and `region_code`."
+    ),
+    "required": ["supported", "available", "cached", "fetched_at", "error"],
+    "properties": {
+        "supported": {"type": "boolean", "description": "Whether the platform has live options."},
+        "available": {"type": "boolean", "description": "Whether they were read (now or from the cache)."},
+        "cached": {"type": "boolean", "description": "Whether they came from the cache."},
+        "fetched_at": {"type": "string", "format": "date-time", "nullable": True},
+        "error": {
+            "type": "object",
+            "nullable": True,
+            "description": "Why they could not be read: ACCOUNT_EXPIRED, ACCOUNT_DISABLED, "
+            "PLATFORM_UNAVAILABLE, PLATFORM_RATE_LIMITED or SANDBOX_UNAVAILABLE.",
+            "required": ["code", "message"],
+            "properties": {"code": {"type": "string"}, "message": {"type": "string"}},
+        },
+    },
+    "additionalProperties": True,
 }
 
 
@@ -61,6 +98,35 @@ class AccountSerializer(serializers.ModelSerializer[SocialAccount]):
 
 
 AccountResponse = data_envelope("AccountResponse", AccountSerializer())
+
+
+class AccountCapabilitiesSerializer(serializers.Serializer[Any]):
+    account_id = serializers.UUIDField()
+    platform = serializers.ChoiceField(choices=Platform.choices)
+    platform_settings_schema = serializers.SerializerMethodField()
+    limits = serializers.SerializerMethodField()
+    live = serializers.SerializerMethodField()
+
+    @extend_schema_field(_SETTINGS_SCHEMA)
+    def get_platform_settings_schema(self, found: dict[str, Any]) -> dict[str, Any]:
+        return dict(found["platform_settings_schema"])
+
+    @extend_schema_field(_CAPABILITIES_SCHEMA)
+    def get_limits(self, found: dict[str, Any]) -> dict[str, Any]:
+        return dict(found["limits"])
+
+    @extend_schema_field(_LIVE_SCHEMA)
+    def get_live(self, found: dict[str, Any]) -> dict[str, Any]:
+        return dict(found["live"])
+
+
+AccountCapabilitiesResponse = data_envelope("AccountCapabilitiesResponse", AccountCapabilitiesSerializer())
+
+
+class CapabilitiesQuerySerializer(serializers.Serializer[Any]):
+    refresh = serializers.BooleanField(
+        required=False, default=False, help_text="Read the live options from the platform again, not from the cache."
+    )
 
 
 class AccountFilterSerializer(serializers.Serializer[Any]):
@@ -98,7 +164,30 @@ class AccountViewSet(viewsets.GenericViewSet[SocialAccount]):
         errors=(404,),
     )
     def retrieve(self, request: Request, pk: str) -> Response:
-        account = accounts_for_team(team=get_caller(request).team).filter(pk=pk).first()
-        if account is None:
-            raise NotFound("No such account in this team.", code="ACCOUNT_NOT_FOUND")
-        return Response({"data": represented(AccountSerializer(account))})
+        return Response({"data": represented(AccountSerializer(_team_account(request, pk)))})
+
+    @api_operation(
+        scope="accounts:read",
+        summary="Get an account's capabilities",
+        description=(
+            "A JSON Schema of the account's platform_settings, its media limits, and the options its "
+            "platform offers it now (TikTok creator info, Pinterest boards, YouTube categories), folded "
+            "into the schema too. Live options are cached for a few minutes; a platform that cannot give "
+            "them still answers 200, with the static schema and `live.available` false."
+        ),
+        parameters=[CapabilitiesQuerySerializer],
+        responses={200: OpenApiResponse(AccountCapabilitiesResponse)},
+        errors=(400, 404),
+    )
+    @action(detail=True, methods=["get"])
+    def capabilities(self, request: Request, pk: str) -> Response:
+        query = validated(CapabilitiesQuerySerializer(data=request.query_params))
+        found = account_capabilities(account=_team_account(request, pk), refresh=query["refresh"])
+        return Response({"data": represented(AccountCapabilitiesSerializer(found))})
+
+
+def _team_account(request: Request, pk: str) -> SocialAccount:
+    account = accounts_for_team(team=get_caller(request).team).filter(pk=pk).first()
+    if account is None:
+        raise NotFound("No such account in this team.", code="ACCOUNT_NOT_FOUND")
+    return account

@@ -1,4 +1,5 @@
-"""Dashboard pages to connect, re-authorize and disconnect social accounts.
+"""Dashboard pages to connect, re-authorize and disconnect social accounts, and the JSON of an
+account's capabilities the compose page draws its settings from.
 
 OAuth platforms: POST connect stores the attempt (state, PKCE verifier, team, sandbox flag,
 the account being re-authorized) in the server-side session under its `state`, then sends the
@@ -23,17 +24,18 @@ from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_GET, require_POST
 
 from accounts import services
+from accounts.capabilities import account_capabilities
 from accounts.models import AccountStatus, Platform, SocialAccount
 from accounts.platforms.base import PlatformError
 from accounts.platforms.registry import NoClient, client_for
 from config.errors import ApplicationError
-from teams.dashboard import page_context, signed_in_user, team_membership
+from teams.dashboard import page_context, requested_membership, signed_in_user, team_membership
 from teams.models import Role, Team
 
 ATTEMPT_LIFETIME_SECONDS = 600
@@ -262,3 +264,14 @@ def locked_out(request: HttpRequest, response: HttpResponse | None, credentials:
         "cooloff_minutes": math.ceil(settings.AXES_COOLOFF_TIME.total_seconds() / 60),
     }
     return render(request, "registration/locked_out.html", context, status=429)
+
+
+@login_required
+@require_GET
+def capabilities(request: HttpRequest, account_id: uuid.UUID) -> JsonResponse:
+    """The account's capabilities as GET /api/v1/accounts/{id}/capabilities answers them, for
+    any member of the team named in `team` (the compose page); `refresh=true` reads again."""
+    membership = requested_membership(request)
+    account = get_object_or_404(SocialAccount, pk=account_id, team=membership.team)
+    found = account_capabilities(account=account, refresh=request.GET.get("refresh") == "true")
+    return JsonResponse({"data": found})

@@ -237,6 +237,11 @@ for _platform in ("X", "INSTAGRAM", "TIKTOK", "YOUTUBE", "FACEBOOK", "LINKEDIN",
     globals()[f"{_platform}_CLIENT_ID"] = env.str(f"{_platform}_CLIENT_ID", default="")
     globals()[f"{_platform}_CLIENT_SECRET"] = env.str(f"{_platform}_CLIENT_SECRET", default="")
 LINKEDIN_API_VERSION = env.str("LINKEDIN_API_VERSION", default="202507")
+# An account's live options (TikTok creator info, Pinterest boards, YouTube categories) are
+# kept this long in the cache; a failed read is not kept. YouTube's categories are those of
+# this region (ISO 3166-1 alpha-2).
+CAPABILITIES_CACHE_SECONDS = env.int("CAPABILITIES_CACHE_SECONDS", default=300)
+YOUTUBE_REGION_CODE = env.str("YOUTUBE_REGION_CODE", default="US")
 SSRF_ALLOW_PRIVATE = env.bool("SSRF_ALLOW_PRIVATE", default=False)
 # CIDRs that user-supplied URLs may reach although they are not public (an operator allow-list).
 SSRF_ALLOWED_NETWORKS = env.list("SSRF_ALLOWED_NETWORKS", default=[])

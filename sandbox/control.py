@@ -1,5 +1,6 @@
 """The control API of CONTRACT.md: queue outcomes, list posts, set metrics, reset; and beyond
-it, revoke a token and slow every platform answer down."""
+it, revoke a token, slow every platform answer down, give a Pinterest account more boards and
+change what a TikTok creator is offered."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ from werkzeug.routing import Rule
 from werkzeug.wrappers import Request, Response
 
 from sandbox.http import Context, json_body, json_response
+from sandbox.platforms import pinterest, tiktok
 from sandbox.state import OUTCOMES, PLATFORMS
 
 
@@ -76,6 +78,52 @@ def set_latency(ctx: Context, request: Request) -> Response:
     return json_response({"seconds": float(seconds)})
 
 
+MAX_BOARDS_AT_ONCE = 500
+
+
+def add_pinterest_boards(ctx: Context, request: Request) -> Response:
+    """Beyond the contract: `{"account": external id, "names": [...]}` adds boards to the account
+    (every account has the contract's board already); answers the new boards."""
+    body = json_body(request)
+    names = body.get("names") if isinstance(body, dict) else None
+    if not isinstance(body, dict) or not isinstance(body.get("account"), str) or not body["account"]:
+        return _bad("account (the account's external id) is required")
+    if not isinstance(names, list) or not 1 <= len(names) <= MAX_BOARDS_AT_ONCE:
+        return _bad(f"names must be a list of 1 to {MAX_BOARDS_AT_ONCE} board names")
+    if not all(isinstance(n, str) and 1 <= len(n) <= 180 for n in names):
+        return _bad("each name must be a string of 1 to 180 characters")
+    return json_response({"boards": pinterest.add_boards(ctx, body["account"], names)})
+
+
+def set_tiktok_creator(ctx: Context, request: Request) -> Response:
+    """Beyond the contract: `{"account": external id, ...}` with any of privacy_level_options
+    (a non-empty list of TikTok's levels), comment_disabled, duet_disabled, stitch_disabled
+    (booleans) and max_video_post_duration_sec (seconds) changes what creator_info answers."""
+    body = json_body(request)
+    if not isinstance(body, dict) or not isinstance(body.get("account"), str) or not body["account"]:
+        return _bad("account (the account's external id) is required")
+    settings = {k: v for k, v in body.items() if k != "account"}
+    problem = _creator_problem(settings)
+    return _bad(problem) if problem else json_response(tiktok.set_creator(ctx, body["account"], settings))
+
+
+def _creator_problem(settings: dict[str, object]) -> str:
+    unknown = set(settings) - set(tiktok.CREATOR_DEFAULTS)
+    if unknown:
+        return f"unknown fields: {', '.join(sorted(unknown))}"
+    levels = settings.get("privacy_level_options", tiktok.PRIVACY_LEVELS)
+    if not isinstance(levels, list | tuple) or not levels or set(levels) - set(tiktok.PRIVACY_LEVELS):
+        return f"privacy_level_options must be a non-empty list of {', '.join(tiktok.PRIVACY_LEVELS)}"
+    if any(
+        not isinstance(settings.get(k, False), bool) for k in ("comment_disabled", "duet_disabled", "stitch_disabled")
+    ):
+        return "comment_disabled, duet_disabled and stitch_disabled must be true or false"
+    cap = settings.get("max_video_post_duration_sec", 1)
+    if not isinstance(cap, int) or isinstance(cap, bool) or cap < 1:
+        return "max_video_post_duration_sec must be a whole number of seconds"
+    return ""
+
+
 RULES = [
     Rule("/_sandbox/outcomes", endpoint=queue_outcomes, methods=["POST"]),
     Rule("/_sandbox/posts", endpoint=list_posts, methods=["GET"]),
@@ -83,4 +131,6 @@ RULES = [
     Rule("/_sandbox/reset", endpoint=reset, methods=["POST"]),
     Rule("/_sandbox/tokens/revoke", endpoint=revoke_token, methods=["POST"]),
     Rule("/_sandbox/latency", endpoint=set_latency, methods=["POST"]),
+    Rule("/_sandbox/pinterest/boards", endpoint=add_pinterest_boards, methods=["POST"]),
+    Rule("/_sandbox/tiktok/creator", endpoint=set_tiktok_creator, methods=["POST"]),
 ]

@@ -9,7 +9,7 @@ from __future__ import annotations
 import abc
 import datetime as dt
 from collections.abc import Mapping, Sequence
-from typing import ClassVar
+from typing import Any, ClassVar
 
 import requests
 from django.conf import settings
@@ -40,6 +40,8 @@ class PlatformClient(abc.ABC):
     # The JSON types each platform_settings key the client reads may have (spec §2).
     # `problems()` refuses a value of another type, so `validate()` never meets one.
     setting_types: ClassVar[Mapping[str, tuple[SettingType, ...]]] = {}
+    # Whether `options()` reads anything from the platform (TikTok, Pinterest, YouTube).
+    has_options: ClassVar[bool] = False
 
     def __init__(self) -> None:
         # One pooled session per client; every call passes explicit timeouts.
@@ -111,6 +113,13 @@ class PlatformClient(abc.ABC):
                 message = f"{self.platform} takes videos of at least {rule.min_duration_seconds} seconds."
                 return [Problem(where, "VIDEO_TOO_SHORT", message)]
         return []
+
+    def options(self, conn: Connection) -> Mapping[str, Any]:
+        """What the account may choose among right now, read from the platform (a TikTok
+        creator's privacy levels, Pinterest boards, YouTube categories); `settings_schema`
+        folds them into the platform_settings schema. {} where the platform has none. A call
+        that does not succeed raises PlatformError."""
+        return {}
 
     @abc.abstractmethod
     def publish(self, conn: Connection, post: Post) -> Outcome: ...

@@ -74,6 +74,7 @@ RATE_LIMIT_CODES = frozenset({8, 429})
 AUTH_CODES = frozenset({2, 3})  # on a 403: the token was refused
 STRING_SETTINGS = ("title", "link", "note", "alt_text")
 BOARD_PAGE_SIZE = 50
+BOARD_LIST_PAGE_SIZE, MAX_BOARD_PAGES = 100, 10  # GET /v5/boards: up to 1000 boards are offered
 CLOCK_SLACK_SECONDS = 30
 Prepared = tuple[dict[str, Any], str]  # the pin's body, and the media id of a video still processing ("" if none)
 
@@ -168,6 +169,7 @@ class Client(HttpClient[Prepared]):
         "cover_image_key_frame_time": ("number",),
         "per_account": ("object", "null"),
     }
+    has_options = True
     status_polls = 2  # GET /v5/media/{id} checks inside publish() before answering PROCESSING
     poll_interval_seconds = 2.0
 
@@ -407,9 +409,23 @@ class Client(HttpClient[Prepared]):
         conn = bare_connection(sandbox, str(token["access_token"]))
         return self._credentials(token, self.call(conn, "GET", "/user_account"), self._boards(conn), previous)
 
+    def options(self, conn: Connection) -> dict[str, Any]:
+        """The account's boards, the places a pin may go."""
+        return {"boards": self._boards(conn)}
+
     def _boards(self, conn: Connection) -> list[dict[str, str]]:
-        items = self.call(conn, "GET", f"/boards?{urlencode({'page_size': BOARD_PAGE_SIZE})}").get("items") or []
-        return [{"id": str(b.get("id", "")), "name": str(b.get("name", ""))} for b in items if isinstance(b, dict)]
+        """The account's boards ({id, name}), page after page (`bookmark`), MAX_BOARD_PAGES at most."""
+        boards: list[dict[str, str]] = []
+        bookmark = ""
+        for _ in range(MAX_BOARD_PAGES):
+            query = {"page_size": BOARD_LIST_PAGE_SIZE, **({"bookmark": bookmark} if bookmark else {})}
+            page = self.call(conn, "GET", f"/boards?{urlencode(query)}")
+            items = [b for b in page.get("items") or [] if isinstance(b, dict) and _is_digits(b.get("id"))]
+            boards += [{"id": str(b["id"]), "name": str(b.get("name") or b["id"])} for b in items]
+            bookmark = str(page.get("bookmark") or "")
+            if not bookmark:
+                break
+        return boards
 
     @staticmethod
     def _credentials(

@@ -91,6 +91,16 @@ PRIVACY_LEVELS = ("PUBLIC_TO_EVERYONE", "MUTUAL_FOLLOW_FRIENDS", "FOLLOWER_OF_CR
 INTERACTION_SETTINGS = ("allows_comments", "allows_duet", "allows_stitch")
 BOOL_SETTINGS = (*INTERACTION_SETTINGS, "brand_content_toggle", "brand_organic_toggle", "auto_add_music")
 POST_INFO_SETTINGS = ("privacy_level", *BOOL_SETTINGS)
+# What creator_info/query says that a form needs (the avatar URL expires within hours).
+CREATOR_OPTIONS = (
+    "creator_username",
+    "creator_nickname",
+    "privacy_level_options",
+    "comment_disabled",
+    "duet_disabled",
+    "stitch_disabled",
+    "max_video_post_duration_sec",
+)
 RATE_LIMITED = "rate_limit_exceeded"
 INTERNAL_ERROR = "internal_error"  # TikTok cannot say whether the call took effect
 AUTH_ERRORS = frozenset({"access_token_invalid", "scope_not_authorized", "scope_permission_missed"})
@@ -209,6 +219,7 @@ class Client(HttpClient[Plan]):
         "title": ("string",),
         **dict.fromkeys(BOOL_SETTINGS, ("boolean",)),
     }
+    has_options = True
     metrics_batch_size = MAX_IDS_PER_QUERY
     chunk_bytes = 10 * MB
     video_source = "FILE_UPLOAD"  # or "PULL_FROM_URL" (needs the pull domain verified at TikTok)
@@ -240,7 +251,7 @@ class Client(HttpClient[Plan]):
     def prepare(self, conn: Connection, post: Post) -> Plan:
         """The plan the creator's settings allow and, for FILE_UPLOAD, the init (it creates
         nothing until the last chunk arrives)."""
-        creator = self.call(conn, "POST", "/post/publish/creator_info/query/")
+        creator = self._creator(conn)
         self._check_creator(post, creator)
         plan = plan_for(post, creator, video_source=self.video_source, chunk_bytes=self.chunk_bytes)
         if plan.file_upload:
@@ -254,6 +265,14 @@ class Client(HttpClient[Plan]):
         else:
             self._init(conn, prepared)
         return self._follow(conn, prepared.ref, self.status_polls, in_publish=True)
+
+    def options(self, conn: Connection) -> dict[str, Any]:
+        """The creator's privacy levels, switched-off interactions and video cap."""
+        creator = self._creator(conn)
+        return {key: creator[key] for key in CREATOR_OPTIONS if key in creator}
+
+    def _creator(self, conn: Connection) -> dict[str, Any]:
+        return self.call(conn, "POST", "/post/publish/creator_info/query/")
 
     @staticmethod
     def _check_creator(post: Post, creator: Mapping[str, Any]) -> None:

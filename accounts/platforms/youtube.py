@@ -43,6 +43,7 @@ from urllib.parse import urlencode
 from zoneinfo import ZoneInfo
 
 import requests
+from django.conf import settings
 
 from accounts.platforms.base import (
     MAX_RECENT_PAGES,
@@ -85,7 +86,8 @@ UPLOAD_CAP_WAIT_SECONDS = 24 * 3600.0
 QUOTA_ZONE = ZoneInfo("America/Los_Angeles")  # the daily quota resets at Pacific midnight
 RATE_REASONS = frozenset({"rateLimitExceeded", "userRateLimitExceeded", "quotaExceeded", "uploadLimitExceeded"})
 AUTH_REASONS = frozenset({"authError", "insufficientPermissions", "unauthorized"})
-_LANGUAGE = re.compile(r"[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8})*")
+LANGUAGE_PATTERN = r"[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8})*"  # a BCP-47 tag, as far as YouTube checks it
+_LANGUAGE = re.compile(LANGUAGE_PATTERN)
 
 
 def error_words(response: requests.Response) -> ErrorWords:
@@ -237,6 +239,7 @@ class Client(HttpClient[str]):
         "tags": ("array",),
         "madeForKids": ("boolean",),
     }
+    has_options = True
     metrics_batch_size = MAX_IDS_PER_LIST
     chunk_bytes = 32 * CHUNK_UNIT  # 8 MiB; Google wants multiples of 256 KiB
     status_polls = 1  # videos.list checks inside publish() before answering PROCESSING
@@ -311,6 +314,18 @@ class Client(HttpClient[str]):
 
     def _get(self, conn: Connection, path: str, query: Mapping[str, Any]) -> dict[str, Any]:
         return self.call(conn, "GET", f"{path}?{urlencode(query)}")
+
+    def options(self, conn: Connection) -> dict[str, Any]:
+        """The video categories a video may be given in the region of YOUTUBE_REGION_CODE
+        (`videoCategories.list`, the assignable ones only)."""
+        region = str(settings.YOUTUBE_REGION_CODE)
+        items = self._get(conn, "/videoCategories", {"part": "snippet", "regionCode": region}).get("items") or []
+        categories = [
+            {"id": str(item["id"]), "name": str(item["snippet"].get("title") or item["id"])}
+            for item in items
+            if isinstance(item, dict) and item.get("id") and (item.get("snippet") or {}).get("assignable") is True
+        ]
+        return {"region_code": region, "categories": categories}
 
     def _channel(self, conn: Connection, part: str) -> dict[str, Any]:
         """The token's own channel ({} when it has none)."""

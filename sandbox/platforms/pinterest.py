@@ -7,7 +7,9 @@ rotating ("continuous") refresh tokens. Images are really fetched from the `imag
 names (urllib, short timeout) and checked by their magic bytes and size; an uploaded video must
 be an ISO BMFF file.
 
-Every account has one board, 549755885175 (CONTRACT.md). The outcome of a publish is taken by
+Every account has the board 549755885175, "Demo board" (CONTRACT.md); beyond the contract,
+`POST /_sandbox/pinterest/boards` gives an account more (`add_boards`), and `GET /v5/boards` pages
+through them with `bookmark` as Pinterest does. The outcome of a publish is taken by
 `POST /v5/pins`; a queued `processing` is taken earlier, by `POST /v5/media` of a video, whose
 status then reads `processing` for 3 checks before `succeeded` (an image pin is synchronous,
 so `processing` acts as `ok` there). Pinterest's numeric error codes for the refusals the
@@ -222,7 +224,7 @@ def create_pin(ctx: Context, request: Request, account: str, **values: Any) -> R
     reason = _body_problem(body) or _source_problem(ctx, account, body.get("media_source"))
     if reason:
         return invalid(reason)
-    if body["board_id"] != BOARD_ID:
+    if _board(ctx, account, body["board_id"]) is None:
         return error(404, 40, "Board not found.")
     return publish_outcome(ctx, PLATFORM, OUTCOME_REFUSALS, lambda _: _create(ctx, account, body))
 
@@ -333,9 +335,13 @@ def board_pins(ctx: Context, request: Request, account: str, board_id: str) -> R
     size = request.args.get("page_size", "25")
     if not size.isdigit() or not 1 <= int(size) <= 250:
         return invalid("page_size must be between 1 and 250.")
-    if board_id != BOARD_ID:
+    if _board(ctx, account, board_id) is None:
         return error(404, 40, "Board not found.")
-    posts = [p for p in reversed(ctx.state.posts_of(PLATFORM)) if p.account == account]
+    posts = [
+        p
+        for p in reversed(ctx.state.posts_of(PLATFORM))
+        if p.account == account and p.extra["request"]["board_id"] == board_id
+    ]
     bookmark = request.args.get("bookmark")
     if bookmark is not None:
         last = _bookmark_id(bookmark)
@@ -348,30 +354,71 @@ def board_pins(ctx: Context, request: Request, account: str, board_id: str) -> R
     return json_response({"items": items, "bookmark": _bookmark(items[-1]["id"]) if more else None})
 
 
-def _bookmark(last_id: str) -> str:
-    # Opaque to clients, as Pinterest's are: the base64 of the last pin served; the next page is older.
-    return base64.b64encode(f"pin:{last_id}".encode()).decode()
+def _bookmark(last_id: str, kind: str = "pin") -> str:
+    # Opaque to clients, as Pinterest's are: the base64 of the last item served.
+    return base64.b64encode(f"{kind}:{last_id}".encode()).decode()
 
 
-def _bookmark_id(bookmark: str) -> str | None:
+def _bookmark_id(bookmark: str, kind: str = "pin") -> str | None:
     try:
         raw = base64.b64decode(bookmark, validate=True).decode()
     except (ValueError, UnicodeDecodeError):
         return None
-    return raw.removeprefix("pin:") if raw.startswith("pin:") else None
+    return raw.removeprefix(f"{kind}:") if raw.startswith(f"{kind}:") else None
+
+
+# --- boards ----------------------------------------------------------------------------------
+
+
+def _boards(ctx: Context, account: str) -> list[dict[str, Any]]:
+    """The account's boards, oldest first: the contract's board, then those added."""
+    added = [b for b in _objects(ctx, "boards").values() if b["owner"]["username"] == f"sandbox_{account}"]
+    return [_board_object(account, BOARD_ID, "Demo board"), *added]
+
+
+def _board(ctx: Context, account: str, board_id: str) -> dict[str, Any] | None:
+    return next((b for b in _boards(ctx, account) if b["id"] == board_id), None)
+
+
+def _board_object(account: str, board_id: str, name: str) -> dict[str, Any]:
+    return {
+        "id": board_id,
+        "name": name,
+        "description": "",
+        "privacy": "PUBLIC",
+        "owner": {"username": f"sandbox_{account}"},
+    }
+
+
+def add_boards(ctx: Context, account: str, names: list[str]) -> list[dict[str, Any]]:
+    """Give the account more boards (the control API's `/_sandbox/pinterest/boards`)."""
+    boards = [_board_object(account, ctx.state.next_id(), name) for name in names]
+    with ctx.state.lock:
+        _objects(ctx, "boards").update({board["id"]: board for board in boards})
+    return boards
 
 
 @route("GET", f"{API}/boards")
 @_signed_in
 def list_boards(ctx: Context, request: Request, account: str, **values: Any) -> Response:
-    board = {
-        "id": BOARD_ID,
-        "name": "Demo board",
-        "description": "",
-        "privacy": "PUBLIC",
-        "owner": {"username": f"sandbox_{account}"},
-    }
-    return json_response({"items": [board], "bookmark": None})
+    """The account's boards, `page_size` (1-250, 25 by default) a page; `bookmark` is the cursor
+    of the next page, null on the last one (the `Paginated` schema)."""
+    size = request.args.get("page_size", "25")
+    if not size.isdigit() or not 1 <= int(size) <= 250:
+        return invalid("page_size must be between 1 and 250.")
+    if request.args.get("privacy", "ALL") not in ("ALL", "PUBLIC", "PROTECTED", "SECRET", "PUBLIC_AND_SECRET"):
+        return invalid("privacy must be one of ALL, PUBLIC, PROTECTED, SECRET, PUBLIC_AND_SECRET.")
+    boards = _boards(ctx, account)
+    bookmark = request.args.get("bookmark")
+    if bookmark is not None:
+        last = _bookmark_id(bookmark, "board")
+        ids = [b["id"] for b in boards]
+        if last is None or last not in ids:
+            return invalid("Invalid bookmark.")
+        boards = boards[ids.index(last) + 1 :]
+    items = boards[: int(size)]
+    more = len(boards) > int(size)
+    return json_response({"items": items, "bookmark": _bookmark(items[-1]["id"], "board") if more else None})
 
 
 @route("GET", f"{API}/user_account")

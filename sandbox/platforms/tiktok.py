@@ -260,6 +260,34 @@ def _refusal(ctx: Context) -> tuple[str, Response | None]:
 # --- creator info and init -------------------------------------------------------------------
 
 
+CREATOR_DEFAULTS: dict[str, Any] = {
+    "privacy_level_options": list(PRIVACY_LEVELS),
+    "comment_disabled": False,
+    "duet_disabled": False,
+    "stitch_disabled": False,
+    "max_video_post_duration_sec": MAX_VIDEO_SECONDS,
+}
+
+
+def creator_settings(ctx: Context, account: str) -> dict[str, Any]:
+    """What creator_info/query says of the account: the defaults, or what `set_creator` set."""
+    return {**CREATOR_DEFAULTS, **ctx.state.store(PLATFORM, "creators").get(account, {})}
+
+
+def set_creator(ctx: Context, account: str, settings: dict[str, Any]) -> dict[str, Any]:
+    """Change what the creator is offered (the control API's `/_sandbox/tiktok/creator`)."""
+    with ctx.state.lock:
+        ctx.state.store(PLATFORM, "creators")[account] = {**creator_settings(ctx, account), **settings}
+    return creator_settings(ctx, account)
+
+
+def _mismatch(ctx: Context, account: str, info: dict[str, Any]) -> Response | None:
+    level = info.get("privacy_level")
+    if level is None or level in creator_settings(ctx, account)["privacy_level_options"]:
+        return None
+    return error(403, "privacy_level_option_mismatch", f"The privacy level {level} is not offered to this creator.")
+
+
 @route("POST", f"{API}/post/publish/creator_info/query/")
 @_signed_in
 def creator_info(ctx: Context, request: Request, account: str, **values: Any) -> Response:
@@ -269,11 +297,7 @@ def creator_info(ctx: Context, request: Request, account: str, **values: Any) ->
             "creator_avatar_url": f"https://p16-sign.tiktokcdn.com/sandbox/{handle}.jpeg",
             "creator_username": handle,
             "creator_nickname": f"Sandbox {handle}",
-            "privacy_level_options": list(PRIVACY_LEVELS),
-            "comment_disabled": False,
-            "duet_disabled": False,
-            "stitch_disabled": False,
-            "max_video_post_duration_sec": MAX_VIDEO_SECONDS,
+            **creator_settings(ctx, account),
         }
     )
 
@@ -313,6 +337,9 @@ def _video_init(ctx: Context, request: Request, account: str, *, inbox: bool) ->
     problem = _video_body_problem(body, inbox)
     if problem:
         return invalid(problem)
+    mismatch = None if inbox else _mismatch(ctx, account, body["post_info"])
+    if mismatch is not None:
+        return mismatch
     outcome, refusal = _refusal(ctx)
     if refusal is not None:
         return refusal
@@ -343,6 +370,9 @@ def content_init(ctx: Context, request: Request, account: str, **values: Any) ->
     problem = _photo_problem(body)
     if problem:
         return invalid(problem)
+    mismatch = _mismatch(ctx, account, body["post_info"])
+    if mismatch is not None:
+        return mismatch
     outcome, refusal = _refusal(ctx)
     if refusal is not None:
         return refusal

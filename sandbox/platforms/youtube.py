@@ -1,4 +1,4 @@
-"""The YouTube (Data API v3) stand-in: resumable uploads, videos/channels/playlistItems lists,
+"""The YouTube (Data API v3) stand-in: resumable uploads, videos/channels/playlistItems/videoCategories lists,
 YouTube Analytics reports and Google's OAuth 2.0, answering in Google's own shapes.
 
 It is as strict as Google where the client could go wrong: the bearer token, the `part`
@@ -51,7 +51,22 @@ STATUS_FIELDS = frozenset(
         "publicStatsViewable", "containsSyntheticMedia",
     }
 )  # fmt: skip
-CATEGORIES = frozenset({"1", "2", "10", "15", "17", "19", "20", "22", "23", "24", "25", "26", "27", "28", "29"})
+# videoCategories.list?regionCode=US as YouTube answers it: (id, title, assignable).
+CATEGORY_LIST = (
+    ("1", "Film & Animation", True), ("2", "Autos & Vehicles", True), ("10", "Music", True),
+    ("15", "Pets & Animals", True), ("17", "Sports", True), ("18", "Short Movies", False),
+    ("19", "Travel & Events", True), ("20", "Gaming", True), ("21", "Videoblogging", False),
+    ("22", "People & Blogs", True), ("23", "Comedy", True), ("24", "Entertainment", True),
+    ("25", "News & Politics", True), ("26", "Howto & Style", True), ("27", "Education", True),
+    ("28", "Science & Technology", True), ("29", "Nonprofits & Activism", True), ("30", "Movies", False),
+    ("31", "Anime/Animation", False), ("32", "Action/Adventure", False), ("33", "Classics", False),
+    ("34", "Comedy", False), ("35", "Documentary", False), ("36", "Drama", False), ("37", "Family", False),
+    ("38", "Foreign", False), ("39", "Horror", False), ("40", "Sci-Fi/Fantasy", False), ("41", "Thriller", False),
+    ("42", "Shorts", False), ("43", "Shows", False), ("44", "Trailers", False),
+)  # fmt: skip
+CATEGORIES = frozenset(category for category, _, assignable in CATEGORY_LIST if assignable)
+YOUTUBE_CHANNEL = "UCBR8-60-B28hp2BmDPdntcQ"  # the channel YouTube's own categories belong to
+_REGION = re.compile(r"[A-Z]{2}")
 PROCESSING_CHECKS = 3
 OPTIONAL_SNIPPET = ("tags", "defaultLanguage", "defaultAudioLanguage")
 REFRESH_SCOPE = " ".join(
@@ -433,6 +448,29 @@ def _channel(account: str, parts: set[str]) -> dict[str, Any]:
     if "contentDetails" in parts:
         channel["contentDetails"] = {"relatedPlaylists": {"likes": "", "uploads": uploads_playlist(account)}}
     return channel
+
+
+@route("GET", "/www.googleapis.com/youtube/v3/videoCategories")
+@_signed_in
+def list_video_categories(ctx: Context, request: Request, account: str, **values: Any) -> Response:
+    """The categories of a region (`regionCode`, ISO 3166-1 alpha-2) or of `id`s; exactly one
+    of the two filters, as YouTube requires."""
+    parts = _read_parts(request, frozenset({"snippet"}))
+    if isinstance(parts, Response):
+        return parts
+    region, ids = request.args.get("regionCode"), request.args.get("id")
+    if (region is None) == (ids is None):
+        return bad_request("missingRequiredParameter", "No filter selected. Expected one of: regionCode, id")
+    if region is not None and not _REGION.fullmatch(region):
+        return google_error(404, "regionNotFound", "The specified region could not be found.")
+    wanted = set(ids.split(",")) if ids is not None else None
+    items = [_category(c, title, assignable) for c, title, assignable in CATEGORY_LIST if not wanted or c in wanted]
+    return _list("videoCategory", items)
+
+
+def _category(category_id: str, title: str, assignable: bool) -> dict[str, Any]:
+    snippet = {"title": title, "assignable": assignable, "channelId": YOUTUBE_CHANNEL}
+    return {"kind": "youtube#videoCategory", "etag": _etag(), "id": category_id, "snippet": snippet}
 
 
 @route("GET", "/www.googleapis.com/youtube/v3/playlistItems")

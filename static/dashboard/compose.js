@@ -331,5 +331,84 @@
     scheduleCheck();
   });
 
+  // --- live options ------------------------------------------------------------------------
+  // Once an account is chosen, its capabilities (the platform_settings schema with the options
+  // its platform offers it now folded in: TikTok privacy levels, Pinterest boards, YouTube
+  // categories) turn its settings' choices into those, and lock what the platform turned off.
+
+  const asked = new Set();
+
+  function labelled(property) {
+    const titles = new Map((property.oneOf || []).map(function (choice) {
+      return [String(choice.const), choice.title];
+    }));
+    return property.enum.map(function (value) {
+      return [String(value), titles.get(String(value)) || String(value)];
+    });
+  }
+
+  function asSelect(input) {
+    if (input.tagName === "SELECT") return input;
+    // A free-text setting (YouTube's category id) becomes a choice among what is offered.
+    const select = element("select", { id: input.id, name: input.name });
+    select.append(element("option", { value: "" }, "Platform default"));
+    select.dataset.typed = input.value;
+    input.replaceWith(select);
+    return select;
+  }
+
+  function offerChoices(input, property) {
+    const select = asSelect(input);
+    const current = select.value || select.dataset.typed || "";
+    const blank = select.querySelector('option[value=""]');
+    select.replaceChildren.apply(select, blank ? [blank] : []);
+    labelled(property).forEach(function ([value, label]) {
+      const option = element("option", { value: value }, label);
+      option.selected = value === current;
+      select.append(option);
+    });
+  }
+
+  function drawLive(target, data) {
+    const live = data.live;
+    const note = target.querySelector("[data-live-options]");
+    if (note && live.supported) {
+      note.hidden = false;
+      note.textContent = live.available
+        ? "The choices below are the ones the platform offers this account."
+        : "The platform's own choices could not be read just now (" + live.error.message + ").";
+    }
+    if (!live.available) return;
+    Object.entries(data.platform_settings_schema.properties || {}).forEach(function ([key, property]) {
+      const input = document.getElementById("t-" + target.dataset.account + "-" + key);
+      if (!input) return;
+      if (property.type === "string" && Array.isArray(property.enum)) offerChoices(input, property);
+      if (property.const === false && input.type === "checkbox") {
+        input.checked = false;
+        input.disabled = true;
+      }
+    });
+  }
+
+  async function loadCapabilities(target) {
+    const url = target.dataset.capabilitiesUrl;
+    if (!url || asked.has(target)) return;
+    asked.add(target);
+    try {
+      const response = await fetch(url, { headers: { Accept: "application/json" }, credentials: "same-origin" });
+      if (!response.ok) throw new Error("HTTP " + response.status);
+      drawLive(target, (await response.json()).data);
+    } catch (error) {
+      asked.delete(target); // asked again at the next pick
+    }
+  }
+
+  form.addEventListener("change", function (event) {
+    if (event.target.classList.contains("pick") && event.target.checked) {
+      loadCapabilities(event.target.closest(".target"));
+    }
+  });
+  targets().filter(chosen).forEach(loadCapabilities);
+
   if (targets().some(chosen) || document.getElementById("content").value) check();
 })();

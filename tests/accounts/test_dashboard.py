@@ -231,3 +231,46 @@ def test_another_teams_account_cannot_be_re_authorized_from_the_connect_page(bro
     page = browser.get(f"/dashboard/accounts/password/bluesky/?team={owner.team.pk}&account={theirs.pk}")
 
     assert page.status_code == 404
+
+
+# --- the capabilities the compose page reads ------------------------------------------------------
+
+
+def _capabilities_url(account, team):
+    return f"/dashboard/accounts/{account.pk}/capabilities/?team={team.pk}"
+
+
+def test_a_member_reads_an_accounts_live_options_with_the_session(client, owner, member, sandbox):
+    account = SocialAccountFactory(
+        team=owner.team,
+        platform="pinterest",
+        external_id="pin-dash",
+        access_token=tokens.issue("pinterest", "pin-dash"),
+    )
+    client.force_login(member.user)
+
+    response = client.get(_capabilities_url(account, owner.team))
+
+    assert response.status_code == 200
+    data = response.json()["data"]
+    assert data["live"]["boards"] == [{"id": "549755885175", "name": "Demo board"}]
+    assert data["platform_settings_schema"]["properties"]["boardId"]["enum"] == ["549755885175"]
+
+
+def test_another_teams_account_has_no_capabilities_page(browser, owner, outsider):
+    theirs = SocialAccountFactory(team=outsider.team, platform="pinterest")
+
+    as_own_team = browser.get(_capabilities_url(theirs, owner.team))
+    as_their_team = browser.get(_capabilities_url(theirs, outsider.team))
+
+    assert as_own_team.status_code == 404
+    assert as_their_team.status_code == 404
+
+
+def test_the_capabilities_page_needs_a_signed_in_user(client, owner):
+    account = SocialAccountFactory(team=owner.team, platform="x")
+
+    response = client.get(_capabilities_url(account, owner.team))
+
+    assert response.status_code == 302
+    assert "/login/" in response["Location"]

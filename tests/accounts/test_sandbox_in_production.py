@@ -176,3 +176,14 @@ def test_the_admin_cannot_mark_an_account_as_sandbox_in_production(client, owner
     page = client.get(reverse("admin:accounts_socialaccount_change", args=[account.pk])).content.decode()
 
     assert 'name="sandbox"' not in page
+
+
+def test_a_sandbox_accounts_capabilities_say_why_no_live_options_are_read(api, owner, production):
+    account = SocialAccountFactory(team=owner.team, platform="pinterest", sandbox=True)
+
+    response = api.as_(owner.key).get(f"/api/v1/accounts/{account.pk}/capabilities")
+
+    assert response.status_code == 200
+    live = response.json()["data"]["live"]
+    assert live["available"] is False
+    assert live["error"]["code"] == "SANDBOX_UNAVAILABLE"

@@ -8,6 +8,7 @@ pytestmark = pytest.mark.django_db
 OPERATIONS = {
     ("/api/v1/accounts", "get"): "accounts:read",
     ("/api/v1/accounts/{id}", "get"): "accounts:read",
+    ("/api/v1/accounts/{id}/capabilities", "get"): "accounts:read",
     ("/api/v1/teams", "get"): "teams:read",
     ("/api/v1/teams/{team_id}/default", "patch"): "teams:write",
     ("/api/v1/teams/{team_id}", "delete"): "teams:write",

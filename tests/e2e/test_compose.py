@@ -1,6 +1,8 @@
 """Composing in a real browser (Playwright driving Debian's Chromium): an owner writes a post,
 uploads an image straight to storage (progress bar, preview), sees each account's live count,
-publishes it now to X and Bluesky on the sandbox and finds it published with its links."""
+publishes it now to X and Bluesky on the sandbox and finds it published with its links; the
+settings offer the choices each platform gives the account (Pinterest boards, YouTube
+categories) and the chosen ones are the targets' platform_settings."""
 
 from __future__ import annotations
 
@@ -8,6 +10,7 @@ import re
 from urllib.parse import quote
 
 import pytest
+import requests
 from playwright.sync_api import expect
 
 from demo.seed import sandbox_account
@@ -147,3 +150,63 @@ def test_a_members_post_waits_until_the_owner_approves_it(page, live_server, own
     publish.refresh_from_db()
     assert (publish.approval_status, publish.status) == (ApprovalStatus.APPROVED, PublishStatus.PUBLISHED)
     assert [p["text"] for p in sandbox.posts("x")] == ["A member's launch post"]
+
+
+def test_the_settings_offer_the_choices_the_platform_gives_the_account(
+    signed_in, live_server, owner, sandbox, image, screenshot
+):
+    page = signed_in
+    pinterest, youtube = sandbox_account(owner.team, "pinterest"), sandbox_account(owner.team, "youtube")
+    [board] = requests.post(
+        f"{sandbox.url}/_sandbox/pinterest/boards",
+        json={"account": pinterest.external_id, "names": ["Holiday recipes"]},
+        timeout=5,
+    ).json()["boards"]
+
+    page.goto(f"{live_server.url}/dashboard/compose/")
+    page.fill("#content", "Cookies for the holidays")
+    page.set_input_files("#media-file", str(image))
+    expect(page.locator(".media-item .media-status")).to_have_text("Uploaded")
+    page.check(f'input.pick[value="{pinterest.pk}"]')
+    page.check(f'input.pick[value="{youtube.pk}"]')
+    page.locator("summary", has_text="Customize for Pinterest").click()
+    page.locator("summary", has_text="Customize for YouTube").click()
+
+    # Pinterest's boards as the platform lists them now (the new board was never stored here).
+    boards = page.locator(f"#t-{pinterest.pk}-boardId option")
+    expect(boards.filter(has_text="Holiday recipes")).to_have_count(1)
+    # YouTube's category id, typed before, is now a choice among the assignable categories.
+    categories = page.locator(f"select#t-{youtube.pk}-category_id option")
+    expect(categories.filter(has_text="People & Blogs")).to_have_count(1)
+    expect(categories.filter(has_text="Short Movies")).to_have_count(0)
+    screenshot(page, "compose-live-options")
+
+    page.select_option(f"#t-{youtube.pk}-category_id", label="Gaming")
+    expect(page.locator(f"#t-{youtube.pk}-category_id")).to_have_value("20")
+    page.uncheck(f'input.pick[value="{youtube.pk}"]')  # a YouTube post needs a video
+    page.select_option(f"#t-{pinterest.pk}-boardId", label="Holiday recipes")
+    page.click("button:has-text('Save draft')")
+    page.wait_for_url(re.compile(r"/dashboard/publishes/[0-9a-f-]+/\?team="))
+
+    publish = Publish.objects.get()
+    assert [(t.platform, t.platform_settings) for t in publish.targets.all()] == [
+        ("pinterest", {"boardId": board["id"]})
+    ]
+
+
+def test_a_tiktok_creators_own_levels_are_offered_and_what_they_switched_off_is_locked(
+    signed_in, live_server, owner, sandbox
+):
+    page = signed_in
+    tiktok = sandbox_account(owner.team, "tiktok")
+    creator = {"account": tiktok.external_id, "privacy_level_options": ["SELF_ONLY"], "duet_disabled": True}
+    requests.post(f"{sandbox.url}/_sandbox/tiktok/creator", json=creator, timeout=5)
+
+    page.goto(f"{live_server.url}/dashboard/compose/")
+    page.check(f'input.pick[value="{tiktok.pk}"]')
+    page.locator("summary", has_text="Customize for TikTok").click()
+
+    expect(page.locator(f"#t-{tiktok.pk}-privacy_level option")).to_have_text(["Platform default", "SELF_ONLY"])
+    expect(page.locator(f"#t-{tiktok.pk}-allows_duet")).to_be_disabled()
+    expect(page.locator(f"#t-{tiktok.pk}-allows_duet")).not_to_be_checked()
+    expect(page.locator(f"#t-{tiktok.pk}-allows_comments")).to_be_enabled()

@@ -29,7 +29,7 @@ from accounts.platforms.base import Connection, OutcomeKind, Post
 from accounts.platforms.pinterest import Client
 from tests.platforms.file_server import serve_files
 from tests.platforms.openapi_spec import SPECS, OpenApiSpec
-from tests.platforms.pinterest_helpers import BOARD, connection, image, video
+from tests.platforms.pinterest_helpers import ACCOUNT, BOARD, connection, image, video
 
 openapi = OpenApiSpec(SPECS / "pinterest" / "openapi.json", one_of_as_any_of=True)
 
@@ -62,6 +62,9 @@ def _drive(client, sandbox, origin):
     assert client.check(conn, {"post_id": outcomes[0].post_id}).kind is OutcomeKind.PUBLISHED
     assert client.find_recent(conn, posts[1], since).kind is OutcomeKind.PUBLISHED
     assert client.metrics(conn, [outcomes[0].post_id]).keys() == {outcomes[0].post_id}
+    names = [f"Board {n}" for n in range(150)]
+    requests.post(f"{sandbox.url}/_sandbox/pinterest/boards", json={"account": ACCOUNT, "names": names}, timeout=5)
+    assert len(client.options(conn)["boards"]) == 151  # two pages, the second through `bookmark`
     _oauth(client, sandbox)
 
 
@@ -203,6 +206,18 @@ def test_the_stand_in_answers_successes_in_the_documented_shapes(exchange):
         assert openapi.errors(answer.json(), schema) == [], path
         checked += 1
     assert checked >= 10
+
+
+def test_the_boards_are_paged_with_the_documented_bookmark(exchange):
+    logged, answers, _ = exchange
+    reads = [parse_qs(r["query"]) for r in _api(logged) if r["method"] == "GET" and r["path"] == f"{API}/boards"]
+    pages = [a.json() for a in answers if urlsplit(a.url).path == f"{API}/boards" and "bookmark=" in a.url]
+
+    assert reads[0] == {"page_size": ["100"]}
+    assert reads[1]["bookmark"]
+    assert reads[1]["page_size"] == ["100"]
+    assert [len(page["items"]) for page in pages] == [51]
+    assert pages[0]["bookmark"] is None
 
 
 def test_the_token_answers_fit_the_documented_responses(exchange):

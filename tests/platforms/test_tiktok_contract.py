@@ -100,6 +100,7 @@ def _drive(sandbox, server):
     assert client.check(conn, outcomes[3].ref).kind is OutcomeKind.PUBLISHED
     assert client.find_recent(conn, Post(text="video"), since).kind is OutcomeKind.PUBLISHED
     assert client.metrics(conn, [outcomes[0].post_id]).keys() == {outcomes[0].post_id}
+    assert client.options(conn)["privacy_level_options"]  # the capabilities' creator_info read
     _oauth(client)
     return answers
 
@@ -188,6 +189,17 @@ def test_described_answers_have_the_documented_shapes(exchange):
         assert answer.json()["error"]["code"] == "ok"
         checked += 1
     assert checked >= 10
+
+
+def test_the_options_read_is_a_bodyless_creator_info_query_answered_in_the_documented_shape(exchange):
+    logged, answers = exchange
+    schema = _operation("POST", "/v2/post/publish/creator_info/query/")["responses"]["200"]["content"]
+    reads = [a for a in answers if a.url.endswith("/creator_info/query/")]
+    requests_ = [r for r in logged if r["path"].endswith("/creator_info/query/")]
+
+    assert len(reads) == len(requests_) == 6  # five publishes and one options read
+    assert all(r["body"] == b"" and r["method"] == "POST" for r in requests_)
+    assert all(errors(a.json(), schema["application/json"]["schema"]) == [] for a in reads)
 
 
 def test_the_status_answers_use_the_official_status_names(exchange):

@@ -63,6 +63,7 @@ def _drive(client, sandbox):
     found = client.find_recent(conn, post("timeout", "Timeout"), since)
     assert [o.kind for o in (first, chunked, processing, settled, found)] == [OutcomeKind.PUBLISHED] * 5
     assert client.metrics(conn, [first.post_id, "missing0000"]).keys() == {first.post_id}
+    assert client.options(conn)["categories"]
     _oauth(client, sandbox)
 
 
@@ -110,6 +111,7 @@ def test_the_drive_covers_every_method_the_client_uses(exchange):
         "youtube.videos.list",
         "youtube.channels.list",
         "youtube.playlistItems.list",
+        "youtube.videoCategories.list",
         "youtubeAnalytics.reports.query",
     }
     assert len([r for r in logged if _is_session_put(r)]) >= 6  # chunks and the session query

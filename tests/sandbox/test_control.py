@@ -107,3 +107,62 @@ def test_latency_holds_every_platform_answer_after_the_post_is_made(sandbox):
 def test_bad_latency_is_refused(sandbox, seconds):
     assert _post(sandbox, "latency", {"seconds": seconds}).status_code == 400
     assert sandbox.state.latency_seconds == 0
+
+
+def test_boards_added_to_a_pinterest_account_are_listed_page_by_page(sandbox):
+    token = tokens.issue("pinterest", "pin-1")
+    added = _post(sandbox, "pinterest/boards", {"account": "pin-1", "names": ["Recipes", "Travel"]}).json()["boards"]
+    boards = f"{sandbox.url}/api.pinterest.com/v5/boards"
+    headers = {"Authorization": f"Bearer {token}"}
+
+    first = requests.get(boards, params={"page_size": 2}, headers=headers, timeout=5).json()
+    second = requests.get(boards, params={"page_size": 2, "bookmark": first["bookmark"]}, headers=headers, timeout=5)
+    others = requests.get(boards, headers={"Authorization": f"Bearer {tokens.issue('pinterest', 'pin-2')}"}, timeout=5)
+
+    assert [b["name"] for b in first["items"]] == ["Demo board", "Recipes"]
+    assert second.json() == {"items": [added[1]], "bookmark": None}
+    assert [b["name"] for b in others.json()["items"]] == ["Demo board"]
+    bad = requests.get(boards, params={"bookmark": "nope"}, headers=headers, timeout=5)
+    assert bad.status_code == 400
+
+
+@pytest.mark.parametrize(
+    "body",
+    [{"names": ["A"]}, {"account": "a", "names": []}, {"account": "a", "names": [""]}, {"account": "a", "names": "A"}],
+)
+def test_bad_board_requests_are_refused(sandbox, body):
+    assert _post(sandbox, "pinterest/boards", body).status_code == 400
+
+
+def test_a_tiktok_creator_offered_fewer_levels_is_refused_the_others(sandbox):
+    token = tokens.issue("tiktok", "tt-1")
+    settings = {"account": "tt-1", "privacy_level_options": ["SELF_ONLY"], "comment_disabled": True}
+    api = f"{sandbox.url}/open.tiktokapis.com/v2/post/publish"
+    headers = {"Authorization": f"Bearer {token}"}
+
+    assert _post(sandbox, "tiktok/creator", settings).status_code == 200
+    creator = requests.post(f"{api}/creator_info/query/", headers=headers, timeout=5).json()["data"]
+    source = {"source": "FILE_UPLOAD", "video_size": 1000, "chunk_size": 1000, "total_chunk_count": 1}
+    body = {"post_info": {"title": "t", "privacy_level": "PUBLIC_TO_EVERYONE"}, "source_info": source}
+    refused = requests.post(f"{api}/video/init/", json=body, headers=headers, timeout=5)
+
+    assert creator["privacy_level_options"] == ["SELF_ONLY"]
+    assert creator["comment_disabled"] is True
+    assert creator["duet_disabled"] is False
+    assert refused.status_code == 403
+    assert refused.json()["error"]["code"] == "privacy_level_option_mismatch"
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        {"privacy_level_options": ["SELF_ONLY"]},
+        {"account": "a", "privacy_level_options": []},
+        {"account": "a", "privacy_level_options": ["EVERYONE"]},
+        {"account": "a", "comment_disabled": "yes"},
+        {"account": "a", "max_video_post_duration_sec": 0},
+        {"account": "a", "creator_nickname": "x"},
+    ],
+)
+def test_bad_creator_requests_are_refused(sandbox, body):
+    assert _post(sandbox, "tiktok/creator", body).status_code == 400
