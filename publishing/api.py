@@ -152,11 +152,7 @@ def _invalid_body(exc: ValidationError) -> dict[str, Any]:
 def _flat_messages(details: Any, prefix: str = "") -> list[tuple[str, str]]:
     """DRF's nested field errors as (`targets[0].account_id`, message) pairs."""
     if isinstance(details, dict):
-        return [
-            pair
-            for key, value in details.items()
-            for pair in _flat_messages(value, _path(prefix, key))
-        ]
+        return [pair for key, value in details.items() for pair in _flat_messages(value, _path(prefix, key))]
     if isinstance(details, list) and details and all(isinstance(item, str) for item in details):
         return [(prefix, message) for message in details]
     if isinstance(details, list):

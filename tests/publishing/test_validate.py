@@ -108,7 +108,9 @@ def test_every_problem_of_every_target_is_reported_where_the_create_names_the_fi
 def test_a_used_up_quota_is_the_429_the_create_would_answer_and_nothing_is_counted(api, team, owner, accounts):
     team.plan.posts_per_month = 1
     team.plan.save()
-    first = api.as_(owner.key).post(URL, {"content": "One", "targets": [{"account_id": str(accounts.x.pk)}]}, format="json")
+    first = api.as_(owner.key).post(
+        URL, {"content": "One", "targets": [{"account_id": str(accounts.x.pk)}]}, format="json"
+    )
     assert first.status_code == 201
 
     body = {"content": "Two", "targets": [{"account_id": str(accounts.bluesky.pk)}]}
