@@ -125,6 +125,9 @@ def _tweet(ctx: Context, post: SandboxPost, fields: set[str]) -> dict[str, Any]:
         tweet["created_at"] = post.created_at
     if "public_metrics" in fields:
         tweet["public_metrics"] = _public_metrics(ctx.state.metrics_of("x", post.id))
+    parent = (post.extra.get("request", {}).get("reply") or {}).get("in_reply_to_tweet_id")
+    if "referenced_tweets" in fields and parent:
+        tweet["referenced_tweets"] = [{"type": "replied_to", "id": parent}]
     return tweet
 
 
