@@ -110,8 +110,8 @@ def publish_check(
         posts = _effective_posts(team, content, media_ids, usable, found)
     except ApplicationError as exc:
         return CreateCheck([*problems, _problem(exc, "media_ids")], checks, waits)
-    for index, account, post in posts:
-        checks[index] = _target_check(checks[index], account, post)
+    for index, account, post, thread in posts:
+        checks[index] = _target_check(checks[index], account, post, thread)
     return CreateCheck(problems, checks, waits)
 
 
@@ -121,26 +121,29 @@ def _effective_posts(
     media_ids: list[str],
     usable: list[tuple[int, lifecycle.TargetInput]],
     accounts: dict[str, SocialAccount],
-) -> list[tuple[int, SocialAccount, Post]]:
-    """Each usable target's effective post, by its index in the request: unsaved rows, built
+) -> list[tuple[int, SocialAccount, Post, list[Post]]]:
+    """Each usable target's effective post and thread items, by its index in the request: unsaved rows, built
     as the create builds them, through the create's own validation."""
     publish = Publish(team=team, content=content, media_ids=media_ids)
     rows = [
-        Target(
-            publish=publish,
-            account=accounts[t.account_id],
-            content=t.content,
-            media_ids=t.media_ids,
-            platform_settings=t.platform_settings or {},
+        lifecycle.with_thread(
+            Target(
+                publish=publish,
+                account=accounts[t.account_id],
+                content=t.content,
+                media_ids=t.media_ids,
+                platform_settings=t.platform_settings or {},
+            ),
+            t,
         )
         for _, t in usable
     ]
-    posts = validation.effective_posts(publish, rows, accounts=accounts)
-    return [(usable[position][0], account, post) for position, account, post in posts]
+    posts = validation.effective_posts_with_threads(publish, rows, accounts=accounts)
+    return [(usable[position][0], account, post, thread) for position, account, post, thread in posts]
 
 
-def _target_check(check: TargetCheck, account: SocialAccount, post: Post) -> TargetCheck:
-    problems = validation.problems_of(account, post)
+def _target_check(check: TargetCheck, account: SocialAccount, post: Post, thread: list[Post]) -> TargetCheck:
+    problems = validation.problems_of(account, post, thread)
     try:
         client = client_for(account.platform)
     except NoClient:

@@ -28,6 +28,8 @@ def patched_targets(
     """The publish's new set of targets: a kept one (same account) takes the fields given and
     keeps the others, a new one starts as the publish stands (draft or scheduled). New top-level
     media replace a kept target's own unless its entry gives them."""
+    from publishing.lifecycle import with_thread  # the lifecycle imports this module
+
     rows = []
     for entry in wanted:
         target = existing.get(entry.account_id) or Target(
@@ -44,7 +46,7 @@ def patched_targets(
             target.media_ids = None  # the new top-level media replaces it
         if "platform_settings" in entry.fields:
             target.platform_settings = entry.platform_settings or {}
-        rows.append(target)
+        rows.append(with_thread(target, entry))
     return rows
 
 
