@@ -126,13 +126,6 @@ def _published(post_id: str) -> Outcome:
     return Outcome(OutcomeKind.PUBLISHED, post_id=post_id, url=f"https://x.com/i/web/status/{post_id}", http_status=201)
 
 
-def _replied_to(tweet: Mapping[str, Any]) -> str:
-    """The id of the post `tweet` answers ("" when it is no reply), from `referenced_tweets`."""
-    refs = tweet.get("referenced_tweets") or []
-    found = [r for r in refs if isinstance(r, Mapping) and r.get("type") == "replied_to"]
-    return str(found[0].get("id") or "") if found else ""
-
-
 def _category(media: Media) -> str:
     if media.is_video:
         return "tweet_video"
@@ -360,22 +353,23 @@ class Client(HttpClient[tuple[dict[str, Any], list[str]]]):
 
     @staticmethod
     def _timeline_query(since: dt.datetime, token: str, *, replies: bool = False) -> str:
-        """The timeline's query; a reply's read-back also asks which post each one answers."""
+        """The timeline's query; a reply's read-back also asks each post's conversation (the id
+        of its thread's first post: spec v2.167 lists no field naming the parent)."""
         start = since.astimezone(dt.UTC).replace(microsecond=0).strftime("%Y-%m-%dT%H:%M:%SZ")
         query: dict[str, Any] = {"max_results": 100, "start_time": start}
         if replies:
-            query["post.fields"] = "referenced_tweets"
+            query["post.fields"] = "conversation_id"
         return urlencode({**query, **({"pagination_token": token} if token else {})})
 
     @staticmethod
     def _match(tweets: Sequence[Mapping[str, Any]], post: Post) -> str | None:
         """The id of the first tweet with the post's text (NFC, outer whitespace ignored) and,
-        for a reply, answering the same post (a thread may repeat a text)."""
+        for a reply, in the same thread (another thread may hold the same text)."""
         wanted = unicodedata.normalize("NFC", post.text).strip()
         for tweet in tweets:
             if unicodedata.normalize("NFC", str(tweet.get("text", ""))).strip() != wanted:
                 continue
-            if post.reply_to is None or _replied_to(tweet) == post.reply_to.parent_id:
+            if post.reply_to is None or str(tweet.get("conversation_id") or "") == post.reply_to.root_id:
                 return str(tweet["id"])
         return None
 
