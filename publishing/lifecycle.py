@@ -224,6 +224,14 @@ def _initial_state(publish_mode: str, *, released: bool) -> TargetState:
     return TargetState.SCHEDULED if publish_mode == PublishMode.SCHEDULED else TargetState.DRAFT
 
 
+def _save_thread(target: Target) -> None:
+    """Store the thread an edit gave the target in place of its stored one (only a target not
+    published has one to edit: its items were never sent)."""
+    if target.thread is not None:
+        ThreadItem.objects.filter(target=target).delete()
+        ThreadItem.objects.bulk_create(target.thread)
+
+
 def _keep_written(publish: Publish, targets: list[Target]) -> None:
     """Let the new publish answer for its targets (and their attempts: none yet) without
     reading them back. The targets stop pointing back at the publish: with the link both
@@ -233,6 +241,8 @@ def _keep_written(publish: Publish, targets: list[Target]) -> None:
     for target in targets:
         target._prefetched_objects_cache = {"attempts": [], "thread_items": target.thread or []}  # type: ignore[attr-defined]
         target._state.fields_cache.pop("publish", None)
+        for item in target.thread or ():
+            item._state.fields_cache.pop("target", None)
 
 
 _UPDATABLE = frozenset({"content", "media_ids", "targets", "scheduled_at"})
@@ -276,9 +286,7 @@ def publish_update(*, team: Team, publish_id: Id, changes: Mapping[str, Any], ca
     publish.targets.exclude(account_id__in=keep).delete()
     for target in rows:  # a new one is inserted; a kept one keeps its state
         target.save(update_fields=None if target._state.adding else _EDITED_FIELDS)
-        if target.thread is not None:  # the thread given replaces the stored one
-            ThreadItem.objects.filter(target=target).delete()
-            ThreadItem.objects.bulk_create(target.thread)
+        _save_thread(target)
     if publish.status == PublishStatus.SCHEDULED:
         assert publish.scheduled_at is not None  # noqa: S101 - a scheduled publish has its time
         outbox.schedule(publish, publish.scheduled_at)
@@ -449,6 +457,8 @@ def publish_retry(*, team: Team, publish_id: Id, caller: Caller, edits: Sequence
     edited = apply_retry_edits(publish, targets, edits)
     accounts = validation.accounts_by_id(team=team, account_ids=[str(t.account_id) for t in failed])
     validation.check_targets(publish, failed, accounts=accounts, unsupported_media_is_422=True)
+    for target in failed:
+        _save_thread(target)
     if edited and _gated(team, caller):
         for target in failed:
             target.save(update_fields=_EDITED_FIELDS)

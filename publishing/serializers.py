@@ -162,6 +162,12 @@ class RetryTargetSerializer(serializers.Serializer[Any]):
     )
     media_ids = serializers.ListField(child=serializers.UUIDField(), max_length=20, required=False, allow_null=True)
     platform_settings = PlatformSettingsField()
+    thread = ThreadItemInputSerializer(  # type: ignore[call-arg]
+        many=True,
+        required=False,
+        max_length=100,
+        help_text="Replaces the failed target's thread (never sent: a thread follows its published target).",
+    )
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         if "target_id" not in attrs and "account_id" not in attrs:
@@ -239,6 +245,7 @@ def retry_edits(body: dict[str, Any]) -> list[dict[str, Any]]:
             **{k: str(v) for k, v in e.items() if k in ("target_id", "account_id")},
             **{k: v for k, v in e.items() if k in ("content", "platform_settings")},
             **({"media_ids": None if e["media_ids"] is None else ids_of(e["media_ids"])} if "media_ids" in e else {}),
+            **({"thread": thread_inputs(e["thread"])} if "thread" in e else {}),
         }
         for e in body.get("targets", [])
     ]

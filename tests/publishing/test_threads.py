@@ -13,6 +13,7 @@ from django.utils import timezone
 from publishing import checks, lifecycle, threads
 from publishing.dispatch import job_run, reconcile
 from publishing.models import DeliveryJob, Target, ThreadItem
+from tests.media import files
 from tests.publishing.safety_support import broker_down, create, error_of, fetch, queued_publish, target_of
 
 pytestmark = pytest.mark.django_db
@@ -254,3 +255,59 @@ def test_a_patch_of_a_draft_replaces_its_thread(api, owner, accounts, sandbox):
     assert [i["content"] for i in target_of(patched.json()["data"], "x")["thread"]] == ["new", "newer"]
     kept = api.as_(owner.key).patch(f"/api/v1/publishes/{publish_id}", {"content": "edited"}, format="json")
     assert [i["content"] for i in target_of(kept.json()["data"], "x")["thread"]] == ["new", "newer"]
+
+
+def test_a_retry_may_give_a_failed_target_a_new_thread(api, owner, accounts, sandbox):
+    sandbox.outcomes("threads", "error")
+    publish_id = create(api, owner.key, _body(accounts.threads, ["old reply"])).json()["data"]["id"]
+    edit = {"account_id": str(accounts.threads.pk), "thread": [{"content": "new reply"}, {"content": "and more"}]}
+
+    retried = api.as_(owner.key).post(f"/api/v1/publishes/{publish_id}/retry", {"targets": [edit]}, format="json")
+
+    assert retried.status_code == 200, retried.json()
+    assert _texts(sandbox, "threads") == ["First: the target's own post", "new reply", "and more"]
+    thread = target_of(fetch(api, owner.key, publish_id), "threads")["thread"]
+    assert [(i["content"], i["status"]) for i in thread] == [("new reply", "published"), ("and more", "published")]
+
+
+def test_a_retry_edit_of_a_thread_is_checked_like_a_create(api, owner, accounts, sandbox):
+    sandbox.outcomes("x", "error")
+    publish_id = create(api, owner.key, _body(accounts.x, ["old reply"])).json()["data"]["id"]
+    edit = {"account_id": str(accounts.x.pk), "thread": [{"content": "x" * 300}]}
+
+    refused = api.as_(owner.key).post(f"/api/v1/publishes/{publish_id}/retry", {"targets": [edit]}, format="json")
+
+    assert refused.status_code == 400, refused.json()
+    assert error_of(refused)["details"]["targets"][0]["problems"][0]["field"] == "thread[0].text"
+    assert [i["content"] for i in target_of(fetch(api, owner.key, publish_id), "x")["thread"]] == ["old reply"]
+
+
+def test_a_target_settled_by_reconciliation_then_sends_its_thread(api, owner, accounts, sandbox):
+    sandbox.outcomes("x", "timeout")  # the target's own post is made, its answer lost
+    publish_id = create(api, owner.key, _body(accounts.x, ITEMS[:2])).json()["data"]["id"]
+    unknown = target_of(fetch(api, owner.key, publish_id), "x")
+    assert (unknown["outcome"], [i["status"] for i in unknown["thread"]]) == ("unknown", ["pending", "pending"])
+    assert _texts(sandbox, "x") == ["First: the target's own post"]
+
+    reconcile(now=_later(minutes=1))
+
+    settled = target_of(fetch(api, owner.key, publish_id), "x")
+    assert settled["status"] == "published"
+    assert [i["status"] for i in settled["thread"]] == ["published", "published"]
+    assert _texts(sandbox, "x") == ["First: the target's own post", *ITEMS[:2]]
+
+
+def test_an_item_with_its_own_image_is_sent_with_it(api, owner, accounts, sandbox, settings, tmp_path):
+    settings.MEDIA_ROOT = str(tmp_path / "media")
+    image = files.stored_upload(owner.team, files.image(), "image/png", "reply.png")
+    body = _body(accounts.bluesky, [])
+    body["targets"][0]["thread"] = [{"content": "With a picture", "media_ids": [image]}]
+
+    created = create(api, owner.key, body)
+
+    assert created.status_code == 201, created.json()
+    [root, reply] = sandbox.state.posts_of("bluesky")
+    assert (reply.text, reply.media_count, _parent_of(reply)) == ("With a picture", 1, root.id)
+    assert target_of(fetch(api, owner.key, created.json()["data"]["id"]), "bluesky")["thread"][0]["media_ids"] == [
+        image
+    ]
