@@ -532,3 +532,24 @@ def test_the_page_shows_each_thread_item_with_its_status_and_a_link(client, owne
         assert reply["text"] in row
         assert "Published" in row
         assert f"/_sandbox/posts/x/{reply['id']}" in row
+
+
+def test_a_published_publish_whose_thread_is_still_going_out_keeps_polling(client, owner, sandbox):
+    account = sandbox_account(owner.team, "x")
+    sandbox.outcomes("x", "ok", "timeout")  # the target goes out; its reply's answer is lost
+    publish = lifecycle.publish_create(
+        team=owner.team,
+        caller=lifecycle.Caller(user=owner.user, can_approve=True),
+        content="Published, its reply open",
+        media_ids=[],
+        targets=[lifecycle.TargetInput(account_id=str(account.pk), thread=[lifecycle.ThreadItemInput("A reply")])],
+        publish_mode=PublishMode.IMMEDIATE,
+        scheduled_at=None,
+    )
+    publish = _sent(publish)
+    assert publish.status == PublishStatus.PUBLISHED
+
+    fragment = _page(_as(client, owner).get(f"{_url(publish, team=owner.team)}&fragment=targets"))
+
+    assert 'data-settled="false"' in fragment
+    assert "Unknown" in fragment.split('class="stack thread"', 1)[1]
