@@ -58,7 +58,6 @@ class AttemptInline(ReadOnlyInline):
 
 class ThreadItemInline(ReadOnlyInline):
     model = ThreadItem
-    show_change_link = False
     readonly_fields = fields = (
         "position",
         "content",
@@ -176,6 +175,25 @@ class TargetAdmin(admin.ModelAdmin[Target]):
         return False
 
     def has_delete_permission(self, request: HttpRequest, obj: Target | None = None) -> bool:
+        return False
+
+
+@admin.register(ThreadItem)
+class ThreadItemAdmin(admin.ModelAdmin[ThreadItem]):
+    """Read-only: an item moves only through `publishing.threads`."""
+
+    list_display = ["target", "position", "state", "attempts", "platform_post_id", "error_code", "started_at"]
+    list_filter = ["state"]
+    search_fields = ["target__id", "platform_post_id"]
+    readonly_fields = [f.name for f in ThreadItem._meta.fields]
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: ThreadItem | None = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: ThreadItem | None = None) -> bool:
         return False
 
 

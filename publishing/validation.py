@@ -198,15 +198,23 @@ def problems_of(account: SocialAccount, post: Post, thread: Sequence[Post] = ())
         client = client_for(account.platform)
     except NoClient:
         return [Problem("platform", "PLATFORM_UNSUPPORTED", f"Publishing to {account.platform} is not available.")]
-    return client.problems(post) + thread_problems(account, thread)
+    return client.problems(post) + thread_problems(account, post, thread)
 
 
-def thread_problems(account: SocialAccount, thread: Sequence[Post]) -> list[Problem]:
+# The settings that make a target's own post a reply: its thread would then hang off someone
+# else's conversation, whose first post the read-back of a lost item could not name.
+_REPLY_SETTINGS = ("reply_to", "reply")
+
+
+def thread_problems(account: SocialAccount, post: Post, thread: Sequence[Post]) -> list[Problem]:
     if not thread:
         return []
     if account.platform not in THREAD_PLATFORMS:
         names = ", ".join(sorted(THREAD_PLATFORMS))
         return [Problem("thread", "THREAD_UNSUPPORTED", f"Threads go to {names} only, not {account.platform}.")]
+    if any(key in post.settings for key in _REPLY_SETTINGS):
+        message = "A thread starts at the target's own post, which cannot itself be a reply (reply_to, reply)."
+        return [Problem("thread", "INVALID_COMBINATION", message)]
     if len(thread) > MAX_THREAD_ITEMS:
         return [Problem("thread", "THREAD_TOO_LONG", f"A thread takes at most {MAX_THREAD_ITEMS} items.")]
     client = client_for(account.platform)

@@ -311,3 +311,14 @@ def test_an_item_with_its_own_image_is_sent_with_it(api, owner, accounts, sandbo
     assert target_of(fetch(api, owner.key, created.json()["data"]["id"]), "bluesky")["thread"][0]["media_ids"] == [
         image
     ]
+
+
+def test_a_thread_cannot_hang_off_a_target_that_is_itself_a_reply(api, owner, accounts, sandbox):
+    body = _body(accounts.x, ["a reply"])
+    body["targets"][0]["platform_settings"] = {"reply_to": "12345"}
+
+    refused = create(api, owner.key, body)
+
+    assert refused.status_code == 400, refused.json()
+    assert error_of(refused)["details"]["targets"][0]["problems"][0]["field"] == "thread"
+    assert error_of(refused)["code"] == "INVALID_COMBINATION"
