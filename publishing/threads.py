@@ -68,19 +68,17 @@ def _absent_after() -> dt.timedelta:
 
 
 def thread_hand_over(*, target_id: Id, now: dt.datetime | None = None) -> bool:
-    """Queue the sending of the target's next item, when the target is published and that
-    item is pending and due. The item is leased first (one UPDATE), so the sweep does not
-    queue it again meanwhile. Never inside a transaction. True when a task was queued."""
+    """Queue the sending of the published target's next item, when it is pending and due (the
+    run claims nothing of a target not published). The item is leased first (one UPDATE), so
+    the sweep does not queue it again meanwhile. Never inside a transaction. True when a task
+    was queued; a target without a thread costs one SELECT."""
     from publishing.tasks import send_thread
 
     now = now or timezone.now()
+    first = _first_open(target_id)
     due = Q(next_check_at__isnull=True) | Q(next_check_at__lte=now)
-    first_open = _first_open(target_id)
-    leased = (
-        ThreadItem.objects.filter(due, pk=first_open, state=ThreadItemState.PENDING)
-        .filter(target__state=TargetState.PUBLISHED)
-        .update(next_check_at=now + _hand_over_lease(), updated_at=now)
-    )
+    pending = ThreadItem.objects.filter(due, pk=first, state=ThreadItemState.PENDING)
+    leased = first is not None and pending.update(next_check_at=now + _hand_over_lease(), updated_at=now)
     if not leased:
         return False
     try:
@@ -92,9 +90,9 @@ def thread_hand_over(*, target_id: Id, now: dt.datetime | None = None) -> bool:
 
 
 def _first_open(target_id: Id) -> Any:
-    """The id of the target's first item not published (a subquery)."""
+    """The id of the target's first item not published; None when there is none."""
     items = ThreadItem.objects.filter(target_id=target_id).exclude(state=ThreadItemState.PUBLISHED)
-    return items.order_by("position").values("pk")[:1]
+    return items.order_by("position").values_list("pk", flat=True).first()
 
 
 # --- the worker's path -------------------------------------------------------------------------
@@ -123,22 +121,24 @@ def item_claim(*, target_id: Id) -> ThreadItem | None:
     """The target's first open item, moved pending -> sending by compare-and-set when the
     target is published and every earlier item is; None when there is nothing to send."""
     now = timezone.now()
-    claimed = (
-        ThreadItem.objects.filter(pk=_first_open(target_id), state=ThreadItemState.PENDING)
-        .filter(target__state=TargetState.PUBLISHED)
-        .update(
-            state=ThreadItemState.SENDING,
-            attempts=F("attempts") + 1,
-            started_at=now,
-            next_check_at=None,
-            ref={},
-            updated_at=now,
-        )
+    # A published target stays published (transitions.py): checked once, before the claim.
+    published = Target.objects.filter(pk=target_id, state=TargetState.PUBLISHED).exists()
+    first = _first_open(target_id) if published else None
+    if first is None:
+        return None
+    # The compare-and-set is on the item's own row (no join), so that of two runs racing for
+    # it, the one that waited re-reads its state after the other's commit and finds it taken.
+    claimed = ThreadItem.objects.filter(pk=first, state=ThreadItemState.PENDING).update(
+        state=ThreadItemState.SENDING,
+        attempts=F("attempts") + 1,
+        started_at=now,
+        next_check_at=None,
+        ref={},
+        updated_at=now,
     )
     if not claimed:
         return None
-    items = ThreadItem.objects.select_related("target__account", "target__publish__team")
-    return items.get(target_id=target_id, state=ThreadItemState.SENDING)
+    return ThreadItem.objects.select_related("target__account", "target__publish__team").get(pk=first)
 
 
 def _post_of(target: Target, item: ThreadItem) -> Post:

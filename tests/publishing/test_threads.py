@@ -5,9 +5,13 @@ over real HTTP; its stored posts are the ground truth for what was sent, and to 
 from __future__ import annotations
 
 import datetime as dt
+import threading
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import pytest
+import requests
+from django.db import connection
 from django.utils import timezone
 
 from publishing import checks, lifecycle, threads
@@ -322,3 +326,32 @@ def test_a_thread_cannot_hang_off_a_target_that_is_itself_a_reply(api, owner, ac
     assert refused.status_code == 400, refused.json()
     assert error_of(refused)["details"]["targets"][0]["problems"][0]["field"] == "thread"
     assert error_of(refused)["code"] == "INVALID_COMBINATION"
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_parallel_runs_of_one_thread_send_each_item_once(owner, accounts, sandbox):
+    publish = queued_publish(owner, accounts.x, content="Root")
+    target = Target.objects.get(publish=publish)
+    texts = ["A", "B", "C"]
+    ThreadItem.objects.bulk_create(
+        [ThreadItem(target=target, position=n, content=text) for n, text in enumerate(texts, start=1)]
+    )
+    with broker_down():  # the target goes out; its thread waits for the runs below
+        job_run(job_id=str(DeliveryJob.objects.get(target=target).pk))
+    # Slow answers, so that the runs overlap while a call is out.
+    requests.post(f"{sandbox.url}/_sandbox/latency", json={"seconds": 0.3}, timeout=5)
+    start = threading.Barrier(6)
+
+    def run(_: int) -> None:
+        try:
+            start.wait(timeout=30)
+            threads.thread_send(target_id=target.pk)
+        finally:
+            connection.close()
+
+    with ThreadPoolExecutor(max_workers=6) as pool:
+        list(pool.map(run, range(6)))
+
+    assert _texts(sandbox, "x") == ["Root", *texts]
+    assert list(ThreadItem.objects.filter(target=target).values_list("state", "attempts")) == [("published", 1)] * 3
