@@ -200,6 +200,7 @@ CELERY_BEAT_SCHEDULER = "django_celery_beat.schedulers:DatabaseScheduler"
 CELERY_TIMEZONE = "UTC"
 CELERY_TASK_ROUTES = {
     "publishing.deliver": {"queue": "dispatch"},
+    "publishing.send_thread": {"queue": "dispatch"},  # a thread's replies: platform calls like deliver's
     "media.*": {"queue": "media"},
     "webhooks.*": {"queue": "webhooks"},
     "analytics.*": {"queue": "analytics"},

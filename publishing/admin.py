@@ -1,4 +1,4 @@
-"""Publishes for staff: targets and attempts inline, filters by status, platform and team, and
+"""Publishes for staff: targets, attempts and thread items inline, filters by status, platform and team, and
 actions that go through the lifecycle functions (never a direct status write)."""
 
 from __future__ import annotations
@@ -13,7 +13,15 @@ from django.http import HttpRequest
 from accounts.models import Platform
 from config.errors import ApplicationError
 from publishing import dispatch, lifecycle
-from publishing.models import DeliveryAttempt, DeliveryJob, IdempotencyKey, Publish, ScheduledRelease, Target
+from publishing.models import (
+    DeliveryAttempt,
+    DeliveryJob,
+    IdempotencyKey,
+    Publish,
+    ScheduledRelease,
+    Target,
+    ThreadItem,
+)
 from publishing.selectors import ATTEMPT_FIELDS
 from teams.models import Membership, Role
 
@@ -46,6 +54,22 @@ class TargetInline(ReadOnlyInline):
 class AttemptInline(ReadOnlyInline):
     model = DeliveryAttempt
     readonly_fields = fields = ATTEMPT_FIELDS
+
+
+class ThreadItemInline(ReadOnlyInline):
+    model = ThreadItem
+    readonly_fields = fields = (
+        "position",
+        "content",
+        "state",
+        "attempts",
+        "platform_post_id",
+        "platform_post_url",
+        "error_code",
+        "error_message",
+        "started_at",
+        "published_at",
+    )
 
 
 class PlatformFilter(admin.SimpleListFilter):
@@ -145,12 +169,31 @@ class TargetAdmin(admin.ModelAdmin[Target]):
     list_filter = ["state", "platform"]
     search_fields = ["id", "publish__id", "platform_post_id"]
     readonly_fields = [f.name for f in Target._meta.fields]
-    inlines = [AttemptInline]
+    inlines = [AttemptInline, ThreadItemInline]
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False
 
     def has_delete_permission(self, request: HttpRequest, obj: Target | None = None) -> bool:
+        return False
+
+
+@admin.register(ThreadItem)
+class ThreadItemAdmin(admin.ModelAdmin[ThreadItem]):
+    """Read-only: an item moves only through `publishing.threads`."""
+
+    list_display = ["target", "position", "state", "attempts", "platform_post_id", "error_code", "started_at"]
+    list_filter = ["state"]
+    search_fields = ["target__id", "platform_post_id"]
+    readonly_fields = [f.name for f in ThreadItem._meta.fields]
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: ThreadItem | None = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: ThreadItem | None = None) -> bool:
         return False
 
 

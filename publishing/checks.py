@@ -121,10 +121,10 @@ def publish_check(
     except ApplicationError as exc:
         first.note(exc, rank=4)
         return CreateCheck([*problems, _problem(exc, "media_ids")], checks, waits, first.error)
-    for index, account, post in posts:
-        checks[index] = _target_check(checks[index], account, post)
+    for index, account, post, thread in posts:
+        checks[index] = _target_check(checks[index], account, post, thread)
     try:
-        found_problems = [(index, account, checks[index].problems) for index, account, _ in posts]
+        found_problems = [(index, account, checks[index].problems) for index, account, _, _ in posts]
         validation.raise_for_problems(found_problems, unsupported_media_is_422=False)
     except ApplicationError as exc:
         first.note(exc, rank=5)
@@ -161,26 +161,29 @@ def _effective_posts(
     media_ids: list[str],
     usable: list[tuple[int, lifecycle.TargetInput]],
     accounts: dict[str, SocialAccount],
-) -> list[tuple[int, SocialAccount, Post]]:
-    """Each usable target's effective post, by its index in the request: unsaved rows, built
+) -> list[tuple[int, SocialAccount, Post, list[Post]]]:
+    """Each usable target's effective post and thread items, by its index in the request: unsaved rows, built
     as the create builds them, through the create's own validation."""
     publish = Publish(team=team, content=content, media_ids=media_ids)
     rows = [
-        Target(
-            publish=publish,
-            account=accounts[t.account_id],
-            content=t.content,
-            media_ids=t.media_ids,
-            platform_settings=t.platform_settings or {},
+        lifecycle.with_thread(
+            Target(
+                publish=publish,
+                account=accounts[t.account_id],
+                content=t.content,
+                media_ids=t.media_ids,
+                platform_settings=t.platform_settings or {},
+            ),
+            t,
         )
         for _, t in usable
     ]
-    posts = validation.effective_posts(publish, rows, accounts=accounts)
-    return [(usable[position][0], account, post) for position, account, post in posts]
+    posts = validation.effective_posts_with_threads(publish, rows, accounts=accounts)
+    return [(usable[position][0], account, post, thread) for position, account, post, thread in posts]
 
 
-def _target_check(check: TargetCheck, account: SocialAccount, post: Post) -> TargetCheck:
-    problems = validation.problems_of(account, post)
+def _target_check(check: TargetCheck, account: SocialAccount, post: Post, thread: list[Post]) -> TargetCheck:
+    problems = validation.problems_of(account, post, thread)
     try:
         client = client_for(account.platform)
     except NoClient:

@@ -35,7 +35,7 @@ from accounts.services import account_note_outcome, account_store_renewed, conne
 from config import broker
 from config.celery import app
 from config.errors import InvalidRequest
-from publishing import delivery, hotpath, outbox, validation
+from publishing import delivery, hotpath, outbox, threads, validation
 from publishing.models import (
     AttemptState,
     DeliveryAttempt,
@@ -310,6 +310,8 @@ def job_run(*, job_id: str) -> None:
             logger.exception("Sending target %s raised; its outcome is unknown", target.pk)
             outcome = Outcome(OutcomeKind.UNKNOWN, error_code="CLIENT_ERROR", error_message=type(exc).__name__)
     delivery.attempt_finish(attempt=attempt, outcome=outcome, request=request)
+    if outcome.kind is OutcomeKind.PUBLISHED:  # its thread, if any, follows
+        threads.thread_hand_over(target_id=target.pk)
 
 
 def _call(target: Target, attempt: DeliveryAttempt, post: Post) -> Outcome:
@@ -381,7 +383,8 @@ def _stale_after() -> dt.timedelta:
 def reconcile(*, now: dt.datetime | None = None) -> int:
     """Settle what is open: attempts left in `sending` become unknown, jobs whose worker was
     lost before sending go back to the queue, then processing and unknown targets that are due
-    are read back from their platform. Returns checks made."""
+    are read back from their platform; then the same for thread items
+    (`threads.threads_reconcile`). Returns checks made and threads handed over."""
     now = now or timezone.now()
     stale = DeliveryAttempt.objects.filter(state=AttemptState.SENDING, started_at__lt=now - _stale_after())
     for attempt_id in list(stale.values_list("pk", flat=True)[:BATCH]):
@@ -400,7 +403,7 @@ def reconcile(*, now: dt.datetime | None = None) -> int:
         Target.objects.filter(pk__in=due).update(next_check_at=now + dt.timedelta(minutes=5))
     for target_id in due:
         check(target_id=target_id, now=now)
-    return len(due)
+    return len(due) + threads.threads_reconcile(now=now)
 
 
 def check(*, target_id: Id, now: dt.datetime | None = None) -> None:
@@ -426,3 +429,5 @@ def check(*, target_id: Id, now: dt.datetime | None = None) -> None:
         logger.exception("Checking target %s failed; it is asked again later", target.pk)
         outcome = Outcome(OutcomeKind.UNKNOWN, error_code="CHECK_FAILED")
     delivery.check_record(target_id=target.pk, outcome=outcome, now=now)
+    if outcome.kind is OutcomeKind.PUBLISHED:  # its thread, if any, follows
+        threads.thread_hand_over(target_id=target.pk, now=now)

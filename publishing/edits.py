@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from accounts.models import SocialAccount
 from config.errors import InvalidRequest
-from publishing.models import Publish, PublishStatus, Target, TargetState
+from publishing.models import Publish, PublishStatus, Target, TargetState, ThreadItem
 
 if TYPE_CHECKING:
     from publishing.lifecycle import TargetInput
@@ -28,6 +28,8 @@ def patched_targets(
     """The publish's new set of targets: a kept one (same account) takes the fields given and
     keeps the others, a new one starts as the publish stands (draft or scheduled). New top-level
     media replace a kept target's own unless its entry gives them."""
+    from publishing.lifecycle import with_thread  # the lifecycle imports this module
+
     rows = []
     for entry in wanted:
         target = existing.get(entry.account_id) or Target(
@@ -44,7 +46,7 @@ def patched_targets(
             target.media_ids = None  # the new top-level media replaces it
         if "platform_settings" in entry.fields:
             target.platform_settings = entry.platform_settings or {}
-        rows.append(target)
+        rows.append(with_thread(target, entry))
     return rows
 
 
@@ -65,7 +67,18 @@ def apply_retry_edits(publish: Publish, targets: Sequence[Target], edits: Sequen
                 value = edit[name] if name != "platform_settings" else edit[name] or {}
                 edited = edited or _sent_value(publish, target, name) != _sent_value(publish, target, name, value)
                 setattr(target, name, value)
+        if "thread" in edit:
+            edited = _thread_edited(target, edit["thread"]) or edited
     return edited
+
+
+def _thread_edited(target: Target, thread: Sequence[Any]) -> bool:
+    """Give the failed target the thread of a retry's edit; whether it differs from the stored one."""
+    from publishing.lifecycle import TargetInput, with_thread  # the lifecycle imports this module
+
+    stored = [(item.content, list(item.media_ids)) for item in ThreadItem.objects.filter(target=target)]
+    with_thread(target, TargetInput(account_id=str(target.account_id), thread=list(thread)))
+    return stored != [(item.content, list(item.media_ids)) for item in target.thread or ()]
 
 
 def _sent_value(publish: Publish, target: Target, name: str, value: Any = ...) -> Any:

@@ -38,6 +38,7 @@ from publishing.models import (
     ScheduledRelease,
     Target,
     TargetState,
+    ThreadItem,
 )
 from publishing.status import derive_status, event_data, locked, settle
 from publishing.transitions import move_targets
@@ -59,6 +60,14 @@ class Caller:
 
 
 @dataclass(frozen=True)
+class ThreadItemInput:
+    """One later post of a target's thread: its own text and media (nothing is inherited)."""
+
+    content: str = ""
+    media_ids: list[str] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
 class TargetInput:
     """One target of a request. Fields left None are inherited (create) or kept (PATCH)."""
 
@@ -66,7 +75,18 @@ class TargetInput:
     content: str | None = None
     media_ids: list[str] | None = None
     platform_settings: dict[str, Any] | None = None
-    fields: frozenset[str] = field(default_factory=frozenset)  # which of the three were supplied
+    fields: frozenset[str] = field(default_factory=frozenset)  # which of the four were supplied
+    thread: list[ThreadItemInput] | None = None  # None: none (create) or the stored one (PATCH)
+
+
+def with_thread(target: Target, entry: TargetInput) -> Target:
+    """`target` carrying the thread `entry` gives (unsaved items, positions from 1)."""
+    if entry.thread is not None:
+        target.thread = [
+            ThreadItem(target=target, position=j, content=item.content, media_ids=list(item.media_ids))
+            for j, item in enumerate(entry.thread, start=1)
+        ]
+    return target
 
 
 # --- helpers -----------------------------------------------------------------------------------
@@ -136,14 +156,17 @@ def publish_create(
     released = publish_mode == PublishMode.IMMEDIATE and not gated
     initial = _initial_state(publish_mode, released=released)
     rows = [
-        Target(
-            publish=publish,
-            account=accounts[t.account_id],
-            platform=accounts[t.account_id].platform,
-            content=t.content,
-            media_ids=t.media_ids,
-            platform_settings=t.platform_settings or {},
-            state=initial,
+        with_thread(
+            Target(
+                publish=publish,
+                account=accounts[t.account_id],
+                platform=accounts[t.account_id].platform,
+                content=t.content,
+                media_ids=t.media_ids,
+                platform_settings=t.platform_settings or {},
+                state=initial,
+            ),
+            t,
         )
         for t in targets
     ]
@@ -161,7 +184,8 @@ def publish_create(
     if publish_mode == PublishMode.SCHEDULED:
         assert scheduled_at is not None  # noqa: S101 - checked above
         release = [ScheduledRelease(publish=publish, due_at=scheduled_at)]
-    db.insert([publish], rows, jobs, release)  # one statement
+    items = [item for row in rows for item in row.thread or ()]
+    db.insert([publish], rows, items, jobs, release)  # one statement
     publish.written_jobs = jobs
     if gated:
         emit(team=team, event_type="post.pending_approval", data=event_data(publish, targets=rows))
@@ -200,6 +224,14 @@ def _initial_state(publish_mode: str, *, released: bool) -> TargetState:
     return TargetState.SCHEDULED if publish_mode == PublishMode.SCHEDULED else TargetState.DRAFT
 
 
+def _save_thread(target: Target) -> None:
+    """Store the thread an edit gave the target in place of its stored one (only a target not
+    published has one to edit: its items were never sent)."""
+    if target.thread is not None:
+        ThreadItem.objects.filter(target=target).delete()
+        ThreadItem.objects.bulk_create(target.thread)
+
+
 def _keep_written(publish: Publish, targets: list[Target]) -> None:
     """Let the new publish answer for its targets (and their attempts: none yet) without
     reading them back. The targets stop pointing back at the publish: with the link both
@@ -207,8 +239,10 @@ def _keep_written(publish: Publish, targets: list[Target]) -> None:
     collector instead of being freed with the request."""
     publish._prefetched_objects_cache = {"targets": targets}  # type: ignore[attr-defined]
     for target in targets:
-        target._prefetched_objects_cache = {"attempts": []}  # type: ignore[attr-defined]
+        target._prefetched_objects_cache = {"attempts": [], "thread_items": target.thread or []}  # type: ignore[attr-defined]
         target._state.fields_cache.pop("publish", None)
+        for item in target.thread or ():
+            item._state.fields_cache.pop("target", None)
 
 
 _UPDATABLE = frozenset({"content", "media_ids", "targets", "scheduled_at"})
@@ -252,6 +286,7 @@ def publish_update(*, team: Team, publish_id: Id, changes: Mapping[str, Any], ca
     publish.targets.exclude(account_id__in=keep).delete()
     for target in rows:  # a new one is inserted; a kept one keeps its state
         target.save(update_fields=None if target._state.adding else _EDITED_FIELDS)
+        _save_thread(target)
     if publish.status == PublishStatus.SCHEDULED:
         assert publish.scheduled_at is not None  # noqa: S101 - a scheduled publish has its time
         outbox.schedule(publish, publish.scheduled_at)
@@ -422,6 +457,8 @@ def publish_retry(*, team: Team, publish_id: Id, caller: Caller, edits: Sequence
     edited = apply_retry_edits(publish, targets, edits)
     accounts = validation.accounts_by_id(team=team, account_ids=[str(t.account_id) for t in failed])
     validation.check_targets(publish, failed, accounts=accounts, unsupported_media_is_422=True)
+    for target in failed:
+        _save_thread(target)
     if edited and _gated(team, caller):
         for target in failed:
             target.save(update_fields=_EDITED_FIELDS)

@@ -144,6 +144,10 @@ class Target(BaseModel):
     next_check_at = models.DateTimeField(null=True, blank=True)
     checks = models.PositiveIntegerField(default=0)
 
+    # Not a column: a new or edited target's thread items, checked and written with it
+    # (None: the stored items, if any, stand).
+    thread: list[ThreadItem] | None = None
+
     class Meta:
         ordering = ["created_at", "id"]
         constraints = [
@@ -267,3 +271,52 @@ class IdempotencyKey(BaseModel):
 
     def __str__(self) -> str:
         return f"{self.key} ({self.state})"
+
+
+class ThreadItemState(models.TextChoices):
+    PENDING = "pending"  # waiting for its parent to be published (or for its turn)
+    SENDING = "sending"  # claimed and being sent: the post may exist
+    UNKNOWN = "unknown"  # sent without a clear answer: read back before anything else is sent
+    PUBLISHED = "published"
+    FAILED = "failed"
+
+
+class ThreadItem(BaseModel):
+    """One later post of a target's thread, published as a reply to the post before it (the
+    target's own post for the first item). `publishing.threads` owns its moves; like an
+    attempt, `sending` is committed before the platform is called."""
+
+    target = models.ForeignKey(Target, on_delete=models.CASCADE, related_name="thread_items")
+    position = models.PositiveSmallIntegerField(help_text="1 for the first reply, then 2, 3...")
+    content = models.TextField(blank=True)
+    media_ids = models.JSONField(default=list, blank=True)
+    state = models.CharField(max_length=10, choices=ThreadItemState.choices, default=ThreadItemState.PENDING)
+    platform_post_id = models.CharField(max_length=255, blank=True)
+    platform_post_url = models.URLField(max_length=1000, blank=True)
+    ref = models.JSONField(default=dict, blank=True, help_text="Ids to read the post back: container, rkey, cid.")
+    response = models.JSONField(default=dict, blank=True, help_text="The platform's last answer.")
+    error_code = models.CharField(max_length=100, blank=True)
+    error_message = models.TextField(blank=True)
+    attempts = models.PositiveIntegerField(default=0, help_text="Sends made (a re-send only once proven absent).")
+    checks = models.PositiveIntegerField(default=0)
+    started_at = models.DateTimeField(null=True, blank=True)
+    published_at = models.DateTimeField(null=True, blank=True)
+    # Pending: not handed to a worker again before this (a lease, or a pause after a refusal);
+    # unknown: when to read it back next.
+    next_check_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["target", "position"]
+        constraints = [
+            models.UniqueConstraint(fields=["target", "position"], name="thread_item_one_per_position"),
+            models.CheckConstraint(
+                condition=~Q(state="published") | ~Q(platform_post_id=""), name="thread_item_published_has_post_id"
+            ),
+            models.CheckConstraint(
+                condition=~Q(state="failed") | ~Q(error_code=""), name="thread_item_failed_has_evidence"
+            ),
+        ]
+        indexes = [models.Index(fields=["state", "next_check_at"])]
+
+    def __str__(self) -> str:
+        return f"item {self.position} of {self.target_id}: {self.state}"

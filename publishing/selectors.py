@@ -16,7 +16,7 @@ from django.utils.dateparse import parse_datetime
 
 from accounts.models import SocialAccount
 from publishing import outbox
-from publishing.models import ApprovalStatus, DeliveryAttempt, Publish, Target
+from publishing.models import ApprovalStatus, DeliveryAttempt, Publish, Target, ThreadItem
 from teams.models import Team
 
 # The attempt fields a publish's representation shows; read with the targets, not apart.
@@ -31,6 +31,17 @@ ATTEMPT_FIELDS = (
     "finished_at",
 )
 _ATTEMPT_TIMES = ("started_at", "finished_at")
+# The thread item fields a representation shows, read the same way.
+THREAD_ITEM_FIELDS = (
+    "position",
+    "content",
+    "media_ids",
+    "state",
+    "platform_post_id",
+    "platform_post_url",
+    "error_code",
+    "error_message",
+)
 
 
 # The target's attempts as one JSON array, in SQL written once: composing it with the ORM on
@@ -41,10 +52,12 @@ _ATTEMPT_ROWS = {
 }
 
 
-def _attempt_rows() -> RawSQL:
+def _attempt_rows(
+    model: type[DeliveryAttempt | ThreadItem] = DeliveryAttempt, fields: tuple[str, ...] = ATTEMPT_FIELDS
+) -> RawSQL:
     sql = _ATTEMPT_ROWS.get(connection.vendor, _ATTEMPT_ROWS["postgresql"]).format(
-        fields=", ".join(f"'{name}', {name}" for name in ATTEMPT_FIELDS),
-        table=DeliveryAttempt._meta.db_table,
+        fields=", ".join(f"'{name}', {name}" for name in fields),
+        table=model._meta.db_table,
         target=f'"{Target._meta.db_table}"."id"',
     )
     # Built from the model's own names and constants only: nothing of a request reaches it.
@@ -72,12 +85,18 @@ class _TargetsWithAttempts(ModelIterable[Target]):
     def __iter__(self) -> Iterator[Target]:
         for target in super().__iter__():
             rows = sorted(target.attempt_rows or (), key=lambda row: row["number"])  # type: ignore[attr-defined]
-            target._prefetched_objects_cache = {"attempts": [_attempt(target, row) for row in rows]}  # type: ignore[attr-defined]
+            items = sorted(target.thread_rows or (), key=lambda row: row["position"])  # type: ignore[attr-defined]
+            target._prefetched_objects_cache = {  # type: ignore[attr-defined]
+                "attempts": [_attempt(target, row) for row in rows],
+                "thread_items": [ThreadItem(target_id=target.pk, **row) for row in items],
+            }
             yield target
 
 
 def targets_with_attempts() -> QuerySet[Target]:
-    query = Target.objects.order_by("created_at", "id").annotate(attempt_rows=_attempt_rows())
+    """Targets with their attempts and thread items, read in the same query."""
+    items = _attempt_rows(ThreadItem, THREAD_ITEM_FIELDS)
+    query = Target.objects.order_by("created_at", "id").annotate(attempt_rows=_attempt_rows(), thread_rows=items)
     query._iterable_class = _TargetsWithAttempts
     return query
 

@@ -16,7 +16,15 @@ from config.fields import CommaSeparatedChoiceField
 from config.parsers import depth_of
 from config.schema import ErrorObjectSerializer, data_envelope
 from publishing import lifecycle
-from publishing.models import TARGET_STATUSES, DeliveryAttempt, Publish, PublishMode, PublishStatus, Target
+from publishing.models import (
+    TARGET_STATUSES,
+    DeliveryAttempt,
+    Publish,
+    PublishMode,
+    PublishStatus,
+    Target,
+    ThreadItem,
+)
 from publishing.selectors import ATTEMPT_FIELDS
 
 # --- input -----------------------------------------------------------------------------------
@@ -65,6 +73,13 @@ def _holds_nul(document: Any) -> bool:
     return False
 
 
+class ThreadItemInputSerializer(serializers.Serializer[Any]):
+    content = serializers.CharField(
+        required=False, allow_blank=True, default="", max_length=100_000, trim_whitespace=False
+    )
+    media_ids = serializers.ListField(child=serializers.UUIDField(), max_length=20, required=False, default=list)
+
+
 class TargetInputSerializer(serializers.Serializer[Any]):
     account_id = serializers.UUIDField(help_text="The connected account to publish to.")
     content = serializers.CharField(
@@ -83,6 +98,16 @@ class TargetInputSerializer(serializers.Serializer[Any]):
         help_text="Overrides the publish's media for this target; null inherits it.",
     )
     platform_settings = PlatformSettingsField()
+    thread = ThreadItemInputSerializer(  # type: ignore[call-arg]
+        many=True,
+        required=False,
+        max_length=100,  # the platforms' own limit (25) is checked with the posts, as THREAD_TOO_LONG
+        help_text=(
+            "X, Bluesky and Threads only: later posts published after this target's own post as a chain of "
+            "replies, each replying to the one before. Each item is its own text and media (nothing is "
+            "inherited), checked like a post. On PATCH, the list given replaces the stored one."
+        ),
+    )
 
 
 class CreatePublishSerializer(serializers.Serializer[Any]):
@@ -137,6 +162,12 @@ class RetryTargetSerializer(serializers.Serializer[Any]):
     )
     media_ids = serializers.ListField(child=serializers.UUIDField(), max_length=20, required=False, allow_null=True)
     platform_settings = PlatformSettingsField()
+    thread = ThreadItemInputSerializer(  # type: ignore[call-arg]
+        many=True,
+        required=False,
+        max_length=100,
+        help_text="Replaces the failed target's thread (never sent: a thread follows its published target).",
+    )
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         if "target_id" not in attrs and "account_id" not in attrs:
@@ -180,9 +211,16 @@ def target_inputs(entries: list[dict[str, Any]]) -> list[lifecycle.TargetInput]:
             content=e.get("content"),
             media_ids=None if e.get("media_ids") is None else ids_of(e["media_ids"]),
             platform_settings=e.get("platform_settings"),
-            fields=frozenset(e) & {"content", "media_ids", "platform_settings"},
+            fields=frozenset(e) & {"content", "media_ids", "platform_settings", "thread"},
+            thread=None if e.get("thread") is None else thread_inputs(e["thread"]),
         )
         for e in entries
+    ]
+
+
+def thread_inputs(items: list[dict[str, Any]]) -> list[lifecycle.ThreadItemInput]:
+    return [
+        lifecycle.ThreadItemInput(content=i.get("content", ""), media_ids=ids_of(i.get("media_ids", []))) for i in items
     ]
 
 
@@ -207,6 +245,7 @@ def retry_edits(body: dict[str, Any]) -> list[dict[str, Any]]:
             **{k: str(v) for k, v in e.items() if k in ("target_id", "account_id")},
             **{k: v for k, v in e.items() if k in ("content", "platform_settings")},
             **({"media_ids": None if e["media_ids"] is None else ids_of(e["media_ids"])} if "media_ids" in e else {}),
+            **({"thread": thread_inputs(e["thread"])} if "thread" in e else {}),
         }
         for e in body.get("targets", [])
     ]
@@ -226,6 +265,40 @@ class AttemptSerializer(serializers.ModelSerializer[DeliveryAttempt]):
         fields = list(ATTEMPT_FIELDS)
 
 
+class ThreadItemSerializer(serializers.ModelSerializer[ThreadItem]):
+    media_ids = serializers.ListField(child=serializers.UUIDField())
+    status = serializers.CharField(
+        source="state",
+        help_text=(
+            "pending (waiting for the post before it), sending, unknown (may exist; read back, never re-sent "
+            "blindly), published, failed."
+        ),
+    )
+    platform_post_id = serializers.SerializerMethodField(help_text="The platform's id of this reply once published.")
+    platform_post_url = serializers.SerializerMethodField(help_text="The live reply's URL once published.")
+    error = serializers.SerializerMethodField(help_text="Why it failed (THREAD_BROKEN: an earlier item failed).")
+
+    class Meta:
+        model = ThreadItem
+        fields = ["position", "content", "media_ids", "status", "platform_post_id", "platform_post_url", "error"]
+
+    def get_platform_post_id(self, item: ThreadItem) -> str | None:
+        return item.platform_post_id or None
+
+    def get_platform_post_url(self, item: ThreadItem) -> str | None:
+        return item.platform_post_url or None
+
+    @extend_schema_field(
+        {
+            "type": "object",
+            "nullable": True,
+            "properties": {"code": {"type": "string"}, "message": {"type": "string"}},
+        }
+    )
+    def get_error(self, item: ThreadItem) -> dict[str, str] | None:
+        return {"code": item.error_code, "message": item.error_message} if item.error_code else None
+
+
 class TargetSerializer(serializers.ModelSerializer[Target]):
     account_id = serializers.UUIDField()
     status = serializers.ChoiceField(choices=TARGET_STATUSES, help_text="The spec's target status.")
@@ -240,6 +313,12 @@ class TargetSerializer(serializers.ModelSerializer[Target]):
     platform_post_url = serializers.SerializerMethodField(help_text="The live post's URL once published.")
     error = serializers.SerializerMethodField(help_text="Failure evidence: the platform's or the delivery's error.")
     attempts = AttemptSerializer(many=True, read_only=True)
+    thread = ThreadItemSerializer(
+        source="thread_items",
+        many=True,
+        read_only=True,
+        help_text="The target's later posts, in order ([] when it has none); each its own reply.",
+    )
 
     class Meta:
         model = Target
@@ -257,6 +336,7 @@ class TargetSerializer(serializers.ModelSerializer[Target]):
             "error",
             "attempt_count",
             "attempts",
+            "thread",
             "published_at",
             "updated_at",
         ]

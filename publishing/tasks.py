@@ -94,3 +94,17 @@ def purge_done_jobs() -> int:
     from publishing.outbox import jobs_purge
 
     return jobs_purge()
+
+
+@shared_task(
+    name="publishing.send_thread",
+    acks_late=True,
+    reject_on_worker_lost=True,
+    soft_time_limit=settings.DISPATCH_SOFT_TIME_LIMIT,
+    time_limit=settings.DISPATCH_TIME_LIMIT,
+)
+def send_thread(target_id: str) -> None:
+    """Send a published target's next thread item (each published item hands over the next)."""
+    from publishing.threads import thread_send
+
+    thread_send(target_id=target_id)

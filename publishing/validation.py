@@ -16,11 +16,14 @@ from config.errors import InvalidRequest, Unprocessable
 from media.models import MediaUpload
 from media.selectors import media_pull_url, open_media, ready_media_by_ids
 from publishing import hotpath
-from publishing.models import Publish, Target
+from publishing.models import Publish, Target, ThreadItem
 from teams.models import Team
 
 MAX_TARGETS = 50
 MAX_MEDIA = 20
+# Threads (a target's later posts, each replying to the one before): where they go, how long.
+THREAD_PLATFORMS = frozenset({"x", "bluesky", "threads"})
+MAX_THREAD_ITEMS = 25
 
 
 def accounts_by_id(*, team: Team, account_ids: Sequence[str]) -> dict[str, SocialAccount]:
@@ -132,10 +135,10 @@ def check_targets(
     accounts: Mapping[str, SocialAccount],
     unsupported_media_is_422: bool,
 ) -> None:
-    """Validate each target's effective post with its platform client."""
+    """Validate each target's effective post, and its thread's items, with its platform client."""
     found = [
-        (index, account, problems_of(account, post))
-        for index, account, post in effective_posts(publish, targets, accounts=accounts)
+        (index, account, problems_of(account, post, thread))
+        for index, account, post, thread in effective_posts_with_threads(publish, targets, accounts=accounts)
     ]
     raise_for_problems(found, unsupported_media_is_422=unsupported_media_is_422)
 
@@ -146,10 +149,21 @@ def effective_posts(
     """(index, account, post) per target: the post its platform client would be given, the
     target's own content and media where it has them, else the publish's. 400 when a media
     id is not a ready upload of the team."""
+    found = effective_posts_with_threads(publish, targets, accounts=accounts)
+    return [(index, account, post) for index, account, post, _ in found]
+
+
+def effective_posts_with_threads(
+    publish: Publish, targets: Sequence[Target], *, accounts: Mapping[str, SocialAccount]
+) -> list[tuple[int, SocialAccount, Post, list[Post]]]:
+    """`effective_posts`, with each target's thread items as posts (their own text and media
+    only: an item inherits nothing)."""
+    threads = [thread_of(target) for target in targets]
     wanted = list(publish.media_ids) + [i for t in targets for i in (t.media_ids or [])]
+    wanted += [i for items in threads for item in items for i in item.media_ids]
     uploads = uploads_by_id(team=publish.team, media_ids=wanted)
     posts = []
-    for index, target in enumerate(targets):
+    for index, (target, items) in enumerate(zip(targets, threads, strict=True)):
         account = accounts[str(target.account_id)]
         post = effective_post(
             account=account,
@@ -158,16 +172,57 @@ def effective_posts(
             settings=target.platform_settings,
             uploads=uploads,
         )
-        posts.append((index, account, post))
+        thread = [item_post(account=account, item=item, uploads=uploads) for item in items]
+        posts.append((index, account, post, thread))
     return posts
 
 
-def problems_of(account: SocialAccount, post: Post) -> list[Problem]:
+def thread_of(target: Target) -> list[ThreadItem]:
+    """The target's thread items: the ones given with it, else the stored ones."""
+    if target.thread is not None:
+        return target.thread
+    if target._state.adding:
+        return []
+    return list(ThreadItem.objects.filter(target_id=target.pk).order_by("position"))
+
+
+def item_post(*, account: SocialAccount, item: ThreadItem, uploads: Mapping[str, MediaUpload]) -> Post:
+    """A thread item as its platform client sees it: its own text and media, no settings."""
+    return effective_post(account=account, text=item.content, media_ids=item.media_ids, settings={}, uploads=uploads)
+
+
+def problems_of(account: SocialAccount, post: Post, thread: Sequence[Post] = ()) -> list[Problem]:
+    """What keeps the post, and each of its thread's items (`thread[j].<field>`), from the
+    account's platform."""
     try:
         client = client_for(account.platform)
     except NoClient:
         return [Problem("platform", "PLATFORM_UNSUPPORTED", f"Publishing to {account.platform} is not available.")]
-    return client.problems(post)
+    return client.problems(post) + thread_problems(account, post, thread)
+
+
+# The settings that make a target's own post a reply: its thread would then hang off someone
+# else's conversation, whose first post the read-back of a lost item could not name.
+_REPLY_SETTINGS = ("reply_to", "reply")
+
+
+def thread_problems(account: SocialAccount, post: Post, thread: Sequence[Post]) -> list[Problem]:
+    if not thread:
+        return []
+    if account.platform not in THREAD_PLATFORMS:
+        names = ", ".join(sorted(THREAD_PLATFORMS))
+        return [Problem("thread", "THREAD_UNSUPPORTED", f"Threads go to {names} only, not {account.platform}.")]
+    if any(key in post.settings for key in _REPLY_SETTINGS):
+        message = "A thread starts at the target's own post, which cannot itself be a reply (reply_to, reply)."
+        return [Problem("thread", "INVALID_COMBINATION", message)]
+    if len(thread) > MAX_THREAD_ITEMS:
+        return [Problem("thread", "THREAD_TOO_LONG", f"A thread takes at most {MAX_THREAD_ITEMS} items.")]
+    client = client_for(account.platform)
+    return [
+        Problem(f"thread[{j}].{p.field}", p.code, f"thread[{j}]: {p.message}")
+        for j, post in enumerate(thread)
+        for p in client.problems(post)
+    ]
 
 
 def raise_for_problems(

@@ -50,6 +50,7 @@ from accounts.platforms.types import (
     PlatformError,
     Post,
     Problem,
+    ReplyTo,
     SettingType,
     setting_type_problems,
 )
@@ -71,6 +72,7 @@ __all__ = [
     "PlatformError",
     "Post",
     "Problem",
+    "ReplyTo",
     "SettingType",
     "bare_connection",
     "before_create",

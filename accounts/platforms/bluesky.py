@@ -222,7 +222,7 @@ class Client(HttpClient[tuple[str, dict[str, Any]]]):
         record: dict[str, Any] = {"$type": POST, "text": post.text, "createdAt": now_iso()}
         facets = self._facets(conn, post.text)
         embed = self._embed(conn, post)
-        reply = reply or post.settings.get("reply")
+        reply = reply or _reply_of(post) or post.settings.get("reply")
         for key, value in (("facets", facets), ("embed", embed), ("reply", reply)):
             if value:
                 record[key] = value
@@ -397,9 +397,20 @@ def _older(item: Mapping[str, Any], since: dt.datetime) -> bool:
     return created is not None and created < since
 
 
+def _reply_of(post: Post) -> dict[str, Any] | None:
+    """A thread item's `reply`: strong references to its thread's first post and its parent."""
+    to = post.reply_to
+    if to is None:
+        return None
+    return {"root": {"uri": to.root_id, "cid": to.root_cid}, "parent": {"uri": to.parent_id, "cid": to.parent_cid}}
+
+
 def _same_post(item: Mapping[str, Any], post: Post, since: dt.datetime) -> bool:
+    """The same text, created since `since`, and a reply to the same parent (or no reply)."""
     value, created = item.get("value") or {}, _created(item)
-    return value.get("text") == post.text and "reply" not in value and created is not None and created >= since
+    parent = ((value.get("reply") or {}).get("parent") or {}).get("uri")
+    wanted = post.reply_to.parent_id if post.reply_to else None
+    return value.get("text") == post.text and parent == wanted and created is not None and created >= since
 
 
 def _metrics_of(view: Mapping[str, Any]) -> Metrics:

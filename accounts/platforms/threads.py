@@ -55,6 +55,7 @@ from accounts.platforms.base import (
     PlatformError,
     Post,
     Problem,
+    ReplyTo,
     bare_connection,
     before_create,
 )
@@ -72,13 +73,15 @@ from accounts.platforms.graph import (
 GRAPH = "https://graph.threads.net"
 API = f"{GRAPH}/v1.0"
 AUTHORIZE_URL = "https://www.threads.net/oauth/authorize"
-SCOPES = "threads_basic,threads_content_publish,threads_manage_insights"
+# threads_read_replies: a thread's later items are read back among their parent's replies.
+SCOPES = "threads_basic,threads_content_publish,threads_manage_insights,threads_read_replies"
 SANDBOX_CLIENT_SECRET = "sandbox-threads-secret"  # noqa: S105 - a fixed value only the sandbox accepts
 MAX_LINKS = 5
 MAX_TOPIC_TAG = 50
 MAX_ASPECT_RATIO = 10.0
 POST_METRICS = ("views", "likes", "replies", "reposts", "quotes", "shares")
 POST_FIELDS = "id,permalink,shortcode,text,timestamp,username"
+REPLY_FIELDS = "id,permalink,text,timestamp,replied_to"
 PAGE_LIMIT = 50  # threads per page of the find_recent() listing (the collection's example)
 CODES = GraphCodes(auth=frozenset({102, 104, 190}), throttled=frozenset({4, 17, 32, 613}))
 NOT_READY_CODE = 9007
@@ -118,7 +121,8 @@ def _media_params(media: Media, *, carousel: bool) -> dict[str, str]:
 
 
 def _setting_params(post: Post) -> dict[str, str]:
-    return {key: str(post.settings[key]) for key in ("link_attachment", "topic_tag") if key in post.settings}
+    params = {key: str(post.settings[key]) for key in ("link_attachment", "topic_tag") if key in post.settings}
+    return {**params, "reply_to_id": post.reply_to.parent_id} if post.reply_to else params
 
 
 def _in_progress(status: Mapping[str, Any]) -> bool:
@@ -209,6 +213,8 @@ class Client(GraphClient[dict[str, str]]):
     def prepare(self, conn: Connection, post: Post) -> dict[str, str]:
         """The post's container, saved before anything else happens to it."""
         ref = {"container_id": self._container(conn, post), "text": post.text, "since": _now().isoformat()}
+        if post.reply_to:  # a reply is listed among its parent's replies, not the account's threads
+            ref["reply_to_id"] = post.reply_to.parent_id
         conn.save_ref(ref)
         return ref
 
@@ -293,7 +299,9 @@ class Client(GraphClient[dict[str, str]]):
     def _published_since(self, conn: Connection, ref: Mapping[str, str]) -> Outcome:
         """The container says PUBLISHED: the post is the newest one with its text."""
         since = dt.datetime.fromisoformat(ref.get("since") or _now().isoformat()) - dt.timedelta(minutes=1)
-        found = self.find_recent(conn, Post(text=ref.get("text", "")), since)
+        parent = ref.get("reply_to_id")
+        reply_to = ReplyTo(parent_id=parent, root_id=parent) if parent else None
+        found = self.find_recent(conn, Post(text=ref.get("text", ""), reply_to=reply_to), since)
         if found.kind is OutcomeKind.PUBLISHED:
             return replace(found, ref={**ref, "post_id": found.post_id})
         return Outcome(OutcomeKind.UNKNOWN, ref=ref, error_code="PUBLISHED_NOT_LISTED")
@@ -301,10 +309,14 @@ class Client(GraphClient[dict[str, str]]):
     def find_recent(self, conn: Connection, post: Post, since: dt.datetime) -> Outcome:
         """The account's threads since `since` (newest first), page after page (`after`) until
         one has the same text, a page comes back empty or without an `after` cursor (Threads
-        documents its cursors, not a `next` link), or MAX_RECENT_PAGES were read."""
-        params = {"fields": POST_FIELDS, "since": int(since.timestamp()), "limit": PAGE_LIMIT}
+        documents its cursors, not a `next` link), or MAX_RECENT_PAGES were read. A reply is
+        looked for among its parent's replies (`/{id}/replies`, newest first by default)."""
+        params: dict[str, Any] = {"fields": POST_FIELDS, "since": int(since.timestamp()), "limit": PAGE_LIMIT}
+        path = f"/{_user(conn)}/threads"
+        if post.reply_to:
+            params, path = {"fields": REPLY_FIELDS}, f"/{post.reply_to.parent_id}/replies"
         try:
-            for threads in self.edge_pages(conn, f"/{_user(conn)}/threads", params, needs_next=False):
+            for threads in self.edge_pages(conn, path, params, needs_next=False):
                 found = next((item for item in threads if _same(item, post, since)), None)
                 if found is not None:
                     url, post_id = str(found.get("permalink") or ""), str(found["id"])
@@ -376,5 +388,8 @@ class Client(GraphClient[dict[str, str]]):
 
 
 def _same(item: Mapping[str, Any], post: Post, since: dt.datetime) -> bool:
-    """Whether a listed thread is the post: the same text, created at or after `since`."""
+    """Whether a listed thread is the post: the same text, created at or after `since` (and,
+    for a reply, answering the same parent)."""
+    if post.reply_to and str((item.get("replied_to") or {}).get("id") or "") != post.reply_to.parent_id:
+        return False
     return str(item.get("text") or "").strip() == post.text.strip() and created_since(item.get("timestamp"), since)

@@ -102,10 +102,23 @@ class Media:
 
 
 @dataclass(frozen=True)
+class ReplyTo:
+    """The post a reply answers (`parent_id`) and the first post of its thread (`root_id`), as
+    the platform names them; Bluesky's strong references also need each one's content id."""
+
+    parent_id: str
+    root_id: str
+    parent_cid: str = ""
+    root_cid: str = ""
+
+
+@dataclass(frozen=True)
 class Post:
     text: str
     media: Sequence[Media] = ()
     settings: Mapping[str, Any] = field(default_factory=dict)  # the target's flat platform_settings
+    # Set for a thread's later items: the post is published as a reply to this one.
+    reply_to: ReplyTo | None = None
 
 
 @dataclass(frozen=True)

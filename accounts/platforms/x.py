@@ -225,7 +225,9 @@ class Client(HttpClient[tuple[dict[str, Any], list[str]]]):
         body: dict[str, Any] = {"text": unicodedata.normalize("NFC", post.text)}
         if media_ids:
             body["media"] = {"media_ids": media_ids}
-        if "reply_to" in post.settings:
+        if post.reply_to is not None:
+            body["reply"] = {"in_reply_to_tweet_id": post.reply_to.parent_id}
+        elif "reply_to" in post.settings:
             body["reply"] = {"in_reply_to_tweet_id": post.settings["reply_to"]}
         if "quote_tweet" in post.settings:
             body["quote_tweet_id"] = post.settings["quote_tweet"]
@@ -334,7 +336,8 @@ class Client(HttpClient[tuple[dict[str, Any], list[str]]]):
         until a tweet has the post's text; `start_time` already keeps out what is older."""
         token = ""
         for _ in range(MAX_RECENT_PAGES):
-            response = self.send(conn, "GET", f"/users/{user_id}/tweets?{self._timeline_query(since, token)}")
+            query = self._timeline_query(since, token, replies=post.reply_to is not None)
+            response = self.send(conn, "GET", f"/users/{user_id}/tweets?{query}")
             if response.status_code == 404:
                 return Outcome(OutcomeKind.UNKNOWN, error_code="USER_NOT_FOUND")
             if response.status_code != 200:
@@ -349,16 +352,24 @@ class Client(HttpClient[tuple[dict[str, Any], list[str]]]):
         return Outcome(OutcomeKind.FAILED, error_code="NOT_FOUND", error_message="no matching post on the timeline")
 
     @staticmethod
-    def _timeline_query(since: dt.datetime, token: str) -> str:
+    def _timeline_query(since: dt.datetime, token: str, *, replies: bool = False) -> str:
+        """The timeline's query; a reply's read-back also asks each post's conversation (the id
+        of its thread's first post: spec v2.167 lists no field naming the parent)."""
         start = since.astimezone(dt.UTC).replace(microsecond=0).strftime("%Y-%m-%dT%H:%M:%SZ")
-        return urlencode({"max_results": 100, "start_time": start, **({"pagination_token": token} if token else {})})
+        query: dict[str, Any] = {"max_results": 100, "start_time": start}
+        if replies:
+            query["post.fields"] = "conversation_id"
+        return urlencode({**query, **({"pagination_token": token} if token else {})})
 
     @staticmethod
     def _match(tweets: Sequence[Mapping[str, Any]], post: Post) -> str | None:
-        """The id of the first tweet with the post's text (NFC, outer whitespace ignored)."""
+        """The id of the first tweet with the post's text (NFC, outer whitespace ignored) and,
+        for a reply, in the same thread (another thread may hold the same text)."""
         wanted = unicodedata.normalize("NFC", post.text).strip()
         for tweet in tweets:
-            if unicodedata.normalize("NFC", str(tweet.get("text", ""))).strip() == wanted:
+            if unicodedata.normalize("NFC", str(tweet.get("text", ""))).strip() != wanted:
+                continue
+            if post.reply_to is None or str(tweet.get("conversation_id") or "") == post.reply_to.root_id:
                 return str(tweet["id"])
         return None
 

@@ -34,7 +34,7 @@ from config.errors import ApplicationError, InvalidRequest, NotFound
 from media.models import MediaUpload
 from media.selectors import media_pull_url, ready_media, ready_media_by_ids
 from publishing import actions, dispatch, lifecycle
-from publishing.models import ApprovalStatus, Publish, PublishStatus, Target, TargetState
+from publishing.models import ApprovalStatus, Publish, PublishStatus, Target, TargetState, ThreadItemState
 from publishing.selectors import publish_by_id, with_accounts
 from teams.dashboard import can_manage, page_context, requested_membership, signed_in_user
 from teams.models import Membership, Team
@@ -141,6 +141,17 @@ def _row(
     return row
 
 
+def _thread_going_out(publish: Publish) -> bool:
+    """A published target's thread still has items on their way: the page keeps polling."""
+    waiting = (ThreadItemState.PENDING, ThreadItemState.SENDING, ThreadItemState.UNKNOWN)
+    return any(
+        item.state in waiting
+        for target in publish.targets.all()
+        if target.state == TargetState.PUBLISHED
+        for item in target.thread_items.all()
+    )
+
+
 def _context(
     request: HttpRequest,
     membership: Membership,
@@ -158,7 +169,7 @@ def _context(
         membership,
         publish=publish,
         allowed=allowed,
-        settled=actions.is_settled(publish),
+        settled=actions.is_settled(publish) and not _thread_going_out(publish),
         media=[_thumb(uploads, i) for i in publish.media_ids],
         rows=[_row(publish, t, uploads, refusal.fields if refusal else {}, typed) for t in publish.targets.all()],
         choices=[_thumb_of(upload) for upload in choices],

@@ -17,7 +17,10 @@ IN_PROGRESS for its first status check; a carousel is IN_PROGRESS while a child 
 OAuth: the authorize page, the code exchange (client id and secret required; no PKCE, as
 Threads documents none), th_exchange_token (1-hour token -> 60-day token) and
 th_refresh_token (only a long-lived token at least 24 h old; a new token, the old stays valid).
-Not modelled: the 250-posts-a-day quota, reply/quote/poll/GIF parameters beyond validation,
+Replies: `reply_to_id` must name an existing thread (else refused as a missing object);
+a reply is read with `is_reply`, `replied_to` and `root_post`, and listed under its parent's
+`/{id}/replies` (newest first unless `reverse=false`).
+Not modelled: the 250-posts-a-day quota, quote/poll/GIF parameters beyond validation,
 container expiry after 24 h.
 """
 
@@ -54,7 +57,7 @@ MEDIA_FIELDS = frozenset(
     {
         "id", "media_product_type", "media_type", "media_url", "permalink", "owner", "username", "text",
         "timestamp", "shortcode", "thumbnail_url", "children", "is_quote_post", "has_replies", "alt_text",
-        "link_attachment_url", "topic_tag",
+        "link_attachment_url", "topic_tag", "is_reply", "replied_to", "root_post",
     }
 )  # fmt: skip
 CONTAINER_FIELDS = frozenset({"id", "status", "error_message"})
@@ -154,6 +157,9 @@ def create_container(ctx: Context, request: Request, account: str, user_id: str)
     refused = _param_problem(params) or _text_problem(params) or _setting_problem(params)
     if refused:
         return invalid(refused)
+    parent = params.get("reply_to_id")
+    if parent is not None and ctx.state.find_post("threads", parent) is None:
+        return graph.no_object(parent, kind=KIND)
     carousel_item = params.get("is_carousel_item") == "true"
     outcome = "ok" if carousel_item else ctx.state.take_outcome("threads")
     if outcome == "error":
@@ -307,10 +313,24 @@ def _media(ctx: Context, post: Any, fields: list[str]) -> dict[str, Any]:
         "permalink": f"https://www.threads.net/@{_username(post.account)}/post/{_shortcode(post.id)}",
         "owner": {"id": post.account}, "username": _username(post.account), "text": post.text,
         "timestamp": graph.timestamp(post.created_at), "shortcode": _shortcode(post.id), "is_quote_post": False,
-        "has_replies": False, "topic_tag": params.get("topic_tag"),
-        "link_attachment_url": params.get("link_attachment"),
+        "has_replies": _replies_of(ctx, post.id) != [], "topic_tag": params.get("topic_tag"),
+        "link_attachment_url": params.get("link_attachment"), "is_reply": "reply_to_id" in params,
     }  # fmt: skip
+    if "reply_to_id" in params:
+        values.update(replied_to={"id": params["reply_to_id"]}, root_post={"id": _root_of(ctx, post).id})
     return {name: values[name] for name in fields if values.get(name) is not None}
+
+
+def _replies_of(ctx: Context, post_id: str) -> list[Any]:
+    """The direct replies to a thread, oldest first."""
+    return [p for p in ctx.state.posts_of("threads") if p.extra.get("params", {}).get("reply_to_id") == post_id]
+
+
+def _root_of(ctx: Context, post: Any) -> Any:
+    """The first thread of the conversation `post` belongs to."""
+    while (parent := post.extra.get("params", {}).get("reply_to_id")) and ctx.state.find_post("threads", parent):
+        post = ctx.state.find_post("threads", parent)
+    return post
 
 
 @route("GET", "/graph.threads.net/v1.0/<object_id>")
@@ -361,6 +381,28 @@ def list_threads(ctx: Context, request: Request, account: str, user_id: str) -> 
     start = dt.datetime.fromtimestamp(int(since), dt.UTC).isoformat().replace("+00:00", "Z")
     posts = [p for p in reversed(ctx.state.posts_of("threads")) if p.account == account and p.created_at >= start]
     page = graph.cursor_page(request, posts, lambda p: p.id, int(limit))
+    if page is None:
+        return invalid("The after or before cursor is not valid for this edge.")
+    chosen, paging = page
+    data = [_media(ctx, p, fields) for p in chosen]
+    return json_response({"data": data, **({"paging": paging} if paging else {})})
+
+
+@route("GET", "/graph.threads.net/v1.0/<media_id>/replies")
+@_signed_in
+def list_replies(ctx: Context, request: Request, account: str, media_id: str) -> Response:
+    """A thread's top-level replies, newest first (oldest first with `reverse=false`), paged by
+    cursor as `/threads` is."""
+    fields = _fields(request, MEDIA_FIELDS, "id")
+    if isinstance(fields, Response):
+        return fields
+    if ctx.state.find_post("threads", media_id) is None:
+        return graph.no_object(media_id, kind=KIND)
+    limit, reverse = request.args.get("limit", "25"), request.args.get("reverse", "true")
+    if not limit.isdigit() or not 1 <= int(limit) <= 100 or reverse not in ("true", "false"):
+        return invalid("limit must be 1-100 and reverse true or false.")
+    replies = _replies_of(ctx, media_id)
+    page = graph.cursor_page(request, replies[::-1] if reverse == "true" else replies, lambda p: p.id, int(limit))
     if page is None:
         return invalid("The after or before cursor is not valid for this edge.")
     chosen, paging = page

@@ -125,7 +125,19 @@ def _tweet(ctx: Context, post: SandboxPost, fields: set[str]) -> dict[str, Any]:
         tweet["created_at"] = post.created_at
     if "public_metrics" in fields:
         tweet["public_metrics"] = _public_metrics(ctx.state.metrics_of("x", post.id))
+    if "conversation_id" in fields:
+        tweet["conversation_id"] = _conversation_of(ctx, post)
     return tweet
+
+
+def _conversation_of(ctx: Context, post: SandboxPost) -> str:
+    """The id of the first post of the thread `post` is in (its own id when it answers none)."""
+    while parent := (post.extra.get("request", {}).get("reply") or {}).get("in_reply_to_tweet_id"):
+        found = ctx.state.find_post("x", parent)
+        if found is None:
+            break
+        post = found
+    return post.id
 
 
 def _public_metrics(counts: dict[str, int]) -> dict[str, int]:

@@ -37,6 +37,9 @@ def _drive_every_feature(sandbox):
     client.publish(conn, base.Post(text="", settings={"embed": {"external": card}}))
     strong = {"uri": text.ref["uri"], "cid": text.ref["cid"]}
     client.publish(conn, base.Post(text="re", settings={"reply": {"root": strong, "parent": strong}}))
+    to = base.ReplyTo(parent_id=strong["uri"], root_id=strong["uri"], parent_cid=strong["cid"], root_cid=strong["cid"])
+    item = client.publish(conn, base.Post(text="in a thread", reply_to=to))
+    assert client.check(conn, item.ref).kind is base.OutcomeKind.PUBLISHED
     last = client.publish(conn, base.Post(text="main", settings={"first_comment": "first!"}))
     client.check(conn, last.ref)
     client.metrics(conn, [text.post_id, last.post_id])
@@ -99,7 +102,7 @@ def test_every_record_created_is_a_valid_post_with_each_embed_kind(sandbox, lexi
     assert [e for r in records for e in lexicons.validate_record(r, "app.bsky.feed.post")] == []
     embeds = {r["embed"]["$type"] for r in records if "embed" in r}
     assert embeds == {"app.bsky.embed.images", "app.bsky.embed.video", "app.bsky.embed.external"}
-    assert sum("reply" in r for r in records) == 2  # the reply setting and the first comment
+    assert sum("reply" in r for r in records) == 3  # the reply setting, a thread's item, the first comment
     assert any("facets" in r for r in records)
 
 

@@ -25,7 +25,7 @@ from urllib.parse import parse_qsl, urlsplit
 import pytest
 import requests
 
-from accounts.platforms.base import Connection, Credentials, OutcomeKind, Post
+from accounts.platforms.base import Connection, Credentials, OutcomeKind, Post, ReplyTo
 from accounts.platforms.threads import Client
 from sandbox import tokens
 from tests.platforms import threads_postman as postman
@@ -50,6 +50,9 @@ def _drive(client, sandbox, server):
     assert client.check(conn, pending.ref).kind is OutcomeKind.PUBLISHED
     assert client.check(conn, {"post_id": outcomes[0].post_id}).kind is OutcomeKind.PUBLISHED
     assert client.find_recent(conn, Post(text="video"), since).kind is OutcomeKind.PUBLISHED
+    reply_to = ReplyTo(parent_id=outcomes[0].post_id, root_id=outcomes[0].post_id)
+    assert client.publish(conn, Post(text="a reply", reply_to=reply_to)).kind is OutcomeKind.PUBLISHED
+    assert client.find_recent(conn, Post(text="a reply", reply_to=reply_to), since).kind is OutcomeKind.PUBLISHED
     assert client.metrics(conn, [outcomes[0].post_id, "999"]).keys() == {outcomes[0].post_id}
     _oauth(client, sandbox)
 
@@ -99,6 +102,8 @@ def test_the_drive_covers_every_request_the_client_makes(exchange):
         "Get Threads Post Details",
         "Check Container's Publishing Status",
         "Get a List of All a User's Threads",
+        "Get Threads Replies",
+        "Respond to Replies",
         "Get Post Insights",
         "Get App-Scoped User's Profile Information",
         "Exchange the Code For a Token",

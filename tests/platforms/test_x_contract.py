@@ -22,7 +22,7 @@ import pytest
 import requests
 from werkzeug.wrappers import Request
 
-from accounts.platforms.base import Connection, OutcomeKind, Post
+from accounts.platforms.base import Connection, OutcomeKind, Post, ReplyTo
 from accounts.platforms.x import Client
 from tests.platforms.openapi_spec import SPECS, OpenApiSpec
 from tests.platforms.x_helpers import connection, image, video
@@ -60,6 +60,9 @@ def _drive(client, sandbox):
     assert [o.kind for o in outcomes] == [OutcomeKind.PUBLISHED] * 6
     assert client.check(conn, {"post_id": original.post_id}).kind is OutcomeKind.PUBLISHED
     assert client.find_recent(conn, Post(text="reply"), since).kind is OutcomeKind.PUBLISHED
+    reply_to = ReplyTo(parent_id=original.post_id, root_id=original.post_id)
+    assert client.publish(conn, Post(text="in a thread", reply_to=reply_to)).kind is OutcomeKind.PUBLISHED
+    assert client.find_recent(conn, Post(text="in a thread", reply_to=reply_to), since).kind is OutcomeKind.PUBLISHED
     assert client.metrics(conn, [original.post_id, "999"]).keys() == {original.post_id}
     _oauth(client, sandbox)
 

@@ -98,3 +98,17 @@ def test_the_changelist_filters_by_platform(api, staff, owner, accounts, sandbox
 
     assert response.status_code == 200
     assert list(response.context["cl"].queryset.values_list("id", flat=True)) == [Publish.objects.get(pk=on_x["id"]).pk]
+
+
+def test_a_targets_page_shows_its_thread_items_with_their_ids(api, staff, owner, accounts, sandbox):
+    target = {"account_id": str(accounts.bluesky.pk), "thread": [{"content": "The reply below it"}]}
+    created = _create(api, owner.key, accounts.bluesky, targets=[target])
+    target = created["targets"][0]
+
+    page = staff.get(reverse("admin:publishing_target_change", args=[target["id"]]))
+
+    assert page.status_code == 200
+    html = page.content.decode()
+    assert "The reply below it" in html
+    [reply] = [p for p in sandbox.posts("bluesky") if p["text"] == "The reply below it"]
+    assert reply["id"] in html

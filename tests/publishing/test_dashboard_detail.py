@@ -16,7 +16,7 @@ from django.test.utils import CaptureQueriesContext
 from demo.seed import sandbox_account
 from publishing import dispatch, lifecycle
 from publishing.links import live_link
-from publishing.models import ApprovalStatus, Publish, PublishMode, PublishStatus, TargetState
+from publishing.models import ApprovalStatus, Publish, PublishMode, PublishStatus, Target, TargetState
 from tests.media import files
 
 pytestmark = pytest.mark.django_db
@@ -506,3 +506,50 @@ def test_the_live_link_of_a_real_account_is_the_platforms_url(partial):
     bluesky.account.sandbox = False
 
     assert live_link(bluesky) == bluesky.platform_post_url
+
+
+def test_the_page_shows_each_thread_item_with_its_status_and_a_link(client, owner, sandbox):
+    accounts = [sandbox_account(owner.team, "x")]
+    thread = [lifecycle.ThreadItemInput(content="A reply"), lifecycle.ThreadItemInput(content="And another")]
+    publish = lifecycle.publish_create(
+        team=owner.team,
+        caller=lifecycle.Caller(user=owner.user, can_approve=True),
+        content="The first post",
+        media_ids=[],
+        targets=[lifecycle.TargetInput(account_id=str(accounts[0].pk), thread=thread)],
+        publish_mode=PublishMode.IMMEDIATE,
+        scheduled_at=None,
+    )
+    _sent(publish)
+
+    page = html.unescape(_page(_as(client, owner).get(_url(publish))))
+
+    target = Target.objects.get(publish=publish)
+    replies = [p for p in sandbox.posts("x") if p["text"] != "The first post"]
+    assert [p["text"] for p in replies] == ["A reply", "And another"]
+    for position, reply in enumerate(replies, start=1):
+        row = page.split(f'id="thread-item-{target.pk}-{position}"', 1)[1].split("</tr>", 1)[0]
+        assert reply["text"] in row
+        assert "Published" in row
+        assert f"/_sandbox/posts/x/{reply['id']}" in row
+
+
+def test_a_published_publish_whose_thread_is_still_going_out_keeps_polling(client, owner, sandbox):
+    account = sandbox_account(owner.team, "x")
+    sandbox.outcomes("x", "ok", "timeout")  # the target goes out; its reply's answer is lost
+    publish = lifecycle.publish_create(
+        team=owner.team,
+        caller=lifecycle.Caller(user=owner.user, can_approve=True),
+        content="Published, its reply open",
+        media_ids=[],
+        targets=[lifecycle.TargetInput(account_id=str(account.pk), thread=[lifecycle.ThreadItemInput("A reply")])],
+        publish_mode=PublishMode.IMMEDIATE,
+        scheduled_at=None,
+    )
+    publish = _sent(publish)
+    assert publish.status == PublishStatus.PUBLISHED
+
+    fragment = _page(_as(client, owner).get(f"{_url(publish, team=owner.team)}&fragment=targets"))
+
+    assert 'data-settled="false"' in fragment
+    assert "Unknown" in fragment.split('class="stack thread"', 1)[1]

@@ -89,7 +89,9 @@ def _collecting() -> Iterator[list[Any]]:
 
 @pytest.fixture
 def publish_body(accounts: Any) -> dict[str, Any]:
-    return {"content": "Hello", "targets": [{"account_id": str(a.pk)} for a in (accounts.x, accounts.bluesky)]}
+    thread = [{"content": "A reply"}, {"content": "Another"}]  # its items are read and shaped too
+    targets = [{"account_id": str(accounts.x.pk), "thread": thread}, {"account_id": str(accounts.bluesky.pk)}]
+    return {"content": "Hello", "targets": targets}
 
 
 @pytest.mark.parametrize(
