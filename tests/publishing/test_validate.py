@@ -52,6 +52,13 @@ def _bodies(accounts, expired):
         "no board, no media": {"content": "Hi", "targets": [{"account_id": pinterest}]},
         "bad field": {"content": "Hi", "targets": [{"account_id": "not-a-uuid"}], "publish_mode": "later"},
         "no targets": {"content": "Hi", "targets": []},
+        "thread accepted": {"content": "1/3", "targets": [{"account_id": x, "thread": [{"content": "2/3"}]}]},
+        "thread item too long": {"content": "1/2", "targets": [{"account_id": x, "thread": [{"content": "a" * 281}]}]},
+        "thread where none is taken": {
+            "content": "Hi",
+            "media_ids": [],
+            "targets": [{"account_id": pinterest, "platform_settings": {"boardId": "1"}, "thread": [{"content": "2"}]}],
+        },
     }
 
 
@@ -160,3 +167,14 @@ def test_malformed_json_is_a_400_as_anywhere(api, owner):
 
     assert response.status_code == 400
     assert response.json()["error"]["code"] == "MALFORMED_BODY"
+
+
+def test_a_thread_items_problem_is_named_by_its_place_in_the_thread(api, owner, accounts):
+    body = {
+        "content": "1/3",
+        "targets": [{"account_id": str(accounts.x.pk), "thread": [{"content": "2/3"}, {"content": "a" * 281}]}],
+    }
+
+    [target] = _validate(api, owner.key, body)["targets"]
+
+    assert [(p["field"], p["code"]) for p in target["problems"]] == [("thread[1].text", "TEXT_TOO_LONG")]
