@@ -310,8 +310,8 @@ def job_run(*, job_id: str) -> None:
             logger.exception("Sending target %s raised; its outcome is unknown", target.pk)
             outcome = Outcome(OutcomeKind.UNKNOWN, error_code="CLIENT_ERROR", error_message=type(exc).__name__)
     delivery.attempt_finish(attempt=attempt, outcome=outcome, request=request)
-    if outcome.kind is OutcomeKind.PUBLISHED:  # its thread, if any, follows
-        threads.thread_hand_over(target_id=target.pk)
+    if outcome.kind is OutcomeKind.PUBLISHED and target.platform in validation.THREAD_PLATFORMS:
+        threads.thread_hand_over(target_id=target.pk)  # its thread, if it has one, follows
 
 
 def _call(target: Target, attempt: DeliveryAttempt, post: Post) -> Outcome:
@@ -429,5 +429,5 @@ def check(*, target_id: Id, now: dt.datetime | None = None) -> None:
         logger.exception("Checking target %s failed; it is asked again later", target.pk)
         outcome = Outcome(OutcomeKind.UNKNOWN, error_code="CHECK_FAILED")
     delivery.check_record(target_id=target.pk, outcome=outcome, now=now)
-    if outcome.kind is OutcomeKind.PUBLISHED:  # its thread, if any, follows
-        threads.thread_hand_over(target_id=target.pk, now=now)
+    if outcome.kind is OutcomeKind.PUBLISHED and target.platform in validation.THREAD_PLATFORMS:
+        threads.thread_hand_over(target_id=target.pk, now=now)  # its thread, if it has one, follows

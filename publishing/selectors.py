@@ -56,12 +56,20 @@ def _attempt_rows(
     model: type[DeliveryAttempt | ThreadItem] = DeliveryAttempt, fields: tuple[str, ...] = ATTEMPT_FIELDS
 ) -> RawSQL:
     sql = _ATTEMPT_ROWS.get(connection.vendor, _ATTEMPT_ROWS["postgresql"]).format(
-        fields=", ".join(f"'{name}', {name}" for name in fields),
+        fields=", ".join(f"'{name}', {_column(model, name)}" for name in fields),
         table=model._meta.db_table,
         target=f'"{Target._meta.db_table}"."id"',
     )
     # Built from the model's own names and constants only: nothing of a request reaches it.
     return RawSQL(sql, (), output_field=JSONField())  # noqa: S611
+
+
+def _column(model: type[DeliveryAttempt | ThreadItem], name: str) -> str:
+    """The column as the JSON object takes it: SQLite keeps a JSON field as text, which
+    JSON_OBJECT would quote as a string unless it is read as JSON."""
+    if connection.vendor == "sqlite" and isinstance(model._meta.get_field(name), JSONField):
+        return f"JSON({name})"
+    return name
 
 
 def _moment(value: str | None) -> dt.datetime | None:
