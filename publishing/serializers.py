@@ -240,6 +240,12 @@ class TargetSerializer(serializers.ModelSerializer[Target]):
     platform_post_url = serializers.SerializerMethodField(help_text="The live post's URL once published.")
     error = serializers.SerializerMethodField(help_text="Failure evidence: the platform's or the delivery's error.")
     attempts = AttemptSerializer(many=True, read_only=True)
+    media_sent = serializers.SerializerMethodField(
+        help_text=(
+            "The files the last attempt sent: each upload, or the rendition fitted to the platform that "
+            "went in its place (`rendition` names it; null: the upload as it is). Null before any attempt."
+        )
+    )
 
     class Meta:
         model = Target
@@ -257,6 +263,7 @@ class TargetSerializer(serializers.ModelSerializer[Target]):
             "error",
             "attempt_count",
             "attempts",
+            "media_sent",
             "published_at",
             "updated_at",
         ]
@@ -274,6 +281,31 @@ class TargetSerializer(serializers.ModelSerializer[Target]):
             "properties": {"code": {"type": "string"}, "message": {"type": "string"}},
         }
     )
+    @extend_schema_field(
+        {
+            "type": "array",
+            "nullable": True,
+            "items": {
+                "type": "object",
+                "properties": {
+                    "media_id": {"type": "string", "format": "uuid"},
+                    "rendition": {"type": "string", "nullable": True, "example": "jpeg"},
+                    "content_type": {"type": "string"},
+                    "size_bytes": {"type": "integer"},
+                },
+            },
+        }
+    )
+    def get_media_sent(self, target: Target) -> list[dict[str, Any]] | None:
+        attempts = sorted(target.attempts.all(), key=lambda attempt: attempt.number, reverse=True)
+        for attempt in attempts:
+            sent = getattr(attempt, "media_sent", None)
+            if sent is None and "request" not in attempt.get_deferred_fields():
+                sent = (attempt.request or {}).get("media")
+            if sent:
+                return list(sent)
+        return None
+
     def get_error(self, target: Target) -> dict[str, str] | None:
         if not target.error_code:
             return None

@@ -45,6 +45,7 @@ from zoneinfo import ZoneInfo
 import requests
 
 from accounts.platforms.base import (
+    FIT_SETTING,
     MAX_RECENT_PAGES,
     Connection,
     Credentials,
@@ -229,6 +230,7 @@ class Client(HttpClient[str]):
     authorize_endpoint = AUTHORIZE_URL
     scopes = SCOPES
     setting_types = {
+        **FIT_SETTING,
         "title": ("string", "null"),  # null is a missing title: TITLE_REQUIRED
         "privacyStatus": ("string",),
         "category_id": ("string", "integer"),
