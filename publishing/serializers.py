@@ -17,7 +17,7 @@ from config.parsers import depth_of
 from config.schema import data_envelope
 from publishing import lifecycle
 from publishing.models import TARGET_STATUSES, DeliveryAttempt, Publish, PublishMode, PublishStatus, Target
-from publishing.selectors import ATTEMPT_FIELDS
+from publishing.selectors import ATTEMPT_FIELDS, media_sent
 
 # --- input -----------------------------------------------------------------------------------
 
@@ -298,13 +298,7 @@ class TargetSerializer(serializers.ModelSerializer[Target]):
     )
     def get_media_sent(self, target: Target) -> list[dict[str, Any]] | None:
         attempts = sorted(target.attempts.all(), key=lambda attempt: attempt.number, reverse=True)
-        for attempt in attempts:
-            sent = getattr(attempt, "media_sent", None)
-            if sent is None and "request" not in attempt.get_deferred_fields():
-                sent = (attempt.request or {}).get("media")
-            if sent:
-                return list(sent)
-        return None
+        return next((sent for attempt in attempts if (sent := media_sent(attempt))), None)
 
     def get_error(self, target: Target) -> dict[str, str] | None:
         if not target.error_code:

@@ -183,3 +183,13 @@ def test_deleting_an_upload_deletes_its_renditions_and_their_files(api, owner, a
 
     assert not MediaRendition.objects.exists()
     assert not storage.exists(rendition.content_key)
+
+
+def test_the_dashboards_publish_page_shows_the_rendition_that_went_out(api, owner, accounts, sandbox, pulled, client):
+    media_id = files.stored_upload(owner.team, files.image("PNG"), "image/png", "photo.png")
+    publish_id = _publish(api, owner.key, accounts.instagram, media_id).json()["data"]["id"]
+    client.force_login(owner.user)
+
+    page = client.get(f"/dashboard/publishes/{publish_id}/").content.decode()
+
+    assert '<span class="media-sent">jpeg rendition (image/jpeg,' in page
