@@ -53,3 +53,19 @@ class MediaUploadAdmin(admin.ModelAdmin[MediaUpload]):
             services.media_delete(upload=upload)
             count += 1
         messages.success(request, f"Deleted {count} upload(s) and their files.")
+
+
+@admin.register(MediaRendition)
+class MediaRenditionAdmin(admin.ModelAdmin[MediaRendition]):
+    """Read-only: renditions are made by the worker and deleted with their upload."""
+
+    list_display = ["upload", "profile", "content_type", "size_bytes", "width", "height", "created_at"]
+    list_filter = ["profile", "content_type"]
+    search_fields = ["upload__filename", "upload__id", "profile"]
+    readonly_fields = [f.name for f in MediaRendition._meta.fields]
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: MediaRendition | None = None) -> bool:
+        return False

@@ -239,7 +239,9 @@ class MediaUploadViewSet(viewsets.GenericViewSet[MediaUpload]):
         summary="Confirm an upload",
         description=(
             "Checks that the file is in storage with the declared size and that its bytes are of the "
-            "declared type, then marks it ready. 404 when absent or already confirmed; 409 "
+            "declared type, then marks it ready. A worker then probes it with ffprobe: follow `probe.status` "
+            "on `GET /api/v1/media/uploads/{id}` (a file whose probe fails cannot be published). "
+            "404 when absent or already confirmed; 409 "
             "`FILE_NOT_UPLOADED` or `FETCH_IN_PROGRESS` when the bytes are not there yet; 422 "
             "`SIZE_MISMATCH`, `CONTENT_TYPE_MISMATCH`, `UNRECOGNISED_MEDIA` or `FETCH_FAILED` when "
             "they are wrong (the upload stays unconfirmed: PUT the right file and confirm again)."
@@ -328,7 +330,8 @@ def _body_chunks(request: Request) -> Iterator[bytes]:
 
 
 class DownloadView(APIView):
-    """The target of a local `download_url`: streams a ready file to whoever holds the URL."""
+    """The target of a local `download_url`: streams a ready file, or a fitted rendition of
+    one (its URL is signed for the rendition's id), to whoever holds the URL."""
 
     authentication_classes = []
     permission_classes = []
