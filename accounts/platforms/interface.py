@@ -102,7 +102,7 @@ class PlatformClient(abc.ABC):
         where = f"media[{index}]"
         if media.refusal:
             code, message = media.refusal
-            return [Problem(where, code, f"The file cannot be used: {message}.")]
+            return [Problem(where, code, f"Media {media.id} cannot be used: {message}.")]
         found = formats.findings(self.platform, media)
         if media.fit:
             found = [f for f in found if f.profile is None]

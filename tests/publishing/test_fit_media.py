@@ -193,3 +193,15 @@ def test_the_dashboards_publish_page_shows_the_rendition_that_went_out(api, owne
     page = client.get(f"/dashboard/publishes/{publish_id}/").content.decode()
 
     assert '<span class="media-sent">jpeg rendition (image/jpeg,' in page
+
+
+@pytest.mark.parametrize("platform", ["x", "bluesky", "threads", "linkedin", "facebook"])
+def test_fit_media_is_never_sent_to_a_platform(api, owner, accounts, sandbox, pulled, platform):
+    media_id = files.stored_upload(owner.team, files.image("PNG"), "image/png", "photo.png")
+
+    response = _publish(api, owner.key, getattr(accounts, platform), media_id, fit_media=True)
+
+    assert response.status_code == 201, response.json()
+    assert _target(api, owner.key, response.json()["data"]["id"])["status"] == "published"
+    assert sandbox.state.requests
+    assert "fit_media" not in str(list(sandbox.state.requests))
