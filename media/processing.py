@@ -136,7 +136,7 @@ def caps_refusal(width: int | None, height: int | None, duration: float | None) 
         return ProcessingError("MEDIA_DIMENSIONS_TOO_LARGE", message)
     if duration is not None and duration > settings.MEDIA_MAX_DURATION_SECONDS:
         limit = settings.MEDIA_MAX_DURATION_SECONDS
-        return ProcessingError("MEDIA_DURATION_TOO_LONG", f"{duration:.0f} s is over the limit of {limit:.0f} s")
+        return ProcessingError("MEDIA_DURATION_TOO_LONG", f"{duration:g} s is over the limit of {limit:g} s")
     return None
 
 
