@@ -205,3 +205,36 @@ def test_fit_media_is_never_sent_to_a_platform(api, owner, accounts, sandbox, pu
     assert _target(api, owner.key, response.json()["data"]["id"])["status"] == "published"
     assert sandbox.state.requests
     assert "fit_media" not in str(list(sandbox.state.requests))
+
+
+def test_threads_gets_an_h264_rendition_of_an_mpeg4_video(api, owner, accounts, sandbox, pulled, monkeypatch):
+    from accounts.platforms.threads import Client as ThreadsClient
+
+    monkeypatch.setattr(ThreadsClient, "poll_seconds", 0.0)
+    media_id = files.stored_upload(owner.team, files.encoded(codec="mpeg4"), "video/mp4", "clip.mp4")
+
+    response = _publish(api, owner.key, accounts.threads, media_id)
+
+    target = _target(api, owner.key, response.json()["data"]["id"])
+    assert target["status"] == "published", target  # the Threads sandbox fails other codecs
+    assert target["media_sent"][0]["rendition"] == "h264-aac-mp4"
+    rendition = MediaRendition.objects.get(upload_id=media_id)
+    with storage.open_stream(rendition.content_key) as sent:
+        assert sandbox_media.video_codec(sent.read()) == "avc1"
+
+
+def test_the_threads_sandbox_fails_a_video_in_another_codec(
+    api, owner, accounts, sandbox, pulled, settings, monkeypatch
+):
+    from accounts.platforms.threads import Client as ThreadsClient
+
+    monkeypatch.setattr(ThreadsClient, "poll_seconds", 0.0)
+    settings.FFPROBE_BINARY = "/nonexistent/ffprobe"  # no probe: the codec is unknown, nothing is fitted
+    media_id = files.stored_upload(owner.team, files.encoded(codec="mpeg4"), "video/mp4", "clip.mp4")
+
+    response = _publish(api, owner.key, accounts.threads, media_id)
+
+    target = _target(api, owner.key, response.json()["data"]["id"])
+    assert target["status"] == "failed", target
+    assert "FAILED_PROCESSING_VIDEO" in target["error"]["message"] + target["error"]["code"]
+    assert sandbox.posts("threads") == []
