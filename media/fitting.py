@@ -20,6 +20,7 @@ from django.conf import settings
 from django.db import IntegrityError, transaction
 from PIL import Image, ImageOps
 
+from accounts.platforms.formats import box_of
 from media import processing, storage
 from media.models import MediaRendition, MediaUpload
 
@@ -49,18 +50,12 @@ def _make(profile: str, source: str, made: str) -> tuple[str, int | None, int | 
     """Write the rendition to `made`; (content type, width, height, duration)."""
     try:
         if profile.startswith("jpeg"):
-            return _jpeg(source, made, _box(profile))
+            return _jpeg(source, made, box_of(profile))
         if profile.startswith("h264-aac-mp4"):
-            return _h264(source, made, _box(profile))
+            return _h264(source, made, box_of(profile))
     except processing.ProcessingError as exc:
         raise FitFailed(exc.message) from exc
     raise FitFailed(f"no such rendition profile: {profile}")
-
-
-def _box(profile: str) -> tuple[int, int] | None:
-    from accounts.platforms.formats import box_of
-
-    return box_of(profile)
 
 
 def _jpeg(source: str, made: str, box: tuple[int, int] | None) -> tuple[str, int | None, int | None, float | None]:
