@@ -214,6 +214,7 @@ WEBHOOK_DELIVERY_RETENTION_SECONDS = env.float("WEBHOOK_DELIVERY_RETENTION_SECON
 # Installed into django-celery-beat's database schedule when beat starts.
 CELERY_BEAT_SCHEDULE = {
     "media-sweep-fetches": {"task": "media.sweep_fetches", "schedule": 60.0},
+    "media-sweep-probes": {"task": "media.sweep_probes", "schedule": 5 * 60.0},
     "media-delete-unconfirmed": {"task": "media.delete_unconfirmed", "schedule": 15 * 60.0},
     "accounts-refresh-tokens": {"task": "accounts.refresh_tokens", "schedule": 10 * 60.0},
     "webhooks-sweep": {"task": "webhooks.sweep", "schedule": env.float("WEBHOOK_SWEEP_SECONDS", default=5.0)},
@@ -400,6 +401,22 @@ MEDIA_UPLOAD_URL_SECONDS = 15 * 60  # spec §8: presigned URLs live 15 minutes
 MEDIA_DOWNLOAD_URL_SECONDS = env.int("MEDIA_DOWNLOAD_URL_SECONDS", default=60 * 60)
 MEDIA_UNCONFIRMED_RETENTION_HOURS = 24  # spec §8
 MEDIA_FETCH_DEADLINE_SECONDS = env.float("MEDIA_FETCH_DEADLINE_SECONDS", default=600.0)
+# Probing (ffprobe) and fitted renditions (Pillow, ffmpeg) run in workers, never in a web
+# thread, each as a subprocess bounded by a wall clock, CPU seconds and address space. Without
+# the binaries, probing records `skipped` and no rendition can be made.
+FFPROBE_BINARY = env.str("FFPROBE_BINARY", default="ffprobe")
+FFMPEG_BINARY = env.str("FFMPEG_BINARY", default="ffmpeg")
+MEDIA_PROBE_TIMEOUT_SECONDS = env.float("MEDIA_PROBE_TIMEOUT_SECONDS", default=30.0)
+MEDIA_PROCESS_MEMORY_BYTES = env.int("MEDIA_PROCESS_MEMORY_BYTES", default=2 * 1024**3)
+# A fit runs inside the deliver task, before the platform is called: well inside its limit.
+MEDIA_FIT_TIMEOUT_SECONDS = env.float("MEDIA_FIT_TIMEOUT_SECONDS", default=DISPATCH_SOFT_TIME_LIMIT / 3)
+# Videos longer than this are not transcoded (the create names the problem instead): at
+# ultrafast x264 speeds on one core this keeps a transcode inside MEDIA_FIT_TIMEOUT_SECONDS.
+MEDIA_FIT_MAX_VIDEO_SECONDS = env.float("MEDIA_FIT_MAX_VIDEO_SECONDS", default=600.0)
+# Hostile media: refused whatever the platform, as probed (or sniffed, while the probe runs).
+MEDIA_MAX_DIMENSION = env.int("MEDIA_MAX_DIMENSION", default=16384)
+MEDIA_MAX_PIXELS = env.int("MEDIA_MAX_PIXELS", default=100_000_000)
+MEDIA_MAX_DURATION_SECONDS = env.float("MEDIA_MAX_DURATION_SECONDS", default=4 * 3600.0)
 
 # --- Logging ----------------------------------------------------------------------------
 LOGGING = {

@@ -13,7 +13,13 @@ from django.db.models import QuerySet
 from django.http import FileResponse
 from django.utils import timezone
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse, extend_schema
+from drf_spectacular.utils import (
+    OpenApiExample,
+    OpenApiParameter,
+    OpenApiResponse,
+    extend_schema,
+    extend_schema_field,
+)
 from rest_framework import generics, serializers, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.request import Request
@@ -24,7 +30,7 @@ from config.errors import Forbidden, NotFound
 from config.schema import api_operation, data_envelope, error_response
 from config.serializers import represented, validated
 from media import selectors, services, storage
-from media.models import CONTENT_TYPES, MediaState, MediaUpload
+from media.models import CONTENT_TYPES, MediaUpload
 from teams.authentication import get_caller
 
 _CHUNK = 1024 * 1024
@@ -56,8 +62,46 @@ class MediaCreateSerializer(serializers.Serializer[Any]):
         return attrs
 
 
+class MediaProbeSerializer(serializers.ModelSerializer[MediaUpload]):
+    status = serializers.CharField(
+        source="probe_status",
+        help_text=(
+            "pending (ffprobe runs in a worker after confirm), done, failed (the file cannot be used; "
+            "`error` says why and a publish with it is a 400), skipped (no ffprobe on this server), "
+            "or empty before confirm."
+        ),
+    )
+    error = serializers.SerializerMethodField(help_text="Why the probe failed: {code, message}; null otherwise.")
+
+    class Meta:
+        model = MediaUpload
+        fields = [
+            "status",
+            "error",
+            "container",
+            "video_codec",
+            "audio_codec",
+            "frame_rate",
+            "bit_rate",
+            "aspect_ratio",
+            "probed_at",
+        ]
+
+    @extend_schema_field(
+        {"type": "object", "nullable": True, "properties": {"code": {"type": "string"}, "message": {"type": "string"}}}
+    )
+    def get_error(self, upload: MediaUpload) -> dict[str, str] | None:
+        if not upload.probe_error_code:
+            return None
+        return {"code": upload.probe_error_code, "message": upload.probe_error}
+
+
+_PROBE_HELP = "What ffprobe found in the file (codecs, frame rate, bit rate, aspect ratio), once confirmed."
+
+
 class MediaUploadSerializer(serializers.ModelSerializer[MediaUpload]):
     media_id = serializers.UUIDField(source="id", read_only=True, help_text="Use it in media_ids of a publish.")
+    probe = MediaProbeSerializer(source="*", read_only=True, help_text=_PROBE_HELP)
 
     class Meta:
         model = MediaUpload
@@ -74,6 +118,7 @@ class MediaUploadSerializer(serializers.ModelSerializer[MediaUpload]):
             "width",
             "height",
             "duration_seconds",
+            "probe",
             "created_at",
             "confirmed_at",
         ]
@@ -106,6 +151,7 @@ class MediaCreatedSerializer(MediaUploadSerializer):
 
 class MediaSerializer(serializers.ModelSerializer[MediaUpload]):
     download_url = serializers.SerializerMethodField(help_text="Short-lived URL to fetch the file.")
+    probe = MediaProbeSerializer(source="*", read_only=True, help_text=_PROBE_HELP)
 
     class Meta:
         model = MediaUpload
@@ -117,6 +163,7 @@ class MediaSerializer(serializers.ModelSerializer[MediaUpload]):
             "width",
             "height",
             "duration_seconds",
+            "probe",
             "created_at",
             "confirmed_at",
             "download_url",
@@ -192,7 +239,9 @@ class MediaUploadViewSet(viewsets.GenericViewSet[MediaUpload]):
         summary="Confirm an upload",
         description=(
             "Checks that the file is in storage with the declared size and that its bytes are of the "
-            "declared type, then marks it ready. 404 when absent or already confirmed; 409 "
+            "declared type, then marks it ready. A worker then probes it with ffprobe: follow `probe.status` "
+            "on `GET /api/v1/media/uploads/{id}` (a file whose probe fails cannot be published). "
+            "404 when absent or already confirmed; 409 "
             "`FILE_NOT_UPLOADED` or `FETCH_IN_PROGRESS` when the bytes are not there yet; 422 "
             "`SIZE_MISMATCH`, `CONTENT_TYPE_MISMATCH`, `UNRECOGNISED_MEDIA` or `FETCH_FAILED` when "
             "they are wrong (the upload stays unconfirmed: PUT the right file and confirm again)."
@@ -281,7 +330,8 @@ def _body_chunks(request: Request) -> Iterator[bytes]:
 
 
 class DownloadView(APIView):
-    """The target of a local `download_url`: streams a ready file to whoever holds the URL."""
+    """The target of a local `download_url`: streams a ready file, or a fitted rendition of
+    one (its URL is signed for the rendition's id), to whoever holds the URL."""
 
     authentication_classes = []
     permission_classes = []
@@ -299,12 +349,11 @@ class DownloadView(APIView):
     )
     def get(self, request: Request, pk: str) -> FileResponse:
         _check_signed(request, "get", pk)
-        upload = MediaUpload.objects.filter(pk=pk, state=MediaState.READY).first()
-        if upload is None:
+        found = selectors.downloadable(pk)
+        if found is None:
             raise NotFound("No such file.")
-        response = FileResponse(storage.open_stream(upload.content_key), content_type=upload.content_type)
+        key, content_type, modified = found
+        response = FileResponse(storage.open_stream(key), content_type=content_type)
         response["Cache-Control"] = "private, max-age=60"
-        response["Last-Modified"] = timezone.localtime(upload.confirmed_at or upload.created_at).strftime(
-            "%a, %d %b %Y %H:%M:%S GMT"
-        )
+        response["Last-Modified"] = timezone.localtime(modified).strftime("%a, %d %b %Y %H:%M:%S GMT")
         return response

@@ -23,6 +23,13 @@ class FetchStatus(models.TextChoices):
     FAILED = "failed"
 
 
+class ProbeStatus(models.TextChoices):
+    PENDING = "pending"
+    DONE = "done"
+    FAILED = "failed"
+    SKIPPED = "skipped"  # no ffprobe on this machine: only the sniff's facts are known
+
+
 class MediaUpload(BaseModel):
     """One uploaded file. It becomes usable in publishes (`ready`) only after confirm has
     checked the stored bytes: their size and their real type, sniffed from the content.
@@ -52,6 +59,17 @@ class MediaUpload(BaseModel):
     width = models.PositiveIntegerField(null=True, blank=True)
     height = models.PositiveIntegerField(null=True, blank=True)
     duration_seconds = models.FloatField(null=True, blank=True)
+    # What ffprobe found, in a worker after confirm (media.probing); blank until then.
+    probe_status = models.CharField(max_length=10, choices=ProbeStatus.choices, blank=True)
+    probe_error_code = models.CharField(max_length=40, blank=True)
+    probe_error = models.CharField(max_length=500, blank=True)
+    probed_at = models.DateTimeField(null=True, blank=True)
+    container = models.CharField(max_length=60, blank=True, help_text="ffprobe's format name.")
+    video_codec = models.CharField(max_length=30, blank=True)
+    audio_codec = models.CharField(max_length=30, blank=True)
+    frame_rate = models.FloatField(null=True, blank=True)
+    bit_rate = models.BigIntegerField(null=True, blank=True)
+    aspect_ratio = models.FloatField(null=True, blank=True, help_text="Displayed width / height.")
     # Set when the service fetches the file itself from a URL.
     source_url = models.URLField(max_length=2048, blank=True)
     fetch_status = models.CharField(max_length=10, choices=FetchStatus.choices, blank=True)
@@ -80,3 +98,24 @@ class MediaUpload(BaseModel):
 
     def __str__(self) -> str:
         return f"{self.filename} ({self.content_type}, {self.state})"
+
+
+class MediaRendition(BaseModel):
+    """A copy of an upload fitted to what some platform takes (a JPEG of a PNG, a downscale,
+    an H.264/AAC MP4 of another video), made by a worker the first time a delivery needs it
+    and reused by every later one. The upload's own bytes are never changed."""
+
+    upload = models.ForeignKey(MediaUpload, on_delete=models.CASCADE, related_name="renditions")
+    profile = models.CharField(max_length=40, help_text="What was made, e.g. jpeg, jpeg-max-1440, h264-aac-mp4.")
+    content_key = models.CharField(max_length=300, unique=True)
+    content_type = models.CharField(max_length=50)
+    size_bytes = models.BigIntegerField()
+    width = models.PositiveIntegerField(null=True, blank=True)
+    height = models.PositiveIntegerField(null=True, blank=True)
+    duration_seconds = models.FloatField(null=True, blank=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["upload", "profile"], name="mediarendition_one_per_profile")]
+
+    def __str__(self) -> str:
+        return f"{self.profile} of {self.upload_id}"

@@ -3,13 +3,14 @@ team's ready files by id, their bytes as a stream, or a short-lived URL a platfo
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Sequence
 
 from django.core.files.base import File
 from django.db.models import QuerySet
 
-from media import storage
-from media.models import MediaState, MediaUpload
+from media import processing, storage
+from media.models import MediaRendition, MediaState, MediaUpload, ProbeStatus
 from teams.models import Team
 
 
@@ -37,3 +38,33 @@ def media_pull_url(upload: MediaUpload, *, lifetime_seconds: int | None = None) 
     """A short-lived URL from which a platform fetches the file itself (Instagram, Threads,
     TikTok pull mode). Anyone holding it can read the file until it expires."""
     return storage.download_url(key=upload.content_key, media_id=str(upload.pk), lifetime_seconds=lifetime_seconds)
+
+
+def media_refusal(upload: MediaUpload) -> tuple[str, str] | None:
+    """(code, message) when the file cannot go anywhere: its probe failed, or what is known of
+    it (the probe's facts, or the sniff's while the probe runs) is over the hard caps."""
+    if upload.probe_status == ProbeStatus.FAILED:
+        return upload.probe_error_code or "MEDIA_UNREADABLE", upload.probe_error
+    refused = processing.caps_refusal(upload.width, upload.height, upload.duration_seconds)
+    return (refused.code, refused.message) if refused else None
+
+
+def open_rendition(rendition: MediaRendition) -> File:  # type: ignore[type-arg]
+    return storage.open_stream(rendition.content_key)
+
+
+def rendition_pull_url(rendition: MediaRendition) -> str:
+    """A short-lived URL to a rendition, as `media_pull_url` is to an upload."""
+    return storage.download_url(key=rendition.content_key, media_id=str(rendition.pk))
+
+
+def downloadable(file_id: str) -> tuple[str, str, dt.datetime] | None:
+    """(key, content type, last modified) of a ready upload or of one of its renditions: what
+    a local download URL, signed for that id, serves."""
+    upload = MediaUpload.objects.filter(pk=file_id, state=MediaState.READY).first()
+    if upload is not None:
+        return upload.content_key, upload.content_type, upload.confirmed_at or upload.created_at
+    rendition = MediaRendition.objects.filter(pk=file_id, upload__state=MediaState.READY).first()
+    if rendition is not None:
+        return rendition.content_key, rendition.content_type, rendition.created_at
+    return None

@@ -23,8 +23,8 @@ from django.utils.text import get_valid_filename
 
 from config import outbound
 from config.errors import Conflict, InvalidRequest, NotFound, QuotaExceeded, Unprocessable
-from media import sniff, storage
-from media.models import FetchStatus, MediaState, MediaUpload
+from media import probing, sniff, storage
+from media.models import FetchStatus, MediaState, MediaUpload, ProbeStatus
 from teams.models import Team
 
 logger = logging.getLogger(__name__)
@@ -247,7 +247,10 @@ def media_confirm(*, team: Team, media_id: str) -> MediaUpload:
     upload.confirmed_at = timezone.now()
     upload.detected_type = found.content_type or ""
     upload.width, upload.height, upload.duration_seconds = found.width, found.height, found.duration_seconds
+    upload.probe_status = probing.initial_status()
     upload.save()
+    if upload.probe_status == ProbeStatus.PENDING:  # ffprobe runs in a worker, never in this request
+        transaction.on_commit(partial(probing.enqueue_probe, upload.pk))
     # Only once committed: rolled back, the upload would still need the bytes it was sent.
     transaction.on_commit(partial(storage.delete, upload.storage_key), robust=True)
     return upload
@@ -331,6 +334,8 @@ def media_delete_unconfirmed(*, older_than: dt.timedelta | None = None) -> int:
 def media_delete(*, upload: MediaUpload) -> None:
     # Both keys: the upload key may hold bytes PUT after confirm through a still-valid URL.
     storage.delete(upload.storage_key)
+    for key in upload.renditions.values_list("content_key", flat=True):
+        storage.delete(key)
     if upload.content_key:
         storage.delete(upload.content_key)
     upload.delete()

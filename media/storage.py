@@ -10,9 +10,11 @@ therefore a fixed copy that later writes to its source cannot reach.
 
 from __future__ import annotations
 
+import contextlib
 import io
 import os
 import secrets
+import tempfile
 import time
 from collections.abc import Iterable, Iterator
 from typing import Any
@@ -206,3 +208,22 @@ def snapshot(source: str, target: str) -> bool:
 
 def delete(key: str) -> None:
     _storage().delete(key)
+
+
+@contextlib.contextmanager
+def local_path(key: str) -> Iterator[str]:
+    """A path on this machine holding the bytes under `key`, for tools that read files
+    (ffprobe, ffmpeg): the stored file itself locally, a temporary copy of an S3 object."""
+    if not is_s3():
+        yield _storage().path(key)
+        return
+    with tempfile.NamedTemporaryFile(prefix="media-", suffix=".bin") as copy:
+        _s3_client().download_fileobj(_storage().bucket_name, key, copy)  # type: ignore[attr-defined]
+        copy.flush()
+        yield copy.name
+
+
+def write_file(key: str, path: str) -> int:
+    """Store the file at `path` under `key` (replacing what was there, whole); its size."""
+    with open(path, "rb") as handle:
+        return write_stream(key, iter(lambda: handle.read(1024 * 1024), b""))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from celery import shared_task
 
-from media import services
+from media import probing, services
 
 
 @shared_task(name="media.fetch_source", soft_time_limit=900, time_limit=960)
@@ -20,3 +20,13 @@ def sweep_fetches() -> int:
 @shared_task(name="media.delete_unconfirmed", soft_time_limit=840, time_limit=900)
 def delete_unconfirmed() -> int:
     return services.media_delete_unconfirmed()
+
+
+@shared_task(name="media.probe", soft_time_limit=240, time_limit=300)
+def probe(upload_id: str) -> None:
+    probing.media_probe(upload_id=upload_id)
+
+
+@shared_task(name="media.sweep_probes", soft_time_limit=100, time_limit=120)
+def sweep_probes() -> int:
+    return probing.media_sweep_probes()

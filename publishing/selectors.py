@@ -47,8 +47,10 @@ THREAD_ITEM_FIELDS = (
 # The target's attempts as one JSON array, in SQL written once: composing it with the ORM on
 # every request cost more than the query it saves.
 _ATTEMPT_ROWS = {
-    "postgresql": "SELECT JSONB_AGG(JSONB_BUILD_OBJECT({fields})) FROM {table} WHERE target_id = {target}",
-    "sqlite": "SELECT JSON_GROUP_ARRAY(JSON_OBJECT({fields})) FROM {table} WHERE target_id = {target}",
+    "postgresql": "SELECT JSONB_AGG(JSONB_BUILD_OBJECT({fields}, 'media_sent', request -> 'media')) "
+    "FROM {table} WHERE target_id = {target}",
+    "sqlite": "SELECT JSON_GROUP_ARRAY(JSON_OBJECT({fields}, 'media_sent', JSON_EXTRACT(request, '$.media'))) "
+    "FROM {table} WHERE target_id = {target}",
 }
 
 
@@ -83,7 +85,18 @@ def _moment(value: str | None) -> dt.datetime | None:
 
 def _attempt(target: Target, row: dict[str, Any]) -> DeliveryAttempt:
     values = {name: _moment(row[name]) if name in _ATTEMPT_TIMES else row[name] for name in ATTEMPT_FIELDS}
-    return DeliveryAttempt(target_id=target.pk, **values)
+    attempt = DeliveryAttempt(target_id=target.pk, **values)
+    attempt.media_sent = row.get("media_sent")  # type: ignore[attr-defined]
+    return attempt
+
+
+def media_sent(attempt: DeliveryAttempt) -> list[dict[str, Any]]:
+    """The files an attempt sent: each upload, or the fitted rendition that went in its place
+    (`publishing.dispatch` records them in the attempt's request)."""
+    sent = getattr(attempt, "media_sent", None)  # attempts read with their targets carry it
+    if sent is None and "request" not in attempt.get_deferred_fields():
+        sent = (attempt.request or {}).get("media")
+    return list(sent or [])
 
 
 class _TargetsWithAttempts(ModelIterable[Target]):

@@ -25,7 +25,7 @@ from publishing.models import (
     Target,
     ThreadItem,
 )
-from publishing.selectors import ATTEMPT_FIELDS
+from publishing.selectors import ATTEMPT_FIELDS, media_sent
 
 # --- input -----------------------------------------------------------------------------------
 
@@ -319,6 +319,12 @@ class TargetSerializer(serializers.ModelSerializer[Target]):
         read_only=True,
         help_text="The target's later posts, in order ([] when it has none); each its own reply.",
     )
+    media_sent = serializers.SerializerMethodField(
+        help_text=(
+            "The files the last attempt sent: each upload, or the rendition fitted to the platform that "
+            "went in its place (`rendition` names it; null: the upload as it is). Null before any attempt."
+        )
+    )
 
     class Meta:
         model = Target
@@ -337,6 +343,7 @@ class TargetSerializer(serializers.ModelSerializer[Target]):
             "attempt_count",
             "attempts",
             "thread",
+            "media_sent",
             "published_at",
             "updated_at",
         ]
@@ -354,6 +361,25 @@ class TargetSerializer(serializers.ModelSerializer[Target]):
             "properties": {"code": {"type": "string"}, "message": {"type": "string"}},
         }
     )
+    @extend_schema_field(
+        {
+            "type": "array",
+            "nullable": True,
+            "items": {
+                "type": "object",
+                "properties": {
+                    "media_id": {"type": "string", "format": "uuid"},
+                    "rendition": {"type": "string", "nullable": True, "example": "jpeg"},
+                    "content_type": {"type": "string"},
+                    "size_bytes": {"type": "integer"},
+                },
+            },
+        }
+    )
+    def get_media_sent(self, target: Target) -> list[dict[str, Any]] | None:
+        attempts = sorted(target.attempts.all(), key=lambda attempt: attempt.number, reverse=True)
+        return next((sent for attempt in attempts if (sent := media_sent(attempt))), None)
+
     def get_error(self, target: Target) -> dict[str, str] | None:
         if not target.error_code:
             return None

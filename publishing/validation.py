@@ -14,7 +14,7 @@ from accounts.platforms.registry import NoClient, client_for
 from accounts.services import account_sandbox_check
 from config.errors import InvalidRequest, Unprocessable
 from media.models import MediaUpload
-from media.selectors import media_pull_url, open_media, ready_media_by_ids
+from media.selectors import media_pull_url, media_refusal, open_media, ready_media_by_ids
 from publishing import hotpath
 from publishing.models import Publish, Target, ThreadItem
 from teams.models import Team
@@ -94,7 +94,8 @@ def uploads_by_id(*, team: Team, media_ids: Iterable[str]) -> dict[str, MediaUpl
     return {str(upload.pk): upload for upload in found}
 
 
-def as_media(upload: MediaUpload) -> Media:
+def as_media(upload: MediaUpload, *, fit: bool = True) -> Media:
+    """The upload as a client sees it: the sniff's facts, and ffprobe's once its probe is done."""
     return Media(
         id=str(upload.pk),
         content_type=upload.content_type,
@@ -104,6 +105,12 @@ def as_media(upload: MediaUpload) -> Media:
         duration_seconds=upload.duration_seconds,
         open=lambda: open_media(upload),
         pull_url=lambda: media_pull_url(upload),
+        container=upload.container,
+        video_codec=upload.video_codec,
+        audio_codec=upload.audio_codec,
+        frame_rate=upload.frame_rate,
+        refusal=media_refusal(upload),
+        fit=fit,
     )
 
 
@@ -123,7 +130,7 @@ def effective_post(
 ) -> Post:
     return Post(
         text=text,
-        media=[as_media(uploads[i]) for i in media_ids],
+        media=[as_media(uploads[i], fit=settings.get("fit_media") is not False) for i in media_ids],
         settings=effective_settings(account, settings),
     )
 

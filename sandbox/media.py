@@ -47,6 +47,27 @@ def is_iso_video(data: bytes) -> bool:
     return data[4:8] == b"ftyp"
 
 
+# Sample entry types of picture tracks in an ISO BMFF `stsd` box (ISO/IEC 14496-12 and -15,
+# Apple's QuickTime formats): how a stand-in tells the codec without decoding.
+VIDEO_ENTRIES = frozenset(
+    (b"avc1", b"avc3", b"hvc1", b"hev1", b"mp4v", b"av01", b"vp08", b"vp09", b"s263", b"h263", b"jpeg", b"mjpa",
+     b"mjpb", b"apch", b"apcn", b"apcs", b"apco", b"ap4h", b"dvh1", b"dvhe")
+)  # fmt: skip
+H264_OR_HEVC = ("avc1", "avc3", "hvc1", "hev1")
+
+
+def video_codec(data: bytes) -> str:
+    """The sample entry type of the file's picture track ("avc1", "mp4v"...), "" when none is
+    found: an `stsd` box holds its version, flags and count, then each entry's size and type."""
+    start = data.find(b"stsd")
+    while start != -1:
+        entry = data[start + 16 : start + 20]
+        if entry in VIDEO_ENTRIES:
+            return entry.decode("ascii")
+        start = data.find(b"stsd", start + 4)
+    return ""
+
+
 def sniff(data: bytes) -> str:
     """The file's type: an image's, else video/quicktime or video/mp4, else ""."""
     if image_type(data) or not is_iso_video(data):

@@ -41,6 +41,7 @@ from django.conf import settings
 
 from accounts.platforms.interface import PlatformClient
 from accounts.platforms.types import (
+    FIT_SETTING,
     Connection,
     Credentials,
     Media,
@@ -56,6 +57,7 @@ from accounts.platforms.types import (
 )
 
 __all__ = [
+    "FIT_SETTING",
     "MAX_RECENT_PAGES",
     "UNKNOWN_STATUSES",
     "AppCredentials",

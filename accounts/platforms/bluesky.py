@@ -45,6 +45,7 @@ from accounts.platforms.atproto import (
     tag_facets,
 )
 from accounts.platforms.base import (
+    FIT_SETTING,
     MAX_RECENT_PAGES,
     Connection,
     Credentials,
@@ -153,7 +154,7 @@ class Client(HttpClient[tuple[str, dict[str, Any]]]):
     platform = "bluesky"
     reset_headers = ("RateLimit-Reset",)
     rate_limited_code = ""  # XRPC names it (RateLimitExceeded)
-    setting_types = {"first_comment": ("string",), "reply": ("object",), "embed": ("object",)}
+    setting_types = {**FIT_SETTING, "first_comment": ("string",), "reply": ("object",), "embed": ("object",)}
     metrics_batch_size = GETPOSTS_BATCH
 
     # --- connecting ----------------------------------------------------------------------

@@ -44,6 +44,7 @@ from dataclasses import replace
 from typing import Any
 
 from accounts.platforms.base import (
+    FIT_SETTING,
     Connection,
     Credentials,
     Media,
@@ -195,7 +196,7 @@ class Client(GraphClient[dict[str, str]]):
     codes = CODES
     authorize_endpoint = DIALOG
     scopes = SCOPES
-    setting_types = {"postType": ("string",)}
+    setting_types = {**FIT_SETTING, "postType": ("string",)}
     status_polls = 1  # video status reads inside publish() before answering PROCESSING
     poll_seconds = 2.0
 

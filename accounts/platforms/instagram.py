@@ -46,6 +46,7 @@ from dataclasses import replace
 from typing import Any
 
 from accounts.platforms.base import (
+    FIT_SETTING,
     Connection,
     Credentials,
     Media,
@@ -154,7 +155,7 @@ class Client(GraphClient[dict[str, str]]):
     scopes = SCOPES
     sandbox_client_secret = SANDBOX_CLIENT_SECRET
     pkce = False
-    setting_types = {"first_comment": ("string",)}
+    setting_types = {**FIT_SETTING, "first_comment": ("string",)}
     status_polls = 3  # container status checks inside publish() before answering PROCESSING
     poll_seconds = 2.0
 

@@ -14,6 +14,7 @@ from typing import Any, ClassVar
 import requests
 from django.conf import settings
 
+from accounts.platforms import formats
 from accounts.platforms.limits import PlatformLimits, limits_for
 from accounts.platforms.types import (
     Connection,
@@ -97,22 +98,17 @@ class PlatformClient(abc.ABC):
         return [problem for index, item in enumerate(media) for problem in self._item_problems(index, item)]
 
     def _item_problems(self, index: int, media: Media) -> list[Problem]:
-        rule = self.limits.videos if media.is_video else self.limits.images
+        """The first thing that keeps this item from the platform. With fitting on (the post's
+        `fit_media`, on unless false) what a rendition mends (a type, a size, a codec, too many
+        pixels) is no problem: the worker sends the rendition instead."""
         where = f"media[{index}]"
-        if media.content_type not in rule.content_types:
-            return [Problem(where, "UNSUPPORTED_MEDIA_TYPE", f"{self.platform} does not take {media.content_type}.")]
-        if rule.max_size_bytes is not None and media.size_bytes > rule.max_size_bytes:
-            message = f"{self.platform} takes files of at most {rule.max_size_bytes} bytes."
-            return [Problem(where, "MEDIA_TOO_LARGE", message)]
-        duration = media.duration_seconds
-        if media.is_video and duration is not None:
-            if rule.max_duration_seconds is not None and duration > rule.max_duration_seconds:
-                message = f"{self.platform} takes videos of at most {rule.max_duration_seconds} seconds."
-                return [Problem(where, "VIDEO_TOO_LONG", message)]
-            if rule.min_duration_seconds is not None and duration < rule.min_duration_seconds:
-                message = f"{self.platform} takes videos of at least {rule.min_duration_seconds} seconds."
-                return [Problem(where, "VIDEO_TOO_SHORT", message)]
-        return []
+        if media.refusal:
+            code, message = media.refusal
+            return [Problem(where, code, f"Media {media.id} cannot be used: {message}.")]
+        found = formats.findings(self.platform, media)
+        if media.fit:
+            found = [f for f in found if f.profile is None]
+        return [Problem(where, f.code, f.message) for f in found[:1]]
 
     def options(self, conn: Connection) -> Mapping[str, Any]:
         """What the account may choose among right now, read from the platform (a TikTok

@@ -45,6 +45,7 @@ import requests
 from django.conf import settings
 
 from accounts.platforms.base import (
+    FIT_SETTING,
     MAX_RECENT_PAGES,
     Connection,
     Credentials,
@@ -170,7 +171,7 @@ class Client(HttpClient[Prepared]):
     scopes = SCOPES
     pkce = False
     sandbox_client_secret = "sandbox-linkedin-secret"  # noqa: S105 - the stand-in's public secret
-    setting_types = {"title": ("string",), "visibility": ("string",), "target_audience": ("object",)}
+    setting_types = {**FIT_SETTING, "title": ("string",), "visibility": ("string",), "target_audience": ("object",)}
     status_polls = 3  # video status checks inside publish() before answering PROCESSING
     poll_interval_seconds = 2.0
 

@@ -41,6 +41,7 @@ from urllib.parse import urlencode, urlsplit
 import requests
 
 from accounts.platforms.base import (
+    FIT_SETTING,
     MAX_RECENT_PAGES,
     Connection,
     Credentials,
@@ -164,6 +165,7 @@ class Client(HttpClient[Prepared]):
     scopes = SCOPES
     pkce = False
     setting_types = {
+        **FIT_SETTING,
         "boardId": ("string", "null"),  # null is a missing board: BOARD_REQUIRED
         **dict.fromkeys(STRING_SETTINGS, ("string",)),
         "cover_image_key_frame_time": ("number",),

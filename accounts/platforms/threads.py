@@ -46,6 +46,7 @@ from typing import Any
 import regex
 
 from accounts.platforms.base import (
+    FIT_SETTING,
     Connection,
     Credentials,
     Media,
@@ -179,7 +180,7 @@ class Client(GraphClient[dict[str, str]]):
     scopes = SCOPES
     sandbox_client_secret = SANDBOX_CLIENT_SECRET
     pkce = False
-    setting_types = {"link_attachment": ("string", "null"), "topic_tag": ("string",)}  # null: no link
+    setting_types = {**FIT_SETTING, "link_attachment": ("string", "null"), "topic_tag": ("string",)}  # null: no link
     status_polls = 3  # status checks inside publish() before answering PROCESSING
     poll_seconds = 2.0  # between those checks
 

@@ -48,6 +48,7 @@ from urllib.parse import urlencode
 import requests
 
 from accounts.platforms.base import (
+    FIT_SETTING,
     MAX_RECENT_PAGES,
     Connection,
     Credentials,
@@ -214,6 +215,7 @@ class Client(HttpClient[Plan]):
     scopes = SCOPES
     sandbox_client_secret = "sandbox-tiktok-secret"  # noqa: S105 (the stand-in's public test secret)
     setting_types = {
+        **FIT_SETTING,
         "tiktok_post_mode": ("string",),
         "privacy_level": ("string",),
         "title": ("string",),

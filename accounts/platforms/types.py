@@ -74,6 +74,11 @@ _TYPE_WORDS: dict[SettingType, str] = {
 }
 
 
+# Every client reads `fit_media` (may a fitted rendition stand in for a file the platform does
+# not take?); it is the service's own setting and never sent to a platform.
+FIT_SETTING: dict[str, tuple[SettingType, ...]] = {"fit_media": ("boolean",)}
+
+
 def setting_type_problems(types: Mapping[str, tuple[SettingType, ...]], values: Mapping[str, Any]) -> list[Problem]:
     """INVALID_SETTING for each declared key whose value has none of its declared types."""
     return [
@@ -95,6 +100,17 @@ class Media:
     duration_seconds: float | None
     open: Callable[[], IO[bytes]]  # the bytes as a stream; the caller closes it
     pull_url: Callable[[], str]  # a short-lived URL the platform may fetch the file from
+    # What ffprobe found (blank while the probe is pending or was skipped).
+    container: str = ""
+    video_codec: str = ""
+    audio_codec: str = ""
+    frame_rate: float | None = None
+    # (code, message) when the file cannot be used anywhere: unreadable, or over the hard caps.
+    refusal: tuple[str, str] | None = None
+    # The post's `fit_media`: a rendition may stand in for a file the platform does not take.
+    fit: bool = True
+    # The rendition profile these bytes are ("jpeg", "h264-aac-mp4"...); None: the upload itself.
+    rendition: str | None = None
 
     @property
     def is_video(self) -> bool:

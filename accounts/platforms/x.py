@@ -37,6 +37,7 @@ from urllib.parse import urlencode
 import requests
 
 from accounts.platforms.base import (
+    FIT_SETTING,
     MAX_RECENT_PAGES,
     Connection,
     Credentials,
@@ -151,6 +152,7 @@ class Client(HttpClient[tuple[dict[str, Any], list[str]]]):
     authorize_endpoint = AUTHORIZE_URL
     scopes = SCOPES
     setting_types = {
+        **FIT_SETTING,
         "reply_to": ("string",),
         "quote_tweet": ("string",),
         "sensitive": ("boolean",),

@@ -46,6 +46,7 @@ import requests
 from django.conf import settings
 
 from accounts.platforms.base import (
+    FIT_SETTING,
     MAX_RECENT_PAGES,
     Connection,
     Credentials,
@@ -231,6 +232,7 @@ class Client(HttpClient[str]):
     authorize_endpoint = AUTHORIZE_URL
     scopes = SCOPES
     setting_types = {
+        **FIT_SETTING,
         "title": ("string", "null"),  # null is a missing title: TITLE_REQUIRED
         "privacyStatus": ("string",),
         "category_id": ("string", "integer"),

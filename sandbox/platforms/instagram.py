@@ -9,9 +9,11 @@ as Graph does.
 
 Containers: the media is pulled from `image_url` / `video_url` at creation (urllib, short
 timeout) and checked: images must be JPEG of at most 8 MB, videos MP4/MOV (an ISO BMFF `ftyp`)
-of at most 300 MB. Images are FINISHED at once; a video reports IN_PROGRESS for one status
-check; the `processing` outcome makes it three. `media_publish` refuses a container that is not
-FINISHED (9007/2207027) and one already published.
+of at most 300 MB whose picture track, when its `stsd` names one, is H.264 or HEVC (another
+codec ends the container in ERROR, as on Instagram). Images are FINISHED at once; a video
+reports IN_PROGRESS for one status check; the `processing` outcome makes it three.
+`media_publish` refuses a container that is not FINISHED (9007/2207027) and one already
+published.
 
 Outcomes: one per publish call, taken when the top-level container is created (not for carousel
 items): `error` and `rate_limited` answer there; `timeout` is kept on the container and applied
@@ -244,6 +246,9 @@ def _video_state(url: str) -> tuple[str, str] | Response:
         return "ERROR", "Error: The video file is too large (2207026)."
     if not media.is_iso_video(data):
         return "ERROR", "Error: The video format is not supported (2207026)."
+    codec = media.video_codec(data)
+    if codec and codec not in media.H264_OR_HEVC:  # Reels: H.264 or HEVC only
+        return "ERROR", f"Error: The video codec ({codec}) is not supported; use H.264 or HEVC (2207026)."
     return "IN_PROGRESS", "In Progress"
 
 

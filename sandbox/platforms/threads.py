@@ -4,7 +4,8 @@ It answers in Meta's Graph API shapes (`{"error": {message, type, code, error_su
 fbtrace_id}}`, `{"data": [...], "paging": ...}`) and is as strict as Threads: a valid Threads
 token (Authorization: Bearer, or an `access_token` parameter), parameters read from the query
 or a form body as the Graph API does, media fetched from `image_url`/`video_url` for real
-(JPEG/PNG up to 8 MB, MP4/MOV up to 1 GB, checked by their bytes), text of at most 500
+(JPEG/PNG up to 8 MB, MP4/MOV up to 1 GB, checked by their bytes; a video whose `stsd` names a
+codec other than H.264/HEVC ends in FAILED_PROCESSING_VIDEO), text of at most 500
 characters with emoji counted by their UTF-8 bytes, at most 5 unique links, link_attachment
 on TEXT only, topic_tag 1-50 characters without '.' or '&', carousels of 2-20 finished items.
 Parameters Threads does not document are refused (Meta ignores some; refusing catches typos).
@@ -132,6 +133,10 @@ def _store(ctx: Context, name: str) -> dict[str, Any]:
 # --- fetching media ------------------------------------------------------------------------------
 
 
+# Threads takes HEVC or H.264 video; another codec fails the container when it is processed.
+CODEC_REFUSED = "The video codec is not supported; use H.264 or HEVC."
+
+
 def fetch(url: str, allowed: dict[str, int]) -> tuple[str, int] | str:
     """(content type, size) of the file at `url`, or why Meta would refuse it."""
     data = media.fetch(url, max(allowed.values()))
@@ -144,6 +149,9 @@ def fetch(url: str, allowed: dict[str, int]) -> tuple[str, int] | str:
         return f"The media type is not supported ({kind or 'unknown'})."
     if len(data) > allowed[kind]:
         return f"The media is larger than {allowed[kind]} bytes."
+    codec = media.video_codec(data) if kind.startswith("video/") else ""
+    if codec and codec not in media.H264_OR_HEVC:
+        return CODEC_REFUSED
     return kind, len(data)
 
 
@@ -232,7 +240,9 @@ def _attach(ctx: Context, account: str, container: dict[str, Any], params: Multi
         fetched = fetch(params["video_url"], VIDEO_TYPES)
         container["checks"] = max(container["checks"], 1)
         if isinstance(fetched, str):
-            container["error_message"] = "FAILED_DOWNLOADING_VIDEO"
+            container["error_message"] = (
+                "FAILED_PROCESSING_VIDEO" if fetched == CODEC_REFUSED else "FAILED_DOWNLOADING_VIDEO"
+            )
     if kind == "CAROUSEL":
         return _attach_children(ctx, account, container, params["children"])
     return None

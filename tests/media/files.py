@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+import functools
 import io
+import os
 import struct
+import subprocess
+import tempfile
+import zlib
 
 from PIL import Image
 
@@ -86,3 +91,27 @@ def stored_upload(team, data: bytes, content_type: str, name: str, *, confirmed:
     if confirmed:
         made = services.media_confirm(team=team, media_id=str(made.pk))
     return str(made.pk)
+
+
+@functools.cache
+def encoded(*, codec: str = "libx264", seconds: float = 1.0, size: str = "64x64", fmt: str = "mp4") -> bytes:
+    """A real video made by ffmpeg from its test sources (a test card and a tone), tiny and
+    quick: `codec` "libx264" (H.264), "mpeg4" (MPEG-4 Part 2), ...; `fmt` "mp4" or "mov"."""
+    with tempfile.TemporaryDirectory() as folder:
+        out = os.path.join(folder, f"out.{fmt}")
+        args = [
+            "ffmpeg", "-nostdin", "-v", "error", "-y",
+            "-f", "lavfi", "-i", f"testsrc=size={size}:rate=25:duration={seconds}",
+            "-f", "lavfi", "-i", f"sine=duration={seconds}",
+            "-c:v", codec, "-pix_fmt", "yuv420p", "-c:a", "aac", "-shortest", out,
+        ]  # fmt: skip
+        subprocess.run(args, check=True, capture_output=True, timeout=60)  # noqa: S603
+        with open(out, "rb") as handle:
+            return handle.read()
+
+
+def png_header(width: int, height: int, body: bytes = b"garbage" * 50) -> bytes:
+    """A PNG signature and IHDR claiming width x height, then `body` instead of image data."""
+    ihdr = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
+    chunk = struct.pack(">I4s", len(ihdr), b"IHDR") + ihdr + struct.pack(">I", zlib.crc32(b"IHDR" + ihdr))
+    return b"\x89PNG\r\n\x1a\n" + chunk + body

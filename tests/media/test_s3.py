@@ -323,3 +323,20 @@ def test_confirm_on_s3_removes_the_upload_key_and_delete_removes_both(
     services.media_delete(upload=upload)
 
     assert s3.list_objects_v2(Bucket=BUCKET, Prefix=f"teams/{owner.team.pk}/").get("KeyCount", 0) == 0
+
+
+def test_a_file_in_s3_is_probed_and_fitted_from_a_temporary_copy(api, owner, s3):
+    from media import fitting, probing
+
+    png = files.image("PNG", (90, 60))
+    media_id = files.stored_upload(owner.team, png, "image/png", "photo.png")
+    probing.media_probe(upload_id=media_id)  # the worker's task, after the confirm
+
+    upload = MediaUpload.objects.get(pk=media_id)
+    assert (upload.probe_status, upload.video_codec, upload.width, upload.height) == ("done", "png", 90, 60)
+    rendition = fitting.rendition_for(upload=upload, profile="jpeg")
+    stored = s3.get_object(Bucket=BUCKET, Key=rendition.content_key)["Body"].read()
+    assert stored.startswith(b"\xff\xd8\xff")
+    assert (rendition.width, rendition.height, rendition.size_bytes) == (90, 60, len(stored))
+    services.media_delete(upload=upload)
+    assert s3.list_objects_v2(Bucket=BUCKET, Prefix=rendition.content_key).get("KeyCount", 0) == 0

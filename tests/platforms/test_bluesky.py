@@ -4,6 +4,7 @@ expired session. The outcome matrix every client shares is in test_conformance.p
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 from urllib.parse import parse_qs
 
@@ -230,8 +231,10 @@ def test_media_rules(client):
     assert _codes(client, base.Post(text="", media=[png] * 5)) == {("media", "TOO_MANY_MEDIA")}
     assert _codes(client, base.Post(text="", media=[png, video])) == {("media", "MIXED_MEDIA")}
     huge = media(b"x", "image/png", size=2_000_001)
+    assert client.validate(base.Post(text="", media=[huge])) == []  # a JPEG within 2048 px goes instead
+    huge = dataclasses.replace(huge, fit=False)  # platform_settings.fit_media: false
     assert _codes(client, base.Post(text="", media=[huge])) == {("media[0]", "MEDIA_TOO_LARGE")}
-    mov = media(b"x", "video/quicktime")
+    mov = dataclasses.replace(media(b"x", "video/quicktime"), fit=False)
     assert _codes(client, base.Post(text="", media=[mov])) == {("media[0]", "UNSUPPORTED_MEDIA_TYPE")}
     long = media(b"x", "video/mp4", duration=181)
     assert _codes(client, base.Post(text="", media=[long])) == {("media[0]", "VIDEO_TOO_LONG")}

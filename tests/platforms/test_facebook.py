@@ -5,6 +5,7 @@ Facebook Login. The outcome matrix every client shares is in test_conformance.py
 from __future__ import annotations
 
 import base64
+import dataclasses
 import datetime as dt
 import hashlib
 import json
@@ -176,7 +177,8 @@ def test_text_limits(client):
     ],
 )
 def test_media_facebook_refuses_is_a_problem(client, media_list, field, code):
-    assert _codes(client.validate(Post(text="media", media=media_list))) == {(field, code)}
+    unfitted = [dataclasses.replace(item, fit=False) for item in media_list]  # platform_settings.fit_media: false
+    assert _codes(client.validate(Post(text="media", media=unfitted))) == {(field, code)}
 
 
 @pytest.mark.parametrize(

@@ -4,6 +4,7 @@ OAuth code flow and insights. The outcome matrix every client shares is in test_
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 from urllib.parse import parse_qs, urlsplit
 
@@ -156,9 +157,13 @@ def test_media_limits(client):
     assert client.validate(base.Post(text="", media=[image] * 10)) == []
     assert _codes(client, base.Post(text="", media=[image] * 11)) == {("media", "TOO_MANY_MEDIA")}
     png = media(None, files.image("PNG"), "image/png")
-    assert _codes(client, base.Post(text="", media=[png])) == {("media[0]", "UNSUPPORTED_MEDIA_TYPE")}
+    unfitted = dataclasses.replace(png, fit=False)  # platform_settings.fit_media: false
+    assert _codes(client, base.Post(text="", media=[unfitted])) == {("media[0]", "UNSUPPORTED_MEDIA_TYPE")}
+    assert _codes(client, base.Post(text="", media=[png])) == set()  # a JPEG rendition goes instead
     big = media(None, b"x", "image/jpeg", size=8 * 1024 * 1024 + 1)
-    assert _codes(client, base.Post(text="", media=[big])) == {("media[0]", "MEDIA_TOO_LARGE")}
+    unfitted = dataclasses.replace(big, fit=False)
+    assert _codes(client, base.Post(text="", media=[unfitted])) == {("media[0]", "MEDIA_TOO_LARGE")}
+    assert _codes(client, base.Post(text="", media=[big])) == set()  # re-encoded within 2048 px
     assert _codes(client, base.Post(text="", media=[mp4(None, seconds=2)])) == {("media[0]", "VIDEO_TOO_SHORT")}
     assert _codes(client, base.Post(text="", media=[mp4(None, seconds=901)])) == {("media[0]", "VIDEO_TOO_LONG")}
     huge = media(None, b"v", "video/mp4", size=300 * 1024 * 1024 + 1, duration=10)

@@ -4,6 +4,7 @@ outcome matrix every client shares is in test_conformance.py."""
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import json
 import re
@@ -184,7 +185,8 @@ def test_commentary_or_media_is_required(client):
     ],
 )
 def test_media_linkedin_refuses_is_a_problem(client, media_list, field, code):
-    assert _codes(client.validate(Post(text="media", media=media_list))) == {(field, code)}
+    unfitted = [dataclasses.replace(item, fit=False) for item in media_list]  # platform_settings.fit_media: false
+    assert _codes(client.validate(Post(text="media", media=unfitted))) == {(field, code)}
 
 
 @pytest.mark.parametrize(

@@ -5,6 +5,7 @@ OAuth 2.0 code flow. The outcome matrix every client shares is in test_conforman
 from __future__ import annotations
 
 import base64
+import dataclasses
 import datetime as dt
 import json
 import re
@@ -181,7 +182,8 @@ def test_a_board_is_required(client):
     ],
 )
 def test_media_pinterest_refuses_is_a_problem(client, media_list, field, code):
-    assert _codes(client.validate(_post("media", media_list))) == {(field, code)}
+    unfitted = [dataclasses.replace(item, fit=False) for item in media_list]  # platform_settings.fit_media: false
+    assert _codes(client.validate(_post("media", unfitted))) == {(field, code)}
 
 
 @pytest.mark.parametrize(

@@ -246,10 +246,12 @@ def test_media_limits(client, jpeg, mp4):
     assert _codes(client, base.Post(text="", media=[jpeg] * 36)) == {("media", "TOO_MANY_MEDIA")}
     assert _codes(client, base.Post(text="", media=[jpeg, mp4])) == {("media", "MIXED_MEDIA")}
     assert _codes(client, base.Post(text="", media=[mp4, mp4])) == {("media", "TOO_MANY_MEDIA")}
-    png = base.Media(**{**jpeg.__dict__, "content_type": "image/png"})
+    png = base.Media(**{**jpeg.__dict__, "content_type": "image/png", "fit": False})  # fit_media: false
     assert _codes(client, base.Post(text="", media=[png])) == {("media[0]", "UNSUPPORTED_MEDIA_TYPE")}
-    big = base.Media(**{**jpeg.__dict__, "size_bytes": 20 * MB + 1})
+    big = base.Media(**{**jpeg.__dict__, "size_bytes": 20 * MB + 1, "fit": False})
     assert _codes(client, base.Post(text="", media=[big])) == {("media[0]", "MEDIA_TOO_LARGE")}
+    fitted = [base.Media(**{**jpeg.__dict__, "content_type": "image/png"}), base.Media(**{**big.__dict__, "fit": True})]
+    assert client.validate(base.Post(text="", media=fitted)) == []  # JPEG renditions go instead
     assert _codes(client, base.Post(text="", media=[item(duration_seconds=601)])) == {("media[0]", "VIDEO_TOO_LONG")}
     assert _codes(client, base.Post(text="", media=[item(width=200)])) == {("media[0]", "INVALID_DIMENSIONS")}
     assert client.validate(base.Post(text="", media=[jpeg] * 35)) == []

@@ -5,6 +5,7 @@ PKCE. The outcome matrix every client shares is in test_conformance.py."""
 from __future__ import annotations
 
 import base64
+import dataclasses
 import datetime as dt
 import hashlib
 import json
@@ -147,7 +148,15 @@ def test_text_or_media_is_required(client):
     ],
 )
 def test_media_x_refuses_is_a_problem(client, media_list, field, code):
-    assert _codes(client.validate(Post(text="media", media=media_list))) == {(field, code)}
+    unfitted = [dataclasses.replace(item, fit=False) for item in media_list]  # platform_settings.fit_media: false
+    assert _codes(client.validate(Post(text="media", media=unfitted))) == {(field, code)}
+
+
+def test_with_fitting_a_rendition_stands_in_for_a_type_or_size_x_refuses(client):
+    assert client.validate(Post(text="", media=[media(b"x", "image/bmp")])) == []  # a JPEG rendition
+    assert client.validate(Post(text="", media=[media(b"x", "video/webm", duration=3)])) == []  # H.264 MP4
+    large_gif = [media(b"x", "image/gif", size=16 * MB)]  # a JPEG would lose the animation: not fitted
+    assert _codes(client.validate(Post(text="", media=large_gif))) == {("media[0]", "MEDIA_TOO_LARGE")}
 
 
 def test_a_large_animated_gif_and_a_long_video_within_limits_pass(client):

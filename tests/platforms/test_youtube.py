@@ -5,6 +5,7 @@ matrix every client shares is in test_conformance.py."""
 from __future__ import annotations
 
 import base64
+import dataclasses
 import datetime as dt
 import hashlib
 from urllib.parse import parse_qs, parse_qsl, urlsplit
@@ -167,7 +168,8 @@ def test_video_type_size_and_length_limits(client):
     huge = media(b"x", "video/mp4", size=256 * 1024**3 + 1)
 
     for clip, code in ((webm, "UNSUPPORTED_MEDIA_TYPE"), (long, "VIDEO_TOO_LONG"), (huge, "MEDIA_TOO_LARGE")):
-        assert _codes(client, base.Post(text="", media=[clip], settings={"title": "t"})) == {("media[0]", code)}
+        unfitted = dataclasses.replace(clip, fit=False)  # platform_settings.fit_media: false
+        assert _codes(client, base.Post(text="", media=[unfitted], settings={"title": "t"})) == {("media[0]", code)}
 
 
 def test_title_rules(client):

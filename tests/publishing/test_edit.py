@@ -297,11 +297,16 @@ def test_media_that_is_not_a_confirmed_upload_of_the_team_is_a_400(api, owner, o
 def test_a_video_type_the_platform_does_not_take_is_a_422(api, owner, accounts, media):
     draft = _draft(api, owner.key, accounts.bluesky)
     quicktime = media(owner.team, files.video(brand=b"qt  "), "video/quicktime")  # Bluesky takes MP4 only
+    unfitted = {
+        "account_id": str(accounts.bluesky.pk),
+        "media_ids": [quicktime],
+        "platform_settings": {"fit_media": False},
+    }
 
-    response = _patch(api, owner.key, draft["id"], {"media_ids": [quicktime]})
+    response = _patch(api, owner.key, draft["id"], {"targets": [unfitted]})
 
     assert response.status_code == 422
-    assert _get(api, owner.key, draft["id"]).json()["data"]["media_ids"] == []
+    assert _target(_get(api, owner.key, draft["id"]).json()["data"], accounts.bluesky)["media_ids"] is None
 
 
 def test_a_gif_with_other_images_on_x_is_a_422(api, owner, accounts, media):

@@ -188,7 +188,10 @@ def test_retrying_with_media_the_platform_does_not_take_is_a_422(
     failed = _target(partial, accounts.bluesky)
 
     response = _retry(
-        api, owner.key, partial["id"], {"targets": [{"target_id": failed["id"], "media_ids": [quicktime]}]}
+        api,
+        owner.key,
+        partial["id"],
+        {"targets": [{"target_id": failed["id"], "media_ids": [quicktime], "platform_settings": {"fit_media": False}}]},
     )
 
     assert response.status_code == 422
