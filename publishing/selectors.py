@@ -47,20 +47,22 @@ THREAD_ITEM_FIELDS = (
 # The target's attempts as one JSON array, in SQL written once: composing it with the ORM on
 # every request cost more than the query it saves.
 _ATTEMPT_ROWS = {
-    "postgresql": "SELECT JSONB_AGG(JSONB_BUILD_OBJECT({fields}, 'media_sent', request -> 'media')) "
-    "FROM {table} WHERE target_id = {target}",
-    "sqlite": "SELECT JSON_GROUP_ARRAY(JSON_OBJECT({fields}, 'media_sent', JSON_EXTRACT(request, '$.media'))) "
-    "FROM {table} WHERE target_id = {target}",
+    "postgresql": "SELECT JSONB_AGG(JSONB_BUILD_OBJECT({fields})) FROM {table} WHERE target_id = {target}",
+    "sqlite": "SELECT JSON_GROUP_ARRAY(JSON_OBJECT({fields})) FROM {table} WHERE target_id = {target}",
 }
+# What an attempt's representation shows of its request: the files it sent (`media_sent`).
+_MEDIA_SENT = {"postgresql": "request -> 'media'", "sqlite": "JSON_EXTRACT(request, '$.media')"}
 
 
 def _attempt_rows(
     model: type[DeliveryAttempt | ThreadItem] = DeliveryAttempt, fields: tuple[str, ...] = ATTEMPT_FIELDS
 ) -> RawSQL:
-    sql = _ATTEMPT_ROWS.get(connection.vendor, _ATTEMPT_ROWS["postgresql"]).format(
-        fields=", ".join(f"'{name}', {_column(model, name)}" for name in fields),
-        table=model._meta.db_table,
-        target=f'"{Target._meta.db_table}"."id"',
+    vendor = connection.vendor if connection.vendor in _ATTEMPT_ROWS else "postgresql"
+    columns = [f"'{name}', {_column(model, name)}" for name in fields]
+    if model is DeliveryAttempt:
+        columns.append(f"'media_sent', {_MEDIA_SENT[vendor]}")
+    sql = _ATTEMPT_ROWS[vendor].format(
+        fields=", ".join(columns), table=model._meta.db_table, target=f'"{Target._meta.db_table}"."id"'
     )
     # Built from the model's own names and constants only: nothing of a request reaches it.
     return RawSQL(sql, (), output_field=JSONField())  # noqa: S611
