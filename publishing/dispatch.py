@@ -13,7 +13,6 @@ worker or a double relay does nothing. The broker is never called inside a trans
 
 from __future__ import annotations
 
-import dataclasses
 import datetime as dt
 import functools
 import logging
@@ -30,17 +29,14 @@ from django.db.models.functions import Trunc
 from django.utils import timezone
 
 from accounts.models import AccountStatus
-from accounts.platforms import formats
-from accounts.platforms.base import Connection, Media, Outcome, OutcomeKind, Post
+from accounts.platforms.base import Connection, Outcome, OutcomeKind, Post
 from accounts.platforms.registry import NoClient, client_for
 from accounts.services import account_note_outcome, account_store_renewed, connection_for
 from config import broker
 from config.celery import app
 from config.errors import InvalidRequest
-from media import fitting
 from media.models import MediaRendition, MediaUpload
-from media.selectors import open_rendition, rendition_pull_url
-from publishing import delivery, hotpath, outbox, threads, validation
+from publishing import delivery, hotpath, outbox, renditions, threads, validation
 from publishing.models import (
     AttemptState,
     DeliveryAttempt,
@@ -252,22 +248,18 @@ def _claim(job_id: str) -> DeliveryJob | None:
     return DeliveryJob.objects.select_related("target__account", "target__publish__team").get(pk=job_id)
 
 
-def _post_of(target: Target, renditions: Mapping[str, MediaRendition] | None = None) -> tuple[Post, dict[str, Any]]:
-    """The target's effective post, with `renditions` standing in for the uploads they fit,
-    and the record of what is sent (the attempt's request, naming each file that went out)."""
+def _post_of(target: Target, fitted: Mapping[str, MediaRendition] | None = None) -> tuple[Post, dict[str, Any]]:
+    """The target's effective post, with the `fitted` renditions standing in for the uploads
+    they fit, and the record of what is sent (the attempt's request, naming each file)."""
     post, _ = _post_and_uploads(target)
-    if renditions:
-        post = dataclasses.replace(post, media=[_sent(m, renditions.get(m.id)) for m in post.media])
+    post = renditions.with_renditions(post, fitted or {})
     request: dict[str, Any] = {
         "text": post.text,
         "media_ids": [m.id for m in post.media],
         "platform_settings": dict(post.settings),
     }
     if post.media:
-        request["media"] = [
-            {"media_id": m.id, "rendition": m.rendition, "content_type": m.content_type, "size_bytes": m.size_bytes}
-            for m in post.media
-        ]
+        request["media"] = renditions.sent_record(post)
     return post, request
 
 
@@ -282,55 +274,14 @@ def _post_and_uploads(target: Target) -> tuple[Post, Mapping[str, MediaUpload]]:
     return post, uploads
 
 
-def _sent(media: Media, rendition: MediaRendition | None) -> Media:
-    if rendition is None:
-        return media
-    return dataclasses.replace(
-        media,
-        content_type=rendition.content_type,
-        size_bytes=rendition.size_bytes,
-        width=rendition.width,
-        height=rendition.height,
-        duration_seconds=rendition.duration_seconds or media.duration_seconds,
-        open=lambda: open_rendition(rendition),
-        pull_url=lambda: rendition_pull_url(rendition),
-        container="",
-        video_codec="",
-        audio_codec="",
-        rendition=rendition.profile,
-    )
-
-
 def _fit(target: Target) -> dict[str, MediaRendition] | Outcome:
-    """The renditions the target's platform needs in place of uploads it does not take, made
-    now (or found made): before the attempt starts, so a long transcode is never a call in
-    flight. A FAILED outcome (MEDIA_FIT_FAILED) when one cannot be made or still does not fit."""
-    if target.platform not in formats.FORMATS:
-        return {}
+    """The renditions the target's platform needs (`renditions.fitted`), made before the
+    attempt starts, so a long transcode is never a call in flight."""
     try:
         post, uploads = _post_and_uploads(target)
     except InvalidRequest:  # the media is gone: the send path fails the target with that
         return {}
-    made: dict[str, MediaRendition] = {}
-    for media in post.media:
-        profile = formats.profile_for(target.platform, media) if media.fit else None
-        if profile is None or media.id in made:
-            continue
-        try:
-            rendition = fitting.rendition_for(upload=uploads[media.id], profile=profile)
-        except fitting.FitFailed as exc:
-            return _fit_failed(media, f"the {profile} rendition could not be made: {exc.message}")
-        except Exception as exc:  # storage or database trouble: nothing was sent, fail plainly
-            logger.exception("Making the %s rendition of %s raised", profile, media.id)
-            return _fit_failed(media, f"the {profile} rendition could not be made ({type(exc).__name__})")
-        if left := formats.findings(target.platform, _sent(media, rendition)):
-            return _fit_failed(media, f"the {profile} rendition still does not fit: {left[0].message}")
-        made[media.id] = rendition
-    return made
-
-
-def _fit_failed(media: Media, message: str) -> Outcome:
-    return Outcome(OutcomeKind.FAILED, error_code="MEDIA_FIT_FAILED", error_message=f"media {media.id}: {message}")
+    return renditions.fitted(target.platform, post, uploads)
 
 
 def _save_ref(attempt: DeliveryAttempt) -> Any:

@@ -39,7 +39,8 @@ from accounts.platforms.base import Connection, Outcome, OutcomeKind, Post, Repl
 from accounts.platforms.registry import client_for
 from accounts.services import account_note_outcome, account_store_renewed, connection_for
 from config.errors import InvalidRequest
-from publishing import validation
+from media.models import MediaUpload
+from publishing import renditions, validation
 from publishing.models import DeliveryAttempt, Id, Target, TargetState, ThreadItem, ThreadItemState
 
 logger = logging.getLogger(__name__)
@@ -106,7 +107,9 @@ def thread_send(*, target_id: Id) -> None:
         return
     target = item.target
     try:
-        outcome = _call(target, item, _post_of(target, item))
+        post, uploads = _post_of(target, item)
+        fit = renditions.fitted(target.platform, post, uploads)  # MEDIA_FIT_FAILED: nothing is sent
+        outcome = fit if isinstance(fit, Outcome) else _call(target, item, renditions.with_renditions(post, fit))
     except Exception as exc:
         if isinstance(exc, InvalidRequest):  # its media is gone: nothing was sent
             outcome = Outcome(OutcomeKind.FAILED, error_code=exc.code, error_message=exc.message)
@@ -141,11 +144,13 @@ def item_claim(*, target_id: Id) -> ThreadItem | None:
     return ThreadItem.objects.select_related("target__account", "target__publish__team").get(pk=first)
 
 
-def _post_of(target: Target, item: ThreadItem) -> Post:
-    """The item's post, replying to the item before it (the target's post for the first)."""
+def _post_of(target: Target, item: ThreadItem) -> tuple[Post, Mapping[str, MediaUpload]]:
+    """The item's post, replying to the item before it (the target's post for the first), and
+    its uploads."""
     uploads = validation.uploads_by_id(team=target.publish.team, media_ids=item.media_ids)
-    post = validation.item_post(account=target.account, item=item, uploads=uploads)
-    return replace(post, reply_to=_reply_to(target, item))
+    fit = target.platform_settings.get("fit_media") is not False
+    post = validation.item_post(account=target.account, item=item, uploads=uploads, fit=fit)
+    return replace(post, reply_to=_reply_to(target, item)), uploads
 
 
 def _reply_to(target: Target, item: ThreadItem) -> ReplyTo:
@@ -289,7 +294,7 @@ def item_check(*, item_id: Id, now: dt.datetime | None = None) -> None:
             outcome = client.check(conn, item.ref) if item.ref else None
             if outcome is None or outcome.error_code == NO_REF:
                 since = (item.started_at or item.created_at) - dt.timedelta(minutes=1)
-                outcome = client.find_recent(conn, _post_of(target, item), since)
+                outcome = client.find_recent(conn, _post_of(target, item)[0], since)
         finally:
             account_store_renewed(account=target.account, conn=conn)
         account_note_outcome(account=target.account, outcome=outcome)

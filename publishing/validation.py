@@ -179,7 +179,8 @@ def effective_posts_with_threads(
             settings=target.platform_settings,
             uploads=uploads,
         )
-        thread = [item_post(account=account, item=item, uploads=uploads) for item in items]
+        fit = target.platform_settings.get("fit_media") is not False
+        thread = [item_post(account=account, item=item, uploads=uploads, fit=fit) for item in items]
         posts.append((index, account, post, thread))
     return posts
 
@@ -193,9 +194,15 @@ def thread_of(target: Target) -> list[ThreadItem]:
     return list(ThreadItem.objects.filter(target_id=target.pk).order_by("position"))
 
 
-def item_post(*, account: SocialAccount, item: ThreadItem, uploads: Mapping[str, MediaUpload]) -> Post:
-    """A thread item as its platform client sees it: its own text and media, no settings."""
-    return effective_post(account=account, text=item.content, media_ids=item.media_ids, settings={}, uploads=uploads)
+def item_post(
+    *, account: SocialAccount, item: ThreadItem, uploads: Mapping[str, MediaUpload], fit: bool = True
+) -> Post:
+    """A thread item as its platform client sees it: its own text and media, no settings but
+    its target's `fit_media` (whether renditions may stand in for its files)."""
+    settings = {} if fit else {"fit_media": False}
+    return effective_post(
+        account=account, text=item.content, media_ids=item.media_ids, settings=settings, uploads=uploads
+    )
 
 
 def problems_of(account: SocialAccount, post: Post, thread: Sequence[Post] = ()) -> list[Problem]:

@@ -238,3 +238,21 @@ def test_the_threads_sandbox_fails_a_video_in_another_codec(
     assert target["status"] == "failed", target
     assert "FAILED_PROCESSING_VIDEO" in target["error"]["message"] + target["error"]["code"]
     assert sandbox.posts("threads") == []
+
+
+def test_a_thread_items_video_goes_to_threads_as_an_h264_rendition(api, owner, accounts, sandbox, pulled, monkeypatch):
+    from accounts.platforms.threads import Client as ThreadsClient
+
+    monkeypatch.setattr(ThreadsClient, "poll_seconds", 0.0)
+    media_id = files.stored_upload(owner.team, files.encoded(codec="mpeg4"), "video/mp4", "clip.mp4")
+    target = {"account_id": str(accounts.threads.pk), "thread": [{"content": "The clip", "media_ids": [media_id]}]}
+
+    response = api.as_(owner.key).post(URL, {"content": "A thread", "targets": [target]}, format="json")
+
+    assert response.status_code == 201, response.json()
+    [item] = _target(api, owner.key, response.json()["data"]["id"])["thread"]
+    assert item["status"] == "published", item  # the Threads sandbox fails other codecs
+    rendition = MediaRendition.objects.get(upload_id=media_id)
+    assert rendition.profile == "h264-aac-mp4"
+    with storage.open_stream(rendition.content_key) as sent:
+        assert sandbox_media.video_codec(sent.read()) == "avc1"
