@@ -1,8 +1,10 @@
 """Running Debian's ffprobe and ffmpeg on stored media, in a worker, never in a web thread.
 
 Every run is a subprocess with three bounds: a wall clock (`subprocess.run(timeout=...)` kills
-the child when it passes), CPU seconds and address space (`resource.setrlimit` in the child
-before exec). A hostile file (a decoder bomb, a header claiming 100000x100000 pixels, a
+the child when it passes), CPU seconds and address space, set before the tool starts by
+util-linux's `prlimit` wrapping it (no Python code runs between fork and exec, which matters in
+the dispatch worker's threads), or by `resource.setrlimit` in the child where `prlimit` is
+missing. A hostile file (a decoder bomb, a header claiming 100000x100000 pixels, a
 truncated box that makes a demuxer spin) can therefore cost at most those, and ends as a
 `ProcessingError` with a message fit to show.
 
@@ -65,14 +67,21 @@ def run(args: Sequence[str], *, timeout: float) -> tuple[bytes, str]:
     """Run `args` within the bounds; its stdout and the errors it wrote, or ProcessingError
     naming what went wrong when it failed."""
     cpu = max(1, math.ceil(timeout * (os.cpu_count() or 1)))  # ffmpeg's threads share the budget
+    memory = settings.MEDIA_PROCESS_MEMORY_BYTES
+    if not available(args[0]):  # said plainly here, not as the wrapper's failure to start it
+        raise ProcessingError("MEDIA_TOOLS_MISSING", f"{args[0]} cannot run: it is not installed")
+    wrapper = shutil.which("prlimit")
+    command = list(args)
+    if wrapper is not None:
+        command = [wrapper, f"--cpu={cpu}:{cpu + 1}", f"--as={memory}:{memory}", "--core=0:0", "--", *command]
     try:
         done = subprocess.run(  # noqa: S603 (fixed binaries, arguments never pass through a shell)
-            list(args),
+            command,
             capture_output=True,
             timeout=timeout,
             check=False,
             stdin=subprocess.DEVNULL,
-            preexec_fn=_limits(cpu, settings.MEDIA_PROCESS_MEMORY_BYTES),
+            preexec_fn=None if wrapper is not None else _limits(cpu, memory),
         )
     except subprocess.TimeoutExpired as exc:
         raise ProcessingError("MEDIA_PROCESSING_TIMEOUT", f"{args[0]} did not finish within {timeout:g} s") from exc
