@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import logging
+from collections.abc import Callable, Mapping
 
 from django.conf import settings
 from django.db import transaction
@@ -12,7 +13,7 @@ from django.utils import timezone
 from accounts import merges
 from accounts.errors import SandboxUnavailable
 from accounts.models import AccountStatus, SocialAccount
-from accounts.platforms.base import Connection, Credentials, Outcome, OutcomeKind, PlatformError
+from accounts.platforms.base import Connection, Credentials, Outcome, OutcomeKind, PlatformError, Post
 from accounts.platforms.registry import NoClient, client_for
 from config.errors import Conflict, InvalidRequest
 from teams.models import Team
@@ -100,6 +101,22 @@ def account_store_renewed(*, account: SocialAccount, conn: Connection) -> None:
         token_expires_at=renewed.expires_at,
         updated_at=timezone.now(),
     )
+
+
+def account_publish(*, account: SocialAccount, post: Post, save_ref: Callable[[Mapping[str, str]], None]) -> Outcome:
+    """Send `post` through the account's platform client, the one way publishing calls a
+    platform: the account's connection (`save_ref` keeps an intermediate id before the call
+    that could create the post), tokens the client renewed kept, and the answer noted on the
+    account (a refused token expires it). NoClient for a platform without a client."""
+    client = client_for(account.platform)
+    conn = connection_for(account)
+    conn.save_ref = save_ref
+    try:
+        outcome = client.publish(conn, post)
+    finally:
+        account_store_renewed(account=account, conn=conn)
+    account_note_outcome(account=account, outcome=outcome)
+    return outcome
 
 
 def connection_for(account: SocialAccount) -> Connection:

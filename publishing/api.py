@@ -52,6 +52,22 @@ def _fresh(publish_id: Id) -> Publish:
     return publishes_for().get(pk=publish_id)
 
 
+def _create_arguments(data: dict[str, Any], caller: Caller) -> dict[str, Any]:
+    """A validated create body as `lifecycle.publish_create` (and its dry run,
+    `checks.publish_check`) take it: without `publish_mode`, a body with `scheduled_at` is
+    scheduled and one without is immediate."""
+    mode = data.get("publish_mode") or (PublishMode.SCHEDULED if data.get("scheduled_at") else PublishMode.IMMEDIATE)
+    return {
+        "team": caller.team,
+        "caller": _caller(caller),
+        "content": data["content"],
+        "media_ids": ids_of(data["media_ids"]),
+        "targets": target_inputs(data["targets"]),
+        "publish_mode": mode,
+        "scheduled_at": data.get("scheduled_at"),
+    }
+
+
 def _shape(publish: Publish) -> dict[str, Any]:
     """The publish as committed: a new one answers from memory, any other is read back."""
     known = "targets" in getattr(publish, "_prefetched_objects_cache", {})
@@ -239,18 +255,8 @@ class PublishViewSet(viewsets.GenericViewSet[Publish]):
         return response
 
     def _create(self, request: Request, caller: Caller) -> Publish:
-        data = validated(CreatePublishSerializer(data=request.data))
-        mode = data.get("publish_mode") or (
-            PublishMode.SCHEDULED if data.get("scheduled_at") else PublishMode.IMMEDIATE
-        )
         return lifecycle.publish_create(
-            team=caller.team,
-            caller=_caller(caller),
-            content=data["content"],
-            media_ids=ids_of(data["media_ids"]),
-            targets=target_inputs(data["targets"]),
-            publish_mode=mode,
-            scheduled_at=data.get("scheduled_at"),
+            **_create_arguments(validated(CreatePublishSerializer(data=request.data)), caller)
         )
 
     def _dispatched(self, publish: Publish, *, status_code: int = status.HTTP_201_CREATED) -> Response:
@@ -277,19 +283,7 @@ class PublishViewSet(viewsets.GenericViewSet[Publish]):
             data = validated(CreatePublishSerializer(data=request.data))
         except ValidationError as exc:
             return Response({"data": _invalid_body(exc)})
-        mode = data.get("publish_mode") or (
-            PublishMode.SCHEDULED if data.get("scheduled_at") else PublishMode.IMMEDIATE
-        )
-        result = checks.publish_check(
-            team=caller.team,
-            caller=_caller(caller),
-            content=data["content"],
-            media_ids=ids_of(data["media_ids"]),
-            targets=target_inputs(data["targets"]),
-            publish_mode=mode,
-            scheduled_at=data.get("scheduled_at"),
-        )
-        return Response({"data": _validation_body(result)})
+        return Response({"data": _validation_body(checks.publish_check(**_create_arguments(data, caller)))})
 
     @api_operation(
         scope="posts:read",

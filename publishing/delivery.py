@@ -133,7 +133,7 @@ def _answer(
     attempt.request = dict(request)
     if outcome.kind == OutcomeKind.NOT_SENT and attempt.tries < MAX_TRIES:
         pause = max(outcome.retry_after or 0.0, 2.0**attempt.tries)
-        attempt.state, attempt.response = AttemptState.NOT_SENT, _evidence(outcome)
+        attempt.state, attempt.response = AttemptState.NOT_SENT, evidence(outcome)
         attempt.error_code, attempt.error_message = outcome.error_code, outcome.error_message
         attempt.http_status = outcome.http_status
         requeued = {"not_before": now + dt.timedelta(seconds=pause), "enqueued_at": None, "updated_at": now}
@@ -174,7 +174,7 @@ def _apply_outcome(target: Target, attempt: DeliveryAttempt, outcome: Outcome, *
     attempt.error_code, attempt.error_message = outcome.error_code, outcome.error_message
     attempt.http_status = outcome.http_status
     attempt.ref = {**attempt.ref, **outcome.ref}
-    attempt.response = _evidence(outcome)
+    attempt.response = evidence(outcome)
     attempt.finished_at = now
     _log_outcome(target, to)
     return to
@@ -191,7 +191,8 @@ def _log_outcome(target: Target, to: TargetState) -> None:
     logger.info("Publish %s to %s: %s, %s", target.publish_id, target.platform, to.value, said)
 
 
-def _evidence(outcome: Outcome) -> dict[str, Any]:
+def evidence(outcome: Outcome) -> dict[str, Any]:
+    """What an answer said, kept as a send's evidence (an attempt's or a thread item's response)."""
     return {
         "kind": outcome.kind.value,
         "post_id": outcome.post_id or None,

@@ -31,7 +31,7 @@ from django.utils import timezone
 from accounts.models import AccountStatus
 from accounts.platforms.base import Connection, Outcome, OutcomeKind, Post
 from accounts.platforms.registry import NoClient, client_for
-from accounts.services import account_note_outcome, account_store_renewed, connection_for
+from accounts.services import account_note_outcome, account_publish, account_store_renewed, connection_for
 from config import broker
 from config.celery import app
 from config.errors import InvalidRequest
@@ -342,17 +342,9 @@ def job_run(*, job_id: str) -> None:
 
 def _call(target: Target, attempt: DeliveryAttempt, post: Post) -> Outcome:
     try:
-        client = client_for(target.platform)
+        return account_publish(account=target.account, post=post, save_ref=_save_ref(attempt))
     except NoClient:
         return Outcome(OutcomeKind.FAILED, error_code="PLATFORM_UNSUPPORTED", error_message=target.platform)
-    conn = connection_for(target.account)
-    conn.save_ref = _save_ref(attempt)
-    try:
-        outcome = client.publish(conn, post)
-    finally:
-        account_store_renewed(account=target.account, conn=conn)
-    account_note_outcome(account=target.account, outcome=outcome)
-    return outcome
 
 
 # --- scheduling -------------------------------------------------------------------------------

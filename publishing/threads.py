@@ -37,10 +37,10 @@ from django.utils import timezone
 
 from accounts.platforms.base import Connection, Outcome, OutcomeKind, Post, ReplyTo
 from accounts.platforms.registry import client_for
-from accounts.services import account_note_outcome, account_store_renewed, connection_for
+from accounts.services import account_note_outcome, account_publish, account_store_renewed, connection_for
 from config.errors import InvalidRequest
 from media.models import MediaUpload
-from publishing import renditions, validation
+from publishing import delivery, renditions, validation
 from publishing.models import DeliveryAttempt, Id, Target, TargetState, ThreadItem, ThreadItemState
 
 logger = logging.getLogger(__name__)
@@ -170,15 +170,7 @@ def _reply_to(target: Target, item: ThreadItem) -> ReplyTo:
 
 
 def _call(target: Target, item: ThreadItem, post: Post) -> Outcome:
-    client = client_for(target.platform)
-    conn = connection_for(target.account)
-    conn.save_ref = _save_ref(item)
-    try:
-        outcome = client.publish(conn, post)
-    finally:
-        account_store_renewed(account=target.account, conn=conn)
-    account_note_outcome(account=target.account, outcome=outcome)
-    return outcome
+    return account_publish(account=target.account, post=post, save_ref=_save_ref(item))
 
 
 def _save_ref(item: ThreadItem) -> Any:
@@ -208,7 +200,7 @@ def item_record(*, item_id: Id, outcome: Outcome, now: dt.datetime | None = None
         pause = dt.timedelta(seconds=max(outcome.retry_after or 0.0, 2.0**item.attempts))
         item.state, item.next_check_at = ThreadItemState.PENDING, now + pause
         item.error_code, item.error_message = outcome.error_code, outcome.error_message
-        item.response = _evidence(outcome)
+        item.response = delivery.evidence(outcome)
         item.save()
         return ThreadItemState.PENDING
     if outcome.kind is OutcomeKind.NOT_SENT:
@@ -223,7 +215,7 @@ def item_record(*, item_id: Id, outcome: Outcome, now: dt.datetime | None = None
 def _apply(item: ThreadItem, outcome: Outcome, *, now: dt.datetime) -> None:
     """Record a settled or open outcome on the item and save it; a failure breaks the thread."""
     item.ref = {**item.ref, **outcome.ref}
-    item.response = _evidence(outcome)
+    item.response = delivery.evidence(outcome)
     item.error_code, item.error_message = outcome.error_code, outcome.error_message
     if outcome.kind is OutcomeKind.PUBLISHED:
         item.state, item.published_at, item.next_check_at = ThreadItemState.PUBLISHED, now, None
@@ -248,17 +240,6 @@ def _break_after(item: ThreadItem, *, now: dt.datetime) -> None:
         target_id=item.target_id, position__gt=item.position, state=ThreadItemState.PENDING
     )
     later.update(state=ThreadItemState.FAILED, error_code="THREAD_BROKEN", error_message=message, updated_at=now)
-
-
-def _evidence(outcome: Outcome) -> dict[str, Any]:
-    return {
-        "kind": outcome.kind.value,
-        "post_id": outcome.post_id or None,
-        "url": outcome.url or None,
-        "http_status": outcome.http_status,
-        "error_code": outcome.error_code or None,
-        "error_message": outcome.error_message or None,
-    }
 
 
 # --- the reconciler's path ---------------------------------------------------------------------
