@@ -82,7 +82,12 @@ SPEC_ENDPOINTS = {
     ("DELETE", "/api/v1/teams/{team_id}"): "teams:write",
 }
 # Served and documented beyond the spec's table (the progress of a source_url fetch).
-BEYOND_THE_SPEC = {("GET", "/api/v1/media/uploads/{id}"): "media:read"}
+BEYOND_THE_SPEC = {
+    ("GET", "/api/v1/media/uploads/{id}"): "media:read",
+    # A create's dry run, and an account's settings schema, limits and live options.
+    ("POST", "/api/v1/publishes/validate"): "posts:write",
+    ("GET", "/api/v1/accounts/{id}/capabilities"): "accounts:read",
+}
 
 
 # --- The operations, from the URL conf ------------------------------------------------------
@@ -297,6 +302,7 @@ class Probe:
 PROBES: dict[tuple[str, str], Probe] = {
     ("GET", "/api/v1/accounts"): Probe("list", listed="account"),
     ("GET", "/api/v1/accounts/{id}"): Probe("not_found", {"id": "account"}),
+    ("GET", "/api/v1/accounts/{id}/capabilities"): Probe("not_found", {"id": "account"}),
     ("GET", "/api/v1/teams"): Probe("list", listed="team"),
     ("PATCH", "/api/v1/teams/{team_id}/default"): Probe("team_mismatch", {"team_id": "team"}),
     ("DELETE", "/api/v1/teams/{team_id}"): Probe(
@@ -314,6 +320,11 @@ PROBES: dict[tuple[str, str], Probe] = {
     ("DELETE", "/api/v1/webhooks/{id}"): Probe("not_found", {"id": "webhook"}),
     ("POST", "/api/v1/publishes"): Probe(
         "invalid",
+        body={"content": "Mine now", "targets": [{"account_id": "{account}"}], "media_ids": ["{media_ready}"]},
+    ),
+    # The dry run answers 200 on the caller's own team: team A's account and media are unknown there.
+    ("POST", "/api/v1/publishes/validate"): Probe(
+        "own_team",
         body={"content": "Mine now", "targets": [{"account_id": "{account}"}], "media_ids": ["{media_ready}"]},
     ),
     ("GET", "/api/v1/publishes"): Probe("list", query="?account_id={account}", listed="publish_draft"),
