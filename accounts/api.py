@@ -44,6 +44,36 @@ _SETTINGS_SCHEMA = {
     ),
     "additionalProperties": True,
 }
+_NULLABLE_INT = {"type": "integer", "nullable": True}
+_FORMATS_SCHEMA = {
+    "type": "object",
+    "description": (
+        "What the platform documents beyond type, size and duration (null: no documented rule). A file "
+        "that breaks a codec, dimension or pixel rule is sent as a fitted rendition unless the target sets "
+        "`fit_media: false`; an aspect ratio is never fitted (nothing is cropped)."
+    ),
+    "properties": {
+        "images": {
+            "type": "object",
+            "properties": {"max_width": _NULLABLE_INT, "max_height": _NULLABLE_INT, "max_pixels": _NULLABLE_INT},
+        },
+        "videos": {
+            "type": "object",
+            "properties": {
+                "codecs": {"type": "array", "items": {"type": "string"}, "nullable": True},
+                "audio_codecs": {"type": "array", "items": {"type": "string"}, "nullable": True},
+                "max_width": _NULLABLE_INT,
+                "max_height": _NULLABLE_INT,
+                "aspect_ratio": {
+                    "type": "object",
+                    "nullable": True,
+                    "description": "Width / height, inclusive.",
+                    "properties": {"min": {"type": "number"}, "max": {"type": "number"}},
+                },
+            },
+        },
+    },
+}
 _LIVE_SCHEMA = {
     "type": "object",
     "description": (
@@ -105,6 +135,7 @@ class AccountCapabilitiesSerializer(serializers.Serializer[Any]):
     platform = serializers.ChoiceField(choices=Platform.choices)
     platform_settings_schema = serializers.SerializerMethodField()
     limits = serializers.SerializerMethodField()
+    formats = serializers.SerializerMethodField()
     live = serializers.SerializerMethodField()
 
     @extend_schema_field(_SETTINGS_SCHEMA)
@@ -114,6 +145,10 @@ class AccountCapabilitiesSerializer(serializers.Serializer[Any]):
     @extend_schema_field(_CAPABILITIES_SCHEMA)
     def get_limits(self, found: dict[str, Any]) -> dict[str, Any]:
         return dict(found["limits"])
+
+    @extend_schema_field(_FORMATS_SCHEMA)
+    def get_formats(self, found: dict[str, Any]) -> dict[str, Any]:
+        return dict(found["formats"])
 
     @extend_schema_field(_LIVE_SCHEMA)
     def get_live(self, found: dict[str, Any]) -> dict[str, Any]:

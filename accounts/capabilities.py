@@ -18,6 +18,7 @@ from django.conf import settings
 from django.core.cache import cache
 
 from accounts.models import AccountStatus, SocialAccount
+from accounts.platforms import formats
 from accounts.platforms.base import Outcome, OutcomeKind, PlatformError
 from accounts.platforms.interface import PlatformClient
 from accounts.platforms.limits import limits_for
@@ -60,6 +61,7 @@ def account_capabilities(*, account: SocialAccount, refresh: bool = False) -> di
         "platform": account.platform,
         "platform_settings_schema": live_schema(account.platform, options),
         "limits": limits_for(account.platform).capabilities(),
+        "formats": formats.FORMATS[account.platform].capabilities(),
         "live": live,
     }
 

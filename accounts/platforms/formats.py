@@ -37,6 +37,24 @@ class MediaFormats:
     video_max_height: int | None = None
     video_aspect: tuple[float, float] | None = None  # width / height, inclusive
 
+    def capabilities(self) -> dict[str, object]:
+        """These rules as an account's capabilities show them (None: no documented rule)."""
+        aspect = self.video_aspect
+        return {
+            "images": {
+                "max_width": self.image_max_width,
+                "max_height": self.image_max_height,
+                "max_pixels": self.image_max_pixels,
+            },
+            "videos": {
+                "codecs": list(self.video_codecs) or None,
+                "audio_codecs": list(self.audio_codecs) or None,
+                "max_width": self.video_max_width,
+                "max_height": self.video_max_height,
+                "aspect_ratio": None if aspect is None else {"min": round(aspect[0], 4), "max": round(aspect[1], 4)},
+            },
+        }
+
 
 FORMATS: dict[str, MediaFormats] = {
     # X: platform docs §1 "Limits": video H.264 High + AAC-LC, 32x32 to 1280x1024, aspect 1:3 to 3:1.

@@ -67,6 +67,19 @@ def test_the_limits_are_the_accounts_capabilities(api, owner, sandbox):
     assert data["platform_settings_schema"]["required"] == ["boardId"]
 
 
+def test_the_formats_say_which_codecs_sizes_and_aspect_ratios_the_platform_documents(api, owner, sandbox):
+    x = sandbox_account(owner.team, Platform.X, "x-formats")
+    tiktok = sandbox_account(owner.team, Platform.TIKTOK, "tiktok-formats")
+
+    x_formats = capabilities(api, owner.key, x).json()["data"]["formats"]
+    tiktok_formats = capabilities(api, owner.key, tiktok).json()["data"]["formats"]
+
+    assert x_formats["videos"]["codecs"] == ["h264"]
+    assert (x_formats["videos"]["max_width"], x_formats["videos"]["max_height"]) == (1280, 1024)
+    assert x_formats["videos"]["aspect_ratio"] == {"min": 0.3333, "max": 3.0}
+    assert tiktok_formats["images"]["max_pixels"] == 1920 * 1080
+
+
 def test_a_second_read_comes_from_the_cache_and_refresh_reads_again(api, owner, sandbox):
     account = sandbox_account(owner.team, Platform.PINTEREST, "pin-owner-3")
 
