@@ -336,8 +336,10 @@ def job_run(*, job_id: str) -> None:
             logger.exception("Sending target %s raised; its outcome is unknown", target.pk)
             outcome = Outcome(OutcomeKind.UNKNOWN, error_code="CLIENT_ERROR", error_message=type(exc).__name__)
     delivery.attempt_finish(attempt=attempt, outcome=outcome, request=request)
-    if outcome.kind is OutcomeKind.PUBLISHED and target.platform in validation.THREAD_PLATFORMS:
-        threads.thread_hand_over(target_id=target.pk)  # its thread, if it has one, follows
+    # Its thread, if it has one, follows (the claim read whether it has; the ORM path looks).
+    has_thread = getattr(target, "has_thread", target.platform in validation.THREAD_PLATFORMS)
+    if outcome.kind is OutcomeKind.PUBLISHED and has_thread:
+        threads.thread_hand_over(target_id=target.pk)
 
 
 def _call(target: Target, attempt: DeliveryAttempt, post: Post) -> Outcome:

@@ -35,6 +35,7 @@ from publishing.models import (
     Publish,
     Target,
     TargetState,
+    ThreadItem,
 )
 from publishing.transitions import JOB_SOURCES, TARGET_SOURCES, sql_may_move, sql_states
 from teams.models import Team
@@ -65,7 +66,8 @@ WITH claimed AS (
     RETURNING id, target_id, number, dispatch_id, runs
 )
 SELECT claimed.id, claimed.number, claimed.dispatch_id, claimed.runs, {_TARGET_COLUMNS}, {_ACCOUNT_COLUMNS},
-    {_PUBLISH_COLUMNS}
+    {_PUBLISH_COLUMNS},
+    EXISTS (SELECT 1 FROM {ThreadItem._meta.db_table} i WHERE i.target_id = t.id) AS has_thread
 FROM claimed
 JOIN publishing_target t ON t.id = claimed.target_id
 JOIN accounts_socialaccount a ON a.id = t.account_id
@@ -157,7 +159,9 @@ def team_accounts(team_id: Any, account_ids: Sequence[str]) -> dict[str, SocialA
 def claim(job_id: str, now: dt.datetime) -> DeliveryJob | None:
     """Claim the job if it is pending and due (compare-and-set: a second message for it finds
     nothing) and return it with its target, the target's account and publish (the publish's
-    team deferred but for its id); None when it is not claimable."""
+    team deferred but for its id), and on the target `has_thread`: whether it has thread items
+    (read in the same statement, so a target without one costs no lookup once published);
+    None when it is not claimable."""
     found = run(_CLAIM_SQL, {"job_id": job_id, "now": now})
     if not found:
         return None
@@ -167,6 +171,7 @@ def claim(job_id: str, now: dt.datetime) -> DeliveryJob | None:
     publish = loaded(Publish, _PUBLISH_FIELDS, row[at : at + len(_PUBLISH_FIELDS)])
     publish.team = loaded(Team, ("id",), (publish.team_id,))
     target.account, target.publish = account, publish
+    target.has_thread = row[-1]  # type: ignore[attr-defined]  # whether its thread follows once published
     job = loaded(
         DeliveryJob,
         ("id", "target", "number", "dispatch_id", "runs", "state", "claimed_at"),
