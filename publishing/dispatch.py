@@ -35,7 +35,7 @@ from accounts.services import account_note_outcome, account_publish, account_sto
 from config import broker
 from config.celery import app
 from config.errors import InvalidRequest
-from media.models import MediaRendition, MediaUpload
+from media.models import MediaUpload
 from publishing import delivery, hotpath, outbox, renditions, threads, validation
 from publishing.models import (
     AttemptState,
@@ -248,21 +248,6 @@ def _claim(job_id: str) -> DeliveryJob | None:
     return DeliveryJob.objects.select_related("target__account", "target__publish__team").get(pk=job_id)
 
 
-def _post_of(target: Target, fitted: Mapping[str, MediaRendition] | None = None) -> tuple[Post, dict[str, Any]]:
-    """The target's effective post, with the `fitted` renditions standing in for the uploads
-    they fit, and the record of what is sent (the attempt's request, naming each file)."""
-    post, _ = _post_and_uploads(target)
-    post = renditions.with_renditions(post, fitted or {})
-    request: dict[str, Any] = {
-        "text": post.text,
-        "media_ids": [m.id for m in post.media],
-        "platform_settings": dict(post.settings),
-    }
-    if post.media:
-        request["media"] = renditions.sent_record(post)
-    return post, request
-
-
 def _post_and_uploads(target: Target) -> tuple[Post, Mapping[str, MediaUpload]]:
     publish = target.publish
     text = publish.content if target.content is None else target.content
@@ -274,14 +259,27 @@ def _post_and_uploads(target: Target) -> tuple[Post, Mapping[str, MediaUpload]]:
     return post, uploads
 
 
-def _fit(target: Target) -> dict[str, MediaRendition] | Outcome:
-    """The renditions the target's platform needs (`renditions.fitted`), made before the
-    attempt starts, so a long transcode is never a call in flight."""
+def _prepared(target: Target) -> tuple[Post, dict[str, Any]] | Outcome:
+    """The post to send, with renditions made for the files its platform cannot take as they
+    are (before the attempt starts, so a long transcode is never a call in flight), and the
+    record of what is sent (the attempt's request, naming each file); a FAILED outcome
+    instead when nothing can be sent: the media is gone, or a rendition cannot be made."""
     try:
         post, uploads = _post_and_uploads(target)
-    except InvalidRequest:  # the media is gone: the send path fails the target with that
-        return {}
-    return renditions.fitted(target.platform, post, uploads)
+    except InvalidRequest as exc:
+        return Outcome(OutcomeKind.FAILED, error_code=exc.code, error_message=exc.message)
+    fitted = renditions.fitted(target.platform, post, uploads)
+    if isinstance(fitted, Outcome):
+        return fitted
+    post = renditions.with_renditions(post, fitted)
+    request: dict[str, Any] = {
+        "text": post.text,
+        "media_ids": [m.id for m in post.media],
+        "platform_settings": dict(post.settings),
+    }
+    if post.media:
+        request["media"] = renditions.sent_record(post)
+    return post, request
 
 
 def _save_ref(attempt: DeliveryAttempt) -> Any:
@@ -315,7 +313,7 @@ def job_run(*, job_id: str) -> None:
     if job is None:
         return
     account, publish = job.target.account, job.target.publish
-    fitted = _fit(job.target)
+    prepared = _prepared(job.target)  # read once; a queued target's post no longer changes
     attempt = delivery.attempt_start(job=job)
     if attempt is None:
         move_jobs(DeliveryJob.objects.filter(pk=job.pk), JobState.DONE)
@@ -325,16 +323,17 @@ def job_run(*, job_id: str) -> None:
     target.account, target.publish = account, publish
     request: dict[str, Any] = {}
     try:
-        outcome = _refusal(target) or (fitted if isinstance(fitted, Outcome) else None)
-        if outcome is None:
-            post, request = _post_of(target, fitted if isinstance(fitted, dict) else None)
+        refusal = _refusal(target)
+        if refusal is not None:
+            outcome = refusal
+        elif isinstance(prepared, Outcome):  # nothing can be sent: nothing was
+            outcome = prepared
+        else:
+            post, request = prepared
             outcome = _call(target, attempt, post)
     except Exception as exc:
-        if isinstance(exc, InvalidRequest):  # the media is gone: nothing was sent
-            outcome = Outcome(OutcomeKind.FAILED, error_code=exc.code, error_message=exc.message)
-        else:
-            logger.exception("Sending target %s raised; its outcome is unknown", target.pk)
-            outcome = Outcome(OutcomeKind.UNKNOWN, error_code="CLIENT_ERROR", error_message=type(exc).__name__)
+        logger.exception("Sending target %s raised; its outcome is unknown", target.pk)
+        outcome = Outcome(OutcomeKind.UNKNOWN, error_code="CLIENT_ERROR", error_message=type(exc).__name__)
     delivery.attempt_finish(attempt=attempt, outcome=outcome, request=request)
     # Its thread, if it has one, follows (the claim read whether it has; the ORM path looks).
     has_thread = getattr(target, "has_thread", target.platform in validation.THREAD_PLATFORMS)
@@ -439,7 +438,7 @@ def check(*, target_id: Id, now: dt.datetime | None = None) -> None:
         try:
             outcome = client.check(conn, attempt.ref) if attempt.ref else None
             if outcome is None or outcome.error_code == NO_REF:  # the ref cannot settle it
-                post, _ = _post_of(target)
+                post, _ = _post_and_uploads(target)
                 since = (attempt.started_at or target.created_at) - dt.timedelta(minutes=1)
                 outcome = client.find_recent(conn, post, since)
         finally:
