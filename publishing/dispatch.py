@@ -332,8 +332,11 @@ def job_run(*, job_id: str) -> None:
             post, request = prepared
             outcome = _call(target, attempt, post)
     except Exception as exc:
-        logger.exception("Sending target %s raised; its outcome is unknown", target.pk)
-        outcome = Outcome(OutcomeKind.UNKNOWN, error_code="CLIENT_ERROR", error_message=type(exc).__name__)
+        if isinstance(exc, InvalidRequest):  # refused before any call (a sandbox account in production)
+            outcome = Outcome(OutcomeKind.FAILED, error_code=exc.code, error_message=exc.message)
+        else:
+            logger.exception("Sending target %s raised; its outcome is unknown", target.pk)
+            outcome = Outcome(OutcomeKind.UNKNOWN, error_code="CLIENT_ERROR", error_message=type(exc).__name__)
     delivery.attempt_finish(attempt=attempt, outcome=outcome, request=request)
     # Its thread, if it has one, follows (the claim read whether it has; the ORM path looks).
     has_thread = getattr(target, "has_thread", target.platform in validation.THREAD_PLATFORMS)
