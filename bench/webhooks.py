@@ -344,7 +344,7 @@ def _signed_requests(path: Path, secret: str, count: int) -> None:
                     "data": {"publish_id": f"bench-{n}"},
                 }
             )
-            headers = signing.headers(secret, event_id, now, raw)
+            headers = signing.headers([secret], event_id, now, raw)
             out.write(json.dumps([headers, raw.decode()]) + "\n")
 
 

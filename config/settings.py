@@ -251,6 +251,8 @@ SSRF_ALLOWED_NETWORKS = env.list("SSRF_ALLOWED_NETWORKS", default=[])
 OUTBOUND_CA_BUNDLE = env.str("OUTBOUND_CA_BUNDLE", default="") or None
 
 WEBHOOK_RETRY_DELAYS = env.list("WEBHOOK_RETRY_DELAYS", cast=float, default=[60, 300, 1800, 7200, 43200])
+# After a secret rotation the replaced secret keeps signing beside the new one this long.
+WEBHOOK_SECRET_OVERLAP_SECONDS = env.float("WEBHOOK_SECRET_OVERLAP_SECONDS", default=24 * 3600.0)
 
 # --- Secrets at rest --------------------------------------------------------------------
 # Fernet keys (comma-separated, newest first) for OAuth tokens and webhook secrets; older
@@ -313,6 +315,7 @@ SPECTACULAR_SETTINGS = {
         "TargetStatusEnum": "publishing.models.TARGET_STATUSES",
         "AttemptStateEnum": "publishing.models.AttemptState",
         "MediaStateEnum": "media.models.MediaState",
+        "WebhookDeliveryStatusEnum": "webhooks.models.DeliveryState",
     },
 }
 

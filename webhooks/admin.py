@@ -11,12 +11,12 @@ from webhooks.models import Delivery, DeliveryAttempt, Event, Subscription
 
 @admin.register(Subscription)
 class SubscriptionAdmin(admin.ModelAdmin[Subscription]):
-    """The secret is encrypted and never displayed."""
+    """The secrets (the current one and one replaced by a rotation) are encrypted and never displayed."""
 
     list_display = ["url", "team", "disabled_at", "last_success_at", "last_failure_at", "consecutive_failures"]
     list_filter = [("disabled_at", admin.EmptyFieldListFilter)]
     search_fields = ["url", "team__name", "id"]
-    exclude = ["secret"]
+    exclude = ["secret", "previous_secret"]
     formfield_overrides = {models.URLField: {"assume_scheme": "https"}}
     readonly_fields = [
         "team",
@@ -27,6 +27,7 @@ class SubscriptionAdmin(admin.ModelAdmin[Subscription]):
         "failed_deliveries_in_row",
         "disabled_at",
         "disabled_reason",
+        "previous_secret_expires_at",
         "created_at",
     ]
     actions = ["enable"]

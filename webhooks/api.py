@@ -1,19 +1,26 @@
-"""GET/POST /api/v1/webhooks and DELETE /api/v1/webhooks/{id}."""
+"""The webhooks API: subscriptions (GET/POST /webhooks, GET/DELETE /webhooks/{id}) and the
+tooling around them: a signed test event, the delivery log with each delivery's attempts,
+redelivery, secret rotation with a day of overlap, and re-enabling a disabled webhook."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from drf_spectacular.utils import OpenApiExample, OpenApiResponse, inline_serializer
+from django.utils import timezone
+from drf_spectacular.utils import OpenApiExample, OpenApiResponse, extend_schema_field, inline_serializer
 from rest_framework import serializers, status, viewsets
+from rest_framework.decorators import action
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from config.fields import CommaSeparatedChoiceField
+from config.pagination import PagePagination
+from config.routers import UUID_PATTERN
 from config.schema import api_operation, data_envelope
 from config.serializers import represented, validated
 from teams.authentication import get_caller
-from webhooks import services
-from webhooks.models import SUBSCRIBABLE_EVENTS, Subscription
+from webhooks import selectors, services
+from webhooks.models import SUBSCRIBABLE_EVENTS, Delivery, DeliveryState, EventType, Subscription
 
 
 class SubscriptionCreateSerializer(serializers.Serializer[Any]):
@@ -33,13 +40,34 @@ class SubscriptionCreateSerializer(serializers.Serializer[Any]):
 class SubscriptionSerializer(serializers.ModelSerializer[Subscription]):
     disabled = serializers.SerializerMethodField(help_text="True once deliveries have stopped; see disabled_reason.")
     health = serializers.SerializerMethodField()
+    previous_secret_expires_at = serializers.SerializerMethodField(
+        help_text="After a secret rotation: until when the replaced secret still signs beside the new one; "
+        "null when no replaced secret signs."
+    )
 
     class Meta:
         model = Subscription
-        fields = ["id", "url", "events", "disabled", "disabled_at", "disabled_reason", "health", "created_at"]
+        fields = [
+            "id",
+            "url",
+            "events",
+            "disabled",
+            "disabled_at",
+            "disabled_reason",
+            "health",
+            "previous_secret_expires_at",
+            "created_at",
+        ]
 
     def get_disabled(self, subscription: Subscription) -> bool:
         return subscription.disabled_at is not None
+
+    @extend_schema_field(serializers.DateTimeField(allow_null=True))
+    def get_previous_secret_expires_at(self, subscription: Subscription) -> Any:
+        expires = subscription.previous_secret_expires_at
+        if expires is None or len(subscription.signing_secrets(timezone.now())) < 2:
+            return None
+        return serializers.DateTimeField().to_representation(expires)
 
     def get_health(self, subscription: Subscription) -> dict[str, Any]:
         return {
@@ -57,20 +85,123 @@ class SubscriptionCreatedSerializer(SubscriptionSerializer):
         fields = [*SubscriptionSerializer.Meta.fields, "secret"]
 
 
+class RotatedSecretSerializer(serializers.Serializer[Any]):
+    secret = serializers.CharField(
+        required=False,
+        max_length=200,
+        help_text="Optional: your own new `whsec_<base64 of 24-64 bytes>` secret. Generated when omitted.",
+    )
+
+
+class SecretRotationSerializer(serializers.Serializer[Any]):
+    id = serializers.UUIDField()
+    secret = serializers.CharField(help_text="The new secret, shown once: store it to verify signatures.")
+    previous_secret_expires_at = serializers.DateTimeField(
+        help_text="Until then the replaced secret signs each delivery beside the new one."
+    )
+
+
+class DeliveryFilterSerializer(serializers.Serializer[Any]):
+    status = CommaSeparatedChoiceField(choices=DeliveryState.values, required=False)
+    event_type = CommaSeparatedChoiceField(choices=EventType.values, required=False)
+
+
+class WebhookDeliverySerializer(serializers.ModelSerializer[Delivery]):
+    """One event's delivery to the webhook, as its latest attempt left it."""
+
+    webhook_id = serializers.UUIDField(source="subscription_id")
+    event_id = serializers.UUIDField()
+    event_type = serializers.CharField(source="event.type")
+    status = serializers.ChoiceField(
+        source="state",
+        choices=DeliveryState.choices,
+        help_text="`pending` (waiting for `next_attempt_at`), `sending` (an attempt is under way), `succeeded`, "
+        "`failed` (every attempt failed, or 410 Gone) or `cancelled` (the webhook was disabled first).",
+    )
+    attempt = serializers.IntegerField(
+        source="attempts", help_text="Attempts made so far (a redelivery starts a new series at 1)."
+    )
+    response_status_code = serializers.IntegerField(
+        source="last_status_code", allow_null=True, help_text="The receiver's HTTP status at the latest attempt."
+    )
+    duration_ms = serializers.IntegerField(source="last_duration_ms", allow_null=True)
+    error = serializers.CharField(source="last_error", help_text="Why the latest attempt failed; empty otherwise.")
+
+    class Meta:
+        model = Delivery
+        fields = [
+            "id",
+            "webhook_id",
+            "event_id",
+            "event_type",
+            "status",
+            "attempt",
+            "response_status_code",
+            "duration_ms",
+            "error",
+            "next_attempt_at",
+            "delivered_at",
+            "created_at",
+        ]
+
+
+class DeliveryAttemptSerializer(serializers.Serializer[Any]):
+    number = serializers.IntegerField()
+    status_code = serializers.IntegerField(allow_null=True)
+    error = serializers.CharField()
+    duration_ms = serializers.IntegerField()
+    attempted_at = serializers.DateTimeField(source="created_at")
+
+
+class WebhookDeliveryDetailSerializer(WebhookDeliverySerializer):
+    attempts = DeliveryAttemptSerializer(source="attempt_log.all", many=True, help_text="Every attempt, oldest first.")
+    payload = serializers.SerializerMethodField(help_text="The event exactly as it is sent (before signing).")
+
+    class Meta(WebhookDeliverySerializer.Meta):
+        fields = [*WebhookDeliverySerializer.Meta.fields, "attempts", "payload"]
+
+    @extend_schema_field(serializers.DictField())
+    def get_payload(self, delivery: Delivery) -> dict[str, object]:
+        return services.envelope(delivery.event)
+
+
 _SIGNATURES = (
     'Every delivery is a POST of `{"id", "type", "created_at", "team_id", "data"}` with '
     "`X-Service-Signature: sha256=<hex HMAC-SHA256 of the raw body keyed with the secret>` and the "
     "Standard Webhooks headers `webhook-id`, `webhook-timestamp`, `webhook-signature`. A 2xx "
     "answer within 10 s is a success; anything else (a redirect included) is retried after 1 min, "
     "5 min, 30 min, 2 h and 12 h (6 attempts), honouring `Retry-After`. `410 Gone` disables the "
-    "webhook at once, and so do 5 events in a row whose every attempt failed."
+    "webhook at once, and so do 5 events in a row whose every attempt failed. After a secret "
+    "rotation the replaced secret signs beside the new one for 24 hours: `webhook-signature` lists "
+    "both (`v1,<new> v1,<old>`) and `X-Service-Signature-Previous` carries the old secret's `sha256=`."
 )
 
 
+def _one(serializer: type[serializers.Serializer[Any]], name: str) -> OpenApiResponse:
+    return OpenApiResponse(data_envelope(name, serializer()))
+
+
+_DELIVERY_ID = f"(?P<delivery_id>{UUID_PATTERN})"
+
+
 class WebhookViewSet(viewsets.GenericViewSet[Subscription]):
-    required_scopes = {"list": "webhooks:read", "create": "webhooks:write", "destroy": "webhooks:write"}
+    required_scopes = {
+        "list": "webhooks:read",
+        "retrieve": "webhooks:read",
+        "create": "webhooks:write",
+        "destroy": "webhooks:write",
+        "send_test": "webhooks:write",
+        "deliveries": "webhooks:read",
+        "delivery": "webhooks:read",
+        "redeliver": "webhooks:write",
+        "rotate_secret": "webhooks:write",
+        "enable": "webhooks:write",
+    }
     serializer_class = SubscriptionSerializer
     pagination_class = None
+
+    def _subscription(self, request: Request, pk: str) -> Subscription:
+        return selectors.subscription_of(team=get_caller(request).team, subscription_id=pk)
 
     @api_operation(
         scope="webhooks:read",
@@ -125,3 +256,121 @@ class WebhookViewSet(viewsets.GenericViewSet[Subscription]):
     def destroy(self, request: Request, pk: str) -> Response:
         services.subscription_delete(team=get_caller(request).team, subscription_id=pk)
         return Response({"data": {"id": pk, "deleted": True}})
+
+    @api_operation(
+        scope="webhooks:read",
+        summary="Get a webhook",
+        description="One webhook with its delivery health. 404 for another team's webhook.",
+        responses={200: _one(SubscriptionSerializer, "WebhookResponse")},
+        errors=(404,),
+    )
+    def retrieve(self, request: Request, pk: str) -> Response:
+        return Response({"data": represented(SubscriptionSerializer(self._subscription(request, pk)))})
+
+    @api_operation(
+        scope="webhooks:write",
+        summary="Send a test event",
+        description=(
+            "Sends a `webhook.test` event to this webhook only, signed, retried and logged like every "
+            "delivery. Answers 202 with the delivery; follow it in the delivery log. 409 `WEBHOOK_DISABLED` "
+            "for a disabled webhook (enable it first)."
+        ),
+        request=None,
+        responses={202: _one(WebhookDeliverySerializer, "WebhookTestResponse")},
+        errors=(404, 409),
+    )
+    @action(detail=True, methods=["post"], url_path="test")
+    def send_test(self, request: Request, pk: str) -> Response:
+        delivery = services.subscription_send_test(subscription=self._subscription(request, pk))
+        return Response({"data": represented(WebhookDeliverySerializer(delivery))}, status=status.HTTP_202_ACCEPTED)
+
+    @api_operation(
+        scope="webhooks:read",
+        summary="List a webhook's deliveries",
+        description=(
+            "Its deliveries, newest first, each as its latest attempt left it: status, attempt number, the "
+            "receiver's response code, duration and error. Kept for 30 days."
+        ),
+        parameters=[DeliveryFilterSerializer],
+        responses={200: WebhookDeliverySerializer(many=True)},
+        errors=(400, 404),
+    )
+    @action(detail=True, methods=["get"], pagination_class=PagePagination)
+    def deliveries(self, request: Request, pk: str) -> Response:
+        subscription = self._subscription(request, pk)
+        filters = validated(DeliveryFilterSerializer(data=request.query_params))
+        deliveries = selectors.deliveries_of(subscription=subscription)
+        if "status" in filters:
+            deliveries = deliveries.filter(state__in=filters["status"])
+        if "event_type" in filters:
+            deliveries = deliveries.filter(event__type__in=filters["event_type"])
+        paginator = PagePagination()
+        page = paginator.paginate_queryset(deliveries, request, view=self)
+        return paginator.get_paginated_response(represented(WebhookDeliverySerializer(page, many=True)))
+
+    @api_operation(
+        scope="webhooks:read",
+        summary="Get a delivery",
+        description="One delivery with every attempt and the payload sent.",
+        responses={200: _one(WebhookDeliveryDetailSerializer, "WebhookDeliveryResponse")},
+        errors=(404,),
+    )
+    @action(detail=True, methods=["get"], url_path=f"deliveries/{_DELIVERY_ID}")
+    def delivery(self, request: Request, pk: str, delivery_id: str) -> Response:
+        delivery = selectors.delivery_of(subscription=self._subscription(request, pk), delivery_id=delivery_id)
+        return Response({"data": represented(WebhookDeliveryDetailSerializer(delivery))})
+
+    @api_operation(
+        scope="webhooks:write",
+        summary="Redeliver a delivery",
+        description=(
+            "Sends the delivery again now, with a new series of attempts, whatever its status: the same "
+            "event id (`webhook-id`), so a receiver that already has it can tell. 409 `DELIVERY_IN_FLIGHT` "
+            "while an attempt is under way, `WEBHOOK_DISABLED` while the webhook is disabled."
+        ),
+        request=None,
+        responses={202: _one(WebhookDeliverySerializer, "WebhookRedeliveryResponse")},
+        errors=(404, 409),
+    )
+    @action(detail=True, methods=["post"], url_path=f"deliveries/{_DELIVERY_ID}/redeliver")
+    def redeliver(self, request: Request, pk: str, delivery_id: str) -> Response:
+        delivery = services.delivery_redeliver(subscription=self._subscription(request, pk), delivery_id=delivery_id)
+        return Response({"data": represented(WebhookDeliverySerializer(delivery))}, status=status.HTTP_202_ACCEPTED)
+
+    @api_operation(
+        scope="webhooks:write",
+        summary="Rotate a webhook's secret",
+        description=(
+            "Replaces the secret (generated, or yours) and shows the new one once. The replaced secret keeps "
+            "signing beside it for 24 hours (`previous_secret_expires_at`), so the receiver can switch without "
+            "refusing a delivery: `webhook-signature` lists both signatures and `X-Service-Signature-Previous` "
+            "carries the old secret's. Rotating again within that time drops the older secret."
+        ),
+        request=RotatedSecretSerializer,
+        responses={200: _one(SecretRotationSerializer, "WebhookSecretRotationResponse")},
+        errors=(400, 404),
+    )
+    @action(detail=True, methods=["post"], url_path="rotate-secret")
+    def rotate_secret(self, request: Request, pk: str) -> Response:
+        body = validated(RotatedSecretSerializer(data=request.data))
+        subscription = services.subscription_rotate_secret(subscription=self._subscription(request, pk), **body)
+        return Response({"data": represented(SecretRotationSerializer(subscription))})
+
+    @api_operation(
+        scope="webhooks:write",
+        summary="Enable a webhook",
+        description=(
+            "Re-enables a disabled webhook (its failure counts start again from zero): events from now on "
+            "are delivered to it. Deliveries cancelled while it was disabled stay cancelled; redeliver the "
+            "ones you need. Enabling an enabled webhook changes nothing."
+        ),
+        request=None,
+        responses={200: _one(SubscriptionSerializer, "WebhookEnabledResponse")},
+        errors=(404,),
+    )
+    @action(detail=True, methods=["post"])
+    def enable(self, request: Request, pk: str) -> Response:
+        subscription = self._subscription(request, pk)
+        services.subscription_enable(subscription=subscription)
+        subscription.refresh_from_db()
+        return Response({"data": represented(SubscriptionSerializer(subscription))})

@@ -28,13 +28,13 @@ WITH claimed AS (
     WHERE id = %(delivery_id)s AND state = '{DeliveryState.PENDING.value}' AND next_attempt_at <= %(now)s
     RETURNING id, attempts, subscription_id, event_id
 )
-SELECT claimed.id, claimed.attempts, s.id, s.url, s.secret, s.disabled_at, e.id, e.team_id, e.type, e.created_at,
-    e.data
+SELECT claimed.id, claimed.attempts, s.id, s.url, s.secret, s.previous_secret, s.previous_secret_expires_at,
+    s.disabled_at, e.id, e.team_id, e.type, e.created_at, e.data
 FROM claimed
 JOIN webhooks_subscription s ON s.id = claimed.subscription_id
 JOIN webhooks_event e ON e.id = claimed.event_id
 """  # noqa: S608 - the states are constants, values bound
-_SUBSCRIPTION_FIELDS = ("id", "url", "secret", "disabled_at")
+_SUBSCRIPTION_FIELDS = ("id", "url", "secret", "previous_secret", "previous_secret_expires_at", "disabled_at")
 _EVENT_FIELDS = ("id", "team", "type", "created_at", "data")
 
 _SUCCESS_SQL = """
@@ -85,8 +85,8 @@ def claim(delivery_id: str, now: dt.datetime) -> Delivery | None:
 
 
 def _claimed(row: Sequence[Any]) -> Delivery:
-    subscription = loaded(Subscription, _SUBSCRIPTION_FIELDS, row[2:6])
-    event = loaded(Event, _EVENT_FIELDS, row[6:11])
+    subscription = loaded(Subscription, _SUBSCRIPTION_FIELDS, row[2:8])
+    event = loaded(Event, _EVENT_FIELDS, row[8:13])
     delivery = loaded(
         Delivery,
         ("id", "attempts", "state", "subscription", "event"),

@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+import datetime as dt
+
 from django.db import models
 
 from config.crypto import EncryptedTextField
@@ -23,12 +25,16 @@ SUBSCRIBABLE_EVENTS: tuple[str, ...] = tuple(t.value for t in EventType if t is 
 
 
 class Subscription(BaseModel):
-    """A team's webhook endpoint. The secret is encrypted at rest and shown once, at creation."""
+    """A team's webhook endpoint. The secret is encrypted at rest and shown once, at creation or
+    rotation. After a rotation the replaced secret keeps signing beside the new one until
+    `previous_secret_expires_at`, so a receiver can switch without refusing a delivery."""
 
     team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="webhook_subscriptions")
     url = models.URLField(max_length=2048)
     events = models.JSONField(default=list)
     secret = EncryptedTextField()
+    previous_secret = EncryptedTextField(blank=True, default="")
+    previous_secret_expires_at = models.DateTimeField(null=True, blank=True)
     # Delivery health, kept up to date by every attempt.
     last_success_at = models.DateTimeField(null=True, blank=True)
     last_failure_at = models.DateTimeField(null=True, blank=True)
@@ -45,6 +51,14 @@ class Subscription(BaseModel):
 
     def __str__(self) -> str:
         return self.url
+
+    def signing_secrets(self, now: dt.datetime) -> list[str]:
+        """The secrets that sign a delivery made at `now`: the current one, then the replaced
+        one while its overlap lasts."""
+        expires = self.previous_secret_expires_at
+        if self.previous_secret and expires is not None and expires > now:
+            return [self.secret, self.previous_secret]
+        return [self.secret]
 
 
 class Event(BaseModel):

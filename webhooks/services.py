@@ -7,8 +7,10 @@ killed) the sweeper finds the delivery by its `next_attempt_at` and sends it. Re
 in the database, never in a broker countdown. An attempt costs two statements on PostgreSQL
 (`hotpath`: claim-and-load, then record the success), and deliveries to one receiver share a
 keep-alive connection (`config.outbound`), which the address policy checks again every time.
-A test event (`subscription_send_test`, the dashboard's "Send test event") is the one event
-written outside `emit`: it has its own type and goes to the subscription asked for, only.
+A test event (`subscription_send_test`, the dashboard's "Send test event", the API's
+`POST /webhooks/{id}/test`) is the one event written outside `emit`: it has its own type and
+goes to the subscription asked for, only. A secret rotation (`subscription_rotate_secret`) keeps
+the replaced secret signing beside the new one for a day (`signing`).
 
 Disabling rule: a subscription is disabled at once when its receiver answers 410 Gone, and
 after DISABLE_AFTER_FAILED_DELIVERIES deliveries in a row whose every attempt failed (any
@@ -106,6 +108,35 @@ def subscription_enable(*, subscription: Subscription) -> None:
     )
 
 
+def subscription_rotate_secret(*, subscription: Subscription, secret: str | None = None) -> Subscription:
+    """Give the subscription a new secret (generated unless a valid one is supplied) and keep the
+    replaced one signing beside it for WEBHOOK_SECRET_OVERLAP_SECONDS, so the receiver can switch
+    without refusing a delivery. Rotating again within the overlap drops the older secret: only
+    the one just replaced keeps signing."""
+    if secret is not None and not signing.secret_is_valid(secret):
+        raise InvalidRequest(
+            "secret must be 'whsec_' followed by base64 of 24 to 64 random bytes.", code="INVALID_WEBHOOK_SECRET"
+        )
+    with transaction.atomic():
+        locked = _locked(subscription)
+        new_secret = secret or signing.new_secret()
+        if new_secret == locked.secret:
+            raise InvalidRequest("The new secret must differ from the current one.", code="INVALID_WEBHOOK_SECRET")
+        locked.previous_secret, locked.secret = locked.secret, new_secret
+        overlap = dt.timedelta(seconds=settings.WEBHOOK_SECRET_OVERLAP_SECONDS)
+        locked.previous_secret_expires_at = timezone.now() + overlap
+        locked.save(update_fields=["secret", "previous_secret", "previous_secret_expires_at", "updated_at"])
+    return locked
+
+
+def _locked(subscription: Subscription) -> Subscription:
+    """The subscription's row, locked for the transaction; NotFound once it is deleted."""
+    locked = Subscription.objects.select_for_update().filter(pk=subscription.pk).first()
+    if locked is None:
+        raise NotFound("No such webhook.", code="WEBHOOK_NOT_FOUND")
+    return locked
+
+
 def _disable(subscription_id: uuid.UUID, reason: str) -> None:
     Subscription.objects.filter(pk=subscription_id, disabled_at__isnull=True).update(
         disabled_at=timezone.now(), disabled_reason=reason[:300]
@@ -150,9 +181,7 @@ def subscription_send_test(*, subscription: Subscription) -> Delivery:
     A deleted subscription is NotFound; a disabled one is refused (enable it first)."""
     with transaction.atomic():
         # The lock keeps a concurrent delete or disable from slipping in before the insert.
-        locked = Subscription.objects.select_for_update().filter(pk=subscription.pk).first()
-        if locked is None:
-            raise NotFound("No such webhook.", code="WEBHOOK_NOT_FOUND")
+        locked = _locked(subscription)
         if locked.disabled_at is not None:
             raise Conflict("The webhook is disabled: enable it before sending a test event.", code="WEBHOOK_DISABLED")
         event = Event.objects.create(team_id=locked.team_id, type=EventType.TEST, data=_test_data(locked))
@@ -210,7 +239,7 @@ def _post(delivery: Delivery) -> tuple[int | None, str, dict[str, str]]:
     """(status code, error, response headers) of one POST; never raises for network failures."""
     subscription, event = delivery.subscription, delivery.event
     raw = signing.body(envelope(event))
-    headers = signing.headers(subscription.secret, str(event.pk), int(time.time()), raw)
+    headers = signing.headers(subscription.signing_secrets(timezone.now()), str(event.pk), int(time.time()), raw)
     try:
         # The status decides; the receiver's body is never read, whatever its size.
         with outbound.stream(
@@ -347,12 +376,36 @@ def delivery_attempt(*, delivery_id: str) -> None:
         logger.info("Webhook %s was deleted while delivery %s was in flight", delivery.subscription_id, delivery.pk)
 
 
-def delivery_send_again(*, delivery: Delivery) -> None:
-    """Queue one more attempt now, whatever happened before (admin's "send again")."""
-    Delivery.objects.filter(pk=delivery.pk).exclude(state=DeliveryState.SENDING).update(
-        state=DeliveryState.PENDING, next_attempt_at=timezone.now(), attempts=0
+def delivery_send_again(*, delivery: Delivery) -> bool:
+    """Send the delivery again now, with a new series of attempts, whatever happened before (the
+    admin's and dashboard's "send again", the API's redeliver). False, and nothing changes, while
+    an attempt is under way."""
+    queued = (
+        Delivery.objects.filter(pk=delivery.pk)
+        .exclude(state=DeliveryState.SENDING)
+        .update(state=DeliveryState.PENDING, next_attempt_at=timezone.now(), attempts=0)
     )
-    transaction.on_commit(lambda: _enqueue([str(delivery.pk)]))
+    if queued:
+        transaction.on_commit(lambda: _enqueue([str(delivery.pk)]))
+    return bool(queued)
+
+
+def delivery_redeliver(*, subscription: Subscription, delivery_id: str) -> Delivery:
+    """Send one of the subscription's deliveries again (`delivery_send_again`). NotFound for a
+    delivery of another subscription; Conflict while the webhook is disabled (enable it first)
+    or while an attempt of this delivery is under way."""
+    with transaction.atomic():
+        locked = _locked(subscription)  # a disable or delete waits for the redelivery, or wins
+        delivery = Delivery.objects.filter(pk=delivery_id, subscription=locked).first()
+        if delivery is None:
+            raise NotFound("No such delivery of this webhook.", code="DELIVERY_NOT_FOUND")
+        if locked.disabled_at is not None:
+            raise Conflict("The webhook is disabled: enable it before redelivering.", code="WEBHOOK_DISABLED")
+        if not delivery_send_again(delivery=delivery):
+            raise Conflict(
+                "An attempt of this delivery is under way; redeliver once it has finished.", code="DELIVERY_IN_FLIGHT"
+            )
+    return Delivery.objects.select_related("event").get(pk=delivery.pk)
 
 
 def deliveries_sweep(*, limit: int = 500) -> list[str]:
@@ -381,5 +434,9 @@ def deliveries_purge(*, now: dt.datetime | None = None) -> int:
     the time budget. Returns the rows of deliveries and events deleted."""
     before = (now or timezone.now()) - dt.timedelta(seconds=settings.WEBHOOK_DELIVERY_RETENTION_SECONDS)
     deadline = time.monotonic() + PURGE_BUDGET_SECONDS
+    # A replaced secret is kept no longer than its overlap needs it.
+    Subscription.objects.filter(previous_secret_expires_at__lt=now or timezone.now()).update(
+        previous_secret="", previous_secret_expires_at=None
+    )
     deliveries = purge(Delivery.objects.filter(state__in=FINAL_STATES, created_at__lt=before), deadline=deadline)
     return deliveries + purge(Event.objects.filter(created_at__lt=before, deliveries__isnull=True), deadline=deadline)

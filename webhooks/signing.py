@@ -1,6 +1,6 @@
 """Webhook secrets, bodies and signatures.
 
-Every delivery carries two signatures made with the subscription's one secret:
+Every delivery carries two kinds of signature made with the subscription's secret:
 
 - `X-Service-Signature: sha256=<hex>`: HMAC-SHA256 of the raw body, keyed with the secret
   string exactly as shown at creation (UTF-8). Simple to check, but a captured request can be
@@ -10,6 +10,13 @@ Every delivery carries two signatures made with the subscription's one secret:
   attempt) and `webhook-signature: v1,<base64 HMAC-SHA256 of "{id}.{timestamp}.{body}">`,
   keyed with the base64-decoded part of the secret after `whsec_`. Any Standard Webhooks
   library verifies them and refuses stale timestamps, which defeats replays.
+
+During a secret rotation (`services.subscription_rotate_secret`) the replaced secret keeps
+signing for WEBHOOK_SECRET_OVERLAP_SECONDS beside the new one: `webhook-signature` lists both
+(`v1,<new> v1,<old>`, space-separated, as Standard Webhooks allows; its libraries accept a
+delivery when any one matches), `X-Service-Signature` is made with the new secret and
+`X-Service-Signature-Previous` with the old one, so a receiver still holding the old secret
+keeps verifying until it switches.
 """
 
 from __future__ import annotations
@@ -56,11 +63,17 @@ def standard_signature(secret: str, message_id: str, timestamp: int, raw_body: b
     return "v1," + base64.b64encode(hmac.new(key, signed, hashlib.sha256).digest()).decode()
 
 
-def headers(secret: str, message_id: str, timestamp: int, raw_body: bytes) -> dict[str, str]:
-    return {
+def headers(signing_secrets: list[str], message_id: str, timestamp: int, raw_body: bytes) -> dict[str, str]:
+    """The signed headers of one attempt. `signing_secrets` is the current secret, then the replaced
+    one while a rotation's overlap lasts."""
+    current, *previous = signing_secrets
+    signed = {
         "Content-Type": "application/json",
-        "X-Service-Signature": service_signature(secret, raw_body),
+        "X-Service-Signature": service_signature(current, raw_body),
         "webhook-id": message_id,
         "webhook-timestamp": str(timestamp),
-        "webhook-signature": standard_signature(secret, message_id, timestamp, raw_body),
+        "webhook-signature": " ".join(standard_signature(s, message_id, timestamp, raw_body) for s in signing_secrets),
     }
+    if previous:
+        signed["X-Service-Signature-Previous"] = service_signature(previous[0], raw_body)
+    return signed

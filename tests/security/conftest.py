@@ -19,7 +19,7 @@ from tests.config.test_outbound import fake_dns  # noqa: F401 - the fixture, sha
 from tests.conftest import Api, Persona
 from tests.media import files
 from webhooks import services as webhook_services
-from webhooks.models import Subscription
+from webhooks.models import Delivery, Subscription
 
 
 @dataclass(frozen=True)
@@ -69,6 +69,7 @@ def team_a(
         "media_ready": files.stored_upload(team, files.image(), "image/png", "photo.png"),
         "media_unconfirmed": files.stored_upload(team, files.image(), "image/png", "later.png", confirmed=False),
         "webhook": str(hook.pk),
+        "webhook_delivery": str(webhook_services.subscription_send_test(subscription=hook).pk),
         "publish_partial": partial,
         "publish_draft": _created(api, owner.key, content="A draft", targets=targets, publish_mode="draft"),
         "publish_scheduled": _created(
@@ -87,7 +88,12 @@ def snapshot(team_a: TeamA) -> dict[str, Any]:
         "teams": sorted(team_a.owner.memberships.values_list("team_id", "team__name", "is_default")),
         "publishes": [(p.pk, p.status, p.approval_status, p.content, p.scheduled_at, p.updated_at) for p in publishes],
         "media": sorted(MediaUpload.objects.filter(team=team).values_list("pk", "state")),
-        "webhooks": sorted(Subscription.objects.filter(team=team).values_list("pk", "url")),
+        "webhooks": sorted(
+            Subscription.objects.filter(team=team).values_list("pk", "url", "secret", "previous_secret", "disabled_at")
+        ),
+        "webhook_deliveries": sorted(
+            Delivery.objects.filter(subscription__team=team).values_list("pk", "state", "attempts", "next_attempt_at")
+        ),
     }
 
 

@@ -87,6 +87,14 @@ BEYOND_THE_SPEC = {
     # A create's dry run, and an account's settings schema, limits and live options.
     ("POST", "/api/v1/publishes/validate"): "posts:write",
     ("GET", "/api/v1/accounts/{id}/capabilities"): "accounts:read",
+    # Webhook tooling: one webhook, its delivery log, test events, redelivery, rotation, enabling.
+    ("GET", "/api/v1/webhooks/{id}"): "webhooks:read",
+    ("POST", "/api/v1/webhooks/{id}/test"): "webhooks:write",
+    ("GET", "/api/v1/webhooks/{id}/deliveries"): "webhooks:read",
+    ("GET", "/api/v1/webhooks/{id}/deliveries/{delivery_id}"): "webhooks:read",
+    ("POST", "/api/v1/webhooks/{id}/deliveries/{delivery_id}/redeliver"): "webhooks:write",
+    ("POST", "/api/v1/webhooks/{id}/rotate-secret"): "webhooks:write",
+    ("POST", "/api/v1/webhooks/{id}/enable"): "webhooks:write",
 }
 
 
@@ -318,6 +326,17 @@ PROBES: dict[tuple[str, str], Probe] = {
     ("GET", "/api/v1/webhooks"): Probe("list", listed="webhook"),
     ("POST", "/api/v1/webhooks"): Probe("own_team", body={"url": "http://127.0.0.1:9/b", "events": ["post.failed"]}),
     ("DELETE", "/api/v1/webhooks/{id}"): Probe("not_found", {"id": "webhook"}),
+    ("GET", "/api/v1/webhooks/{id}"): Probe("not_found", {"id": "webhook"}),
+    ("POST", "/api/v1/webhooks/{id}/test"): Probe("not_found", {"id": "webhook"}),
+    ("GET", "/api/v1/webhooks/{id}/deliveries"): Probe("not_found", {"id": "webhook"}),
+    ("GET", "/api/v1/webhooks/{id}/deliveries/{delivery_id}"): Probe(
+        "not_found", {"id": "webhook", "delivery_id": "webhook_delivery"}
+    ),
+    ("POST", "/api/v1/webhooks/{id}/deliveries/{delivery_id}/redeliver"): Probe(
+        "not_found", {"id": "webhook", "delivery_id": "webhook_delivery"}
+    ),
+    ("POST", "/api/v1/webhooks/{id}/rotate-secret"): Probe("not_found", {"id": "webhook"}),
+    ("POST", "/api/v1/webhooks/{id}/enable"): Probe("not_found", {"id": "webhook"}),
     ("POST", "/api/v1/publishes"): Probe(
         "invalid",
         body={"content": "Mine now", "targets": [{"account_id": "{account}"}], "media_ids": ["{media_ready}"]},

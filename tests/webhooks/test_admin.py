@@ -6,6 +6,7 @@ import pytest
 from django.urls import reverse
 
 from tests.webhooks.helpers import attempt, delivery_of, emit, exhaust, subscribe
+from webhooks import services
 from webhooks.models import Delivery, DeliveryAttempt, Subscription
 
 pytestmark = pytest.mark.django_db
@@ -67,3 +68,17 @@ def test_enable_lets_a_disabled_subscription_get_deliveries_again(staff_client, 
     assert (subscription.disabled_at, subscription.disabled_reason) == (None, "")
     assert Delivery.objects.get(event=event).state == "succeeded"
     assert len(receiver.posts) == 2
+
+
+def test_the_change_page_shows_neither_secret_after_a_rotation(staff_client, owner):
+    subscription = subscribe(owner.team, "https://93.184.215.14/hook")
+    old = subscription.secret
+    new = services.subscription_rotate_secret(subscription=subscription).secret
+
+    page = staff_client.get(reverse("admin:webhooks_subscription_change", args=[subscription.pk]))
+
+    assert page.status_code == 200
+    body = page.content.decode()
+    assert "Previous secret expires at" in body
+    assert old not in body
+    assert new not in body
