@@ -11,6 +11,11 @@ urlpatterns = [
     path("settings/webhooks/<uuid:subscription_id>/enable/", views.enable, name="settings-webhook-enable"),
     path("settings/webhooks/<uuid:subscription_id>/test/", views.send_test, name="settings-webhook-test"),
     path(
+        "settings/webhooks/<uuid:subscription_id>/rotate-secret/",
+        views.rotate_secret,
+        name="settings-webhook-rotate-secret",
+    ),
+    path(
         "settings/webhooks/<uuid:subscription_id>/deliveries/<uuid:delivery_id>/send-again/",
         views.send_again,
         name="settings-webhook-send-again",

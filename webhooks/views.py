@@ -1,12 +1,13 @@
 """Dashboard settings pages of webhooks: the team's subscriptions with their delivery health,
 where owners and admins subscribe (the secret shown once), send a test event, re-enable and
-delete; and one subscription's recent deliveries, where a failed one can be sent again.
+delete; and one subscription's recent deliveries, where a failed one can be sent again and the
+secret rotated (the new one shown once, the old one signing beside it for a day).
 
 Members see both pages read-only: no forms, no buttons, and their POSTs are refused (403). A
 subscription or delivery of another team is 404. Input is checked by the API's own serializer
 and each action calls the one service the API calls, so the rules and their messages are the
 API's. The secret goes from the subscribe POST to the next page through the session, popped
-on first display, so a reload never shows it again.
+on first display, so a reload never shows it again; a rotated secret goes the same way.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils import timezone
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST
 from rest_framework.exceptions import ValidationError
@@ -36,6 +38,7 @@ from webhooks.models import SUBSCRIBABLE_EVENTS, Delivery, DeliveryState, Subscr
 
 PAGE_SIZE = 50
 _CREATED = "webhooks:created"  # session key of the subscription whose secret is still to show
+_ROTATED = "webhooks:rotated"  # session key of the subscription whose new secret is still to show
 # Which field a service error concerns; anything else is shown above the form.
 _FIELD_OF_CODE = {"INVALID_WEBHOOK_URL": "url"}
 # Spec §6, for the checkboxes.
@@ -142,16 +145,22 @@ def _created_secret(request: HttpRequest, team: Team) -> dict[str, str] | None:
 
 
 @login_required
+@never_cache  # the page may show a rotated secret once
 def webhook(request: HttpRequest, subscription_id: uuid.UUID) -> HttpResponse:
     membership = requested_membership(request)
     subscription = _subscription(membership.team, subscription_id)
     deliveries = selectors.deliveries_of(subscription=subscription)
+    rotated = request.session.pop(_ROTATED, None)
     context = page_context(
         request,
         membership,
         subscription=subscription,
         page=Paginator(deliveries, PAGE_SIZE).get_page(request.GET.get("page")),
         sendable_again={state.value for state in _SENDABLE_AGAIN},
+        rotated=rotated if isinstance(rotated, dict) and rotated.get("id") == str(subscription.pk) else None,
+        previous_secret_expires_at=(
+            subscription.previous_secret_expires_at if len(subscription.signing_secrets(timezone.now())) > 1 else None
+        ),
     )
     return render(request, "webhooks/webhook.html", context)
 
@@ -200,4 +209,17 @@ def send_again(request: HttpRequest, subscription_id: uuid.UUID, delivery_id: uu
     delivery = get_object_or_404(Delivery.objects.select_related("event"), pk=delivery_id, subscription=subscription)
     services.delivery_send_again(delivery=delivery)
     messages.success(request, f"Sending the {delivery.event.type} delivery again.")
+    return redirect(_detail_url(subscription))
+
+
+@login_required
+@require_POST
+def rotate_secret(request: HttpRequest, subscription_id: uuid.UUID) -> HttpResponse:
+    subscription = _subscription(_manager(request).team, subscription_id)
+    try:
+        rotated = services.subscription_rotate_secret(subscription=subscription)
+    except NotFound as exc:  # deleted meanwhile
+        raise Http404(exc.message) from exc
+    request.session[_ROTATED] = {"id": str(rotated.pk), "secret": rotated.secret}
+    messages.success(request, "Rotated the secret. Copy the new one now: it is not shown again.")
     return redirect(_detail_url(subscription))

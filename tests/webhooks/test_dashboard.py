@@ -425,3 +425,35 @@ def test_the_deliveries_page_takes_the_same_number_of_queries_for_1_and_100_deli
         page = _text(client.get(path, params))
 
     assert page.count('id="delivery-') == 50
+
+
+# --- rotating the secret -------------------------------------------------------------------------
+
+
+def test_rotating_shows_the_new_secret_once_and_the_overlap(client, owner):
+    subscription = subscribe(owner.team, PUBLIC_HTTPS)
+    old = subscription.secret
+
+    response = _post(client, owner, f"{_detail(subscription)}rotate-secret/")
+
+    assert response.status_code == 302
+    subscription.refresh_from_db()
+    assert subscription.secret != old
+    assert subscription.signing_secrets(timezone.now()) == [subscription.secret, old]
+    page = _text(_as(client, owner).get(f"{_detail(subscription)}?team={owner.team.pk}"))
+    assert subscription.secret in page
+    assert old not in page
+    assert "The previous secret also signs each delivery until" in page
+    again = _text(_as(client, owner).get(f"{_detail(subscription)}?team={owner.team.pk}"))
+    assert subscription.secret not in again  # shown once
+    assert "The previous secret also signs each delivery until" in again
+
+
+def test_a_member_cannot_rotate_and_another_team_gets_404(client, member, owner, outsider):
+    mine = subscribe(member.team, PUBLIC_HTTPS)
+    theirs = subscribe(outsider.team, PUBLIC_HTTPS)
+
+    assert _post(client, member, f"{_detail(mine)}rotate-secret/").status_code == 403
+    assert _post(client, owner, f"{_detail(theirs)}rotate-secret/").status_code == 404
+    assert Subscription.objects.get(pk=mine.pk).secret == mine.secret
+    assert Subscription.objects.get(pk=theirs.pk).secret == theirs.secret
