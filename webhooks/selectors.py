@@ -3,11 +3,11 @@ and each is scoped to the caller's team or subscription."""
 
 from __future__ import annotations
 
-from django.db.models import QuerySet
+from django.db.models import Prefetch, QuerySet
 
 from config.errors import NotFound
 from teams.models import Team
-from webhooks.models import Delivery, Subscription
+from webhooks.models import Delivery, DeliveryAttempt, Subscription
 
 
 def subscriptions_of(*, team: Team) -> QuerySet[Subscription]:
@@ -37,7 +37,8 @@ def delivery_of(*, subscription: Subscription, delivery_id: str) -> Delivery:
     delivery = (
         Delivery.objects.filter(subscription=subscription, pk=delivery_id)
         .select_related("event")
-        .prefetch_related("attempt_log")
+        # Oldest first by time: a redelivery numbers its attempts from 1 again.
+        .prefetch_related(Prefetch("attempt_log", queryset=DeliveryAttempt.objects.order_by("created_at", "id")))
         .first()
     )
     if delivery is None:

@@ -129,6 +129,8 @@ def test_redeliver_sends_the_same_event_again_now(api, owner, receiver, django_c
     assert again.body == first.body
     failed.refresh_from_db()
     assert (failed.state, failed.last_status_code) == (DeliveryState.SUCCEEDED, 200)
+    detail = api.as_(owner.key).get(_url(subscription, f"/deliveries/{failed.pk}")).json()["data"]
+    assert [(a["number"], a["status_code"]) for a in detail["attempts"]] == [(1, 410), (1, 200)]  # a new series
 
 
 def test_a_delivery_under_way_or_of_another_webhook_is_not_redelivered(api, owner, receiver):
