@@ -301,14 +301,19 @@ def test_a_worker_killed_after_its_claim_and_before_sending_loses_nothing(api, o
         worker = start_worker(job_id=str(job.pk), sandbox_url=sandbox.url, platform_timeout=120)
         try:
 
-            def claimed() -> bool:
+            def claimed_and_waiting() -> bool:
                 assert worker.poll() is None, worker.communicate()
-                return DeliveryJob.objects.filter(pk=job.pk, state=JobState.RUNNING).exists()
+                running = DeliveryJob.objects.filter(pk=job.pk, state=JobState.RUNNING).exists()
+                return running and bool(_sessions_waiting_for_a_lock())
 
-            wait_until(claimed, what="the worker to claim the job")
+            wait_until(claimed_and_waiting, what="the worker to claim the job and wait to record it")
         finally:
             worker.send_signal(signal.SIGKILL)
             worker.communicate(timeout=30)
+            # PostgreSQL notices a dead client only when it next talks to it: a statement of the
+            # worker's still waiting for the lock would run, and commit, once the lock is let go.
+            # A lost worker's session ends with it, as it does when its machine goes down.
+            _end_sessions_waiting_for_a_lock()
     assert worker.returncode == -signal.SIGKILL
     assert not DeliveryAttempt.objects.filter(target__publish=publish).exists()
     assert sandbox.posts("x") == []
@@ -322,6 +327,26 @@ def test_a_worker_killed_after_its_claim_and_before_sending_loses_nothing(api, o
     settled = fetch(api, owner.key, str(publish.pk))
     assert settled["status"] == "published", target_of(settled, "x")
     assert target_of(settled, "x")["platform_post_id"] == _one_post(sandbox, "x")["id"]
+
+
+_WAITING_FOR_A_LOCK = (
+    "SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid() "
+    "AND wait_event_type = 'Lock'"
+)
+
+
+def _sessions_waiting_for_a_lock() -> list[int]:
+    with connection.cursor() as cursor:
+        cursor.execute(_WAITING_FOR_A_LOCK)
+        return [pid for (pid,) in cursor.fetchall()]
+
+
+def _end_sessions_waiting_for_a_lock() -> None:
+    """End every other session of the test database waiting for a lock, and wait until they are gone."""
+    for pid in _sessions_waiting_for_a_lock():
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_terminate_backend(%s)", [pid])
+    wait_until(lambda: not _sessions_waiting_for_a_lock(), what="the lost worker's session to end")
 
 
 def test_a_worker_lost_before_its_request_left_is_failed_only_once_surely_absent(
