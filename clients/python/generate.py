@@ -5,7 +5,9 @@
 
 Three steps, the same for both modes:
 1. `manage.py spectacular --format openapi-json` writes the document; it is kept as
-   clients/python/openapi.json, unchanged, so a diff of the API shows in review.
+   clients/python/openapi.json, unchanged, so a diff of the API shows in review. It is written
+   as production serves it, for PostgreSQL: Django takes integer bounds from the database
+   backend (SQLite's differ), so DATABASE_URL is set to a PostgreSQL URL that is never opened.
 2. A copy of it is adjusted for the generator (`for_generator`): openapi-python-client names an
    inline object property `<Schema><Property>`, and where a component already has that name
    (the `capabilities` of `Account` and the component `AccountCapabilities`) it drops the schema
@@ -34,6 +36,8 @@ SCHEMA = HERE / "openapi.json"
 PACKAGE = HERE / "src" / "socialpub" / "_generated"
 CONFIG = HERE / "generator.yaml"
 BIN = Path(sys.executable).parent
+# Only the backend counts: writing the document opens no connection.
+SCHEMA_DATABASE_URL = "postgres://schema@127.0.0.1:1/schema"
 
 
 def current_schema() -> str:
@@ -43,6 +47,7 @@ def current_schema() -> str:
         subprocess.run(  # noqa: S603
             [sys.executable, "manage.py", "spectacular", "--format", "openapi-json", "--file", str(out)],
             cwd=ROOT,
+            env={**os.environ, "DATABASE_URL": SCHEMA_DATABASE_URL},
             check=True,
             stdout=subprocess.DEVNULL,
         )
