@@ -10,6 +10,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
+import requests
 
 from bench.common import free_port
 from tests.clients.conftest import Socialpub, run_socialpub
@@ -154,3 +155,16 @@ def test_a_bad_time_is_named(socialpub: Socialpub, at: str) -> None:
 
     assert refused.code != 0
     assert refused.err.strip() == f"error: --at: {at!r} is not an ISO 8601 time such as 2026-12-01T09:00Z"
+
+
+def test_wait_exits_non_zero_when_a_target_fails(socialpub: Socialpub, stack: LiveStack) -> None:
+    queued = requests.post(
+        f"{stack.sandbox_url}/_sandbox/outcomes", json={"platform": "threads", "outcomes": ["error"]}, timeout=10
+    )
+    assert queued.status_code == 200, queued.text
+
+    made = socialpub("publish", "Refused", "--to", "threads", "--wait")
+
+    assert made.code == 1, made.out + made.err
+    assert re.search(r"publish [0-9a-f-]{36}: failed", made.out), made.out
+    assert "Traceback" not in made.err
