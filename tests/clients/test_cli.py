@@ -121,14 +121,19 @@ def test_an_unknown_platform_is_a_clear_error(socialpub: Socialpub) -> None:
     assert "Traceback" not in refused.err
 
 
-def test_a_member_submission_waits_and_an_admin_rejects_it(socialpub: Socialpub, stack: LiveStack) -> None:
+def test_a_member_submission_waits_and_an_admin_approves_or_rejects_it(socialpub: Socialpub, stack: LiveStack) -> None:
     keys = stack.seed["keys"]
-    made = json.loads(socialpub("publish", "Please review", "--to", "x", "--json", key=keys["review_member"]).out)
+    first = json.loads(socialpub("publish", "Please review", "--to", "x", "--json", key=keys["review_member"]).out)
+    second = json.loads(socialpub("publish", "Or this", "--to", "x", "--json", key=keys["review_member"]).out)
     waiting = socialpub("approvals", key=keys["review_admin"])
-    rejected = socialpub("reject", made["id"], "--reason", "Off brand", "--json", key=keys["review_admin"])
+    approved = socialpub("approve", first["id"], key=keys["review_admin"])
+    rejected = socialpub("reject", second["id"], "--reason", "Off brand", "--json", key=keys["review_admin"])
 
-    assert made["approval_status"] == "pending_approval"
-    assert made["id"] in waiting.out
+    assert first["approval_status"] == second["approval_status"] == "pending_approval"
+    assert first["id"] in waiting.out
+    assert second["id"] in waiting.out
+    assert approved.code == 0, approved.err
+    assert approved.out.startswith(f"publish {first['id']}: approved")
     assert rejected.code == 0, rejected.err
     assert json.loads(rejected.out)["approval_status"] == "rejected"
 

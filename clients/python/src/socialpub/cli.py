@@ -26,7 +26,7 @@ from rich.table import Table
 
 from socialpub._generated.models import Account, Approve, Publish
 from socialpub._generated.types import Unset
-from socialpub.client import PLATFORMS, ApiError, Client, ClientError, is_final
+from socialpub.client import FINAL_TARGET_STATUSES, PLATFORMS, ApiError, Client, ClientError, is_final
 
 POLL_SECONDS = 1.0
 EXIT_ERROR = 1
@@ -89,7 +89,7 @@ def publish(client: Client, args: argparse.Namespace, output: Output) -> int:
     if output.as_json:
         output.json(created.to_dict())
     else:
-        output.out.print(f"publish {created.id}: {created.status}")
+        output.out.print(f"publish {created.id}: {created.status}", markup=False)
     return 0
 
 
@@ -106,20 +106,23 @@ def approvals(client: Client, _args: argparse.Namespace, output: Output) -> int:
     if output.as_json:
         output.json([item.to_dict() for item in waiting])
         return 0
-    table = Table("status", "created", "by", "targets", "content")
+    table = Table()
     table.add_column("id", no_wrap=True, min_width=36)
+    for column in ("status", "created", "by", "targets", "content"):
+        table.add_column(column)
     for item in waiting:
-        by = "" if item.created_by is None else str(item.created_by.to_dict().get("email", ""))
+        by = "" if item.created_by is None else item.created_by.username
         platforms = ",".join(target.platform for target in item.targets)
         content = _text(item.content)
-        table.add_row(str(item.status), f"{item.created_at:%Y-%m-%d %H:%M}", by, platforms, content[:60], str(item.id))
+        table.add_row(str(item.id), str(item.status), f"{item.created_at:%Y-%m-%d %H:%M}", by, platforms, content[:60])
     output.out.print(table)
     return 0
 
 
 def approve(client: Client, args: argparse.Namespace, output: Output) -> int:
     done = client.approve(args.id)
-    _say(done, output, f"publish {done.id}: approved, {done.status}")
+    already = "already approved" if done.already_approved else "approved"
+    _say(done, output, f"publish {done.id}: {already}, {done.status}")
     return 0
 
 
@@ -189,7 +192,7 @@ def _watch(client: Client, publish_id: str, output: Output, *, timeout: float = 
 
 
 def _progress_line(found: Publish) -> str:
-    done = sum(1 for target in found.targets if str(target.status) in ("published", "failed"))
+    done = sum(1 for target in found.targets if str(target.status) in FINAL_TARGET_STATUSES)
     return f"publish {found.id}: {found.status}, {done}/{len(found.targets)} targets final"
 
 
