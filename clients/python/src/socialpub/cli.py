@@ -26,9 +26,18 @@ from rich.table import Table
 
 from socialpub._generated.models import Account, Approve, Publish
 from socialpub._generated.types import Unset
-from socialpub.client import FINAL_TARGET_STATUSES, PLATFORMS, ApiError, Client, ClientError, is_final
+from socialpub.client import (
+    FINAL_TARGET_STATUSES,
+    PLATFORMS,
+    ApiError,
+    Client,
+    ClientError,
+    ConnectionFailed,
+    is_final,
+)
 
 POLL_SECONDS = 1.0
+WATCH_MISSES = 10  # polls in a row that may fail to connect before a watch gives up
 EXIT_ERROR = 1
 
 
@@ -178,10 +187,16 @@ def _watch(client: Client, publish_id: str, output: Output, *, timeout: float = 
     deadline = time.monotonic() + timeout if timeout else None
     found = client.publish(publish_id)
     spinner = output.err.status(_progress_line(found)) if not output.as_json else None
+    misses = 0
     with spinner or contextlib.nullcontext():
         while not is_final(found) and not (deadline and time.monotonic() > deadline):
             time.sleep(POLL_SECONDS)
-            found = client.publish(publish_id)
+            try:
+                found, misses = client.publish(publish_id), 0
+            except ConnectionFailed:  # a restart or a network blip; the publish goes on regardless
+                misses += 1
+                if misses >= WATCH_MISSES:
+                    raise
             if spinner:
                 spinner.update(_progress_line(found))
     _show(found, output)
