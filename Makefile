@@ -9,15 +9,17 @@ PUBLIC_BASE_URL ?= http://127.0.0.1:$(PORT)
 # honcho gives every process its own PORT, so the web port travels as WEB_PORT.
 export PORT SANDBOX_PORT PUBLIC_BASE_URL
 
-.PHONY: install run test lint format migrate seed schema clean bench bench-quick
+.PHONY: install run test lint format migrate seed schema clean bench bench-quick client
 
 # Re-install only when the declared dependencies change.
 S3_DOUBLE := tests/media/s3rver
 
-$(VENV)/.installed: pyproject.toml $(S3_DOUBLE)/package-lock.json
+$(VENV)/.installed: pyproject.toml clients/python/pyproject.toml $(S3_DOUBLE)/package-lock.json
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
 	$(BIN)/pip install --quiet -e '.[dev]'
+	@# The Python client and its `socialpub` command (clients/python), tested in tests/clients.
+	$(BIN)/pip install --quiet -e ./clients/python
 	@# The S3 tests run against s3rver, which verifies signatures as S3 does (needs Node.js).
 	@if command -v npm >/dev/null; then npm ci --prefix $(S3_DOUBLE) --no-audit --no-fund --silent; \
 	else echo "npm not found: the S3 storage tests will be skipped"; fi
@@ -70,6 +72,11 @@ bench-quick: install
 
 schema: install
 	$(BIN)/python manage.py spectacular --validate --fail-on-warn --file var/openapi.yaml
+
+# The typed client of clients/python from the current API: its schema snapshot (openapi.json)
+# and the generated package. Run it after changing the API; tests/clients fails until then.
+client: install
+	$(BIN)/python clients/python/generate.py
 
 clean:
 	rm -rf $(VENV) var .pytest_cache .mypy_cache .ruff_cache .coverage

@@ -1,0 +1,243 @@
+"""Contains all the data models used in inputs/outputs"""
+
+from .account import Account
+from .account_capabilities import AccountCapabilities
+from .account_capabilities_formats import AccountCapabilitiesFormats
+from .account_capabilities_formats_images import AccountCapabilitiesFormatsImages
+from .account_capabilities_formats_videos import AccountCapabilitiesFormatsVideos
+from .account_capabilities_formats_videos_aspect_ratio_type_0 import (
+    AccountCapabilitiesFormatsVideosAspectRatioType0,
+)
+from .account_capabilities_limits import AccountCapabilitiesLimits
+from .account_capabilities_limits_images import AccountCapabilitiesLimitsImages
+from .account_capabilities_limits_text import AccountCapabilitiesLimitsText
+from .account_capabilities_limits_title import AccountCapabilitiesLimitsTitle
+from .account_capabilities_limits_videos import AccountCapabilitiesLimitsVideos
+from .account_capabilities_live import AccountCapabilitiesLive
+from .account_capabilities_live_error_type_0 import AccountCapabilitiesLiveErrorType0
+from .account_capabilities_object import AccountCapabilitiesObject
+from .account_capabilities_object_images import AccountCapabilitiesObjectImages
+from .account_capabilities_object_text import AccountCapabilitiesObjectText
+from .account_capabilities_object_title import AccountCapabilitiesObjectTitle
+from .account_capabilities_object_videos import AccountCapabilitiesObjectVideos
+from .account_capabilities_platform_settings_schema import (
+    AccountCapabilitiesPlatformSettingsSchema,
+)
+from .account_capabilities_response import AccountCapabilitiesResponse
+from .account_response import AccountResponse
+from .account_status_enum import AccountStatusEnum
+from .analytics_post import AnalyticsPost
+from .analytics_post_detail import AnalyticsPostDetail
+from .analytics_post_response import AnalyticsPostResponse
+from .analytics_posts_list_order import AnalyticsPostsListOrder
+from .analytics_posts_list_sort import AnalyticsPostsListSort
+from .approval_status_enum import ApprovalStatusEnum
+from .approve import Approve
+from .approve_response import ApproveResponse
+from .attempt import Attempt
+from .attempt_state_enum import AttemptStateEnum
+from .blank_enum import BlankEnum
+from .confirm_request import ConfirmRequest
+from .content_type_enum import ContentTypeEnum
+from .create_publish_request import CreatePublishRequest
+from .discard_response import DiscardResponse
+from .discarded import Discarded
+from .error_object import ErrorObject
+from .error_object_details import ErrorObjectDetails
+from .error_response import ErrorResponse
+from .events_enum import EventsEnum
+from .fetch_status_enum import FetchStatusEnum
+from .media import Media
+from .media_confirmed_response import MediaConfirmedResponse
+from .media_create_request import MediaCreateRequest
+from .media_created import MediaCreated
+from .media_created_headers import MediaCreatedHeaders
+from .media_created_response import MediaCreatedResponse
+from .media_probe import MediaProbe
+from .media_probe_error_type_0 import MediaProbeErrorType0
+from .media_state_enum import MediaStateEnum
+from .media_upload import MediaUpload
+from .media_upload_response import MediaUploadResponse
+from .paginated_account_list import PaginatedAccountList
+from .paginated_account_list_pagination import PaginatedAccountListPagination
+from .paginated_analytics_post_list import PaginatedAnalyticsPostList
+from .paginated_analytics_post_list_pagination import (
+    PaginatedAnalyticsPostListPagination,
+)
+from .paginated_media_list import PaginatedMediaList
+from .paginated_media_list_pagination import PaginatedMediaListPagination
+from .paginated_publish_list import PaginatedPublishList
+from .paginated_publish_list_pagination import PaginatedPublishListPagination
+from .patched_update_publish_request import PatchedUpdatePublishRequest
+from .platform_enum import PlatformEnum
+from .platform_metrics import PlatformMetrics
+from .platform_metrics_platform_specific_data import PlatformMetricsPlatformSpecificData
+from .post_totals import PostTotals
+from .problem import Problem
+from .publish import Publish
+from .publish_mode_enum import PublishModeEnum
+from .publish_response import PublishResponse
+from .publish_status_enum import PublishStatusEnum
+from .reject_request import RejectRequest
+from .reschedule_request import RescheduleRequest
+from .retry_publish_request import RetryPublishRequest
+from .retry_target_request import RetryTargetRequest
+from .retry_target_request_platform_settings_type_0 import (
+    RetryTargetRequestPlatformSettingsType0,
+)
+from .subscription import Subscription
+from .subscription_create_request import SubscriptionCreateRequest
+from .subscription_created import SubscriptionCreated
+from .subscription_created_health import SubscriptionCreatedHealth
+from .subscription_health import SubscriptionHealth
+from .target import Target
+from .target_error_type_0 import TargetErrorType0
+from .target_input_request import TargetInputRequest
+from .target_input_request_platform_settings_type_0 import (
+    TargetInputRequestPlatformSettingsType0,
+)
+from .target_media_sent_type_0 import TargetMediaSentType0
+from .target_metrics import TargetMetrics
+from .target_status_enum import TargetStatusEnum
+from .target_validation import TargetValidation
+from .team import Team
+from .team_default_response import TeamDefaultResponse
+from .team_delete_request import TeamDeleteRequest
+from .team_deleted import TeamDeleted
+from .team_deleted_moved import TeamDeletedMoved
+from .team_deleted_removed import TeamDeletedRemoved
+from .team_deleted_response import TeamDeletedResponse
+from .team_list_response import TeamListResponse
+from .thread_item import ThreadItem
+from .thread_item_error_type_0 import ThreadItemErrorType0
+from .thread_item_input_request import ThreadItemInputRequest
+from .usage import Usage
+from .usage_counters import UsageCounters
+from .usage_limits import UsageLimits
+from .usage_period import UsagePeriod
+from .usage_plan import UsagePlan
+from .usage_response import UsageResponse
+from .user_ref import UserRef
+from .validation_response import ValidationResponse
+from .validation_result import ValidationResult
+from .webhook_created_response import WebhookCreatedResponse
+from .webhook_deleted import WebhookDeleted
+from .webhook_deleted_response import WebhookDeletedResponse
+from .webhook_list_response import WebhookListResponse
+
+__all__ = (
+    "Account",
+    "AccountCapabilities",
+    "AccountCapabilitiesFormats",
+    "AccountCapabilitiesFormatsImages",
+    "AccountCapabilitiesFormatsVideos",
+    "AccountCapabilitiesFormatsVideosAspectRatioType0",
+    "AccountCapabilitiesLimits",
+    "AccountCapabilitiesLimitsImages",
+    "AccountCapabilitiesLimitsText",
+    "AccountCapabilitiesLimitsTitle",
+    "AccountCapabilitiesLimitsVideos",
+    "AccountCapabilitiesLive",
+    "AccountCapabilitiesLiveErrorType0",
+    "AccountCapabilitiesObject",
+    "AccountCapabilitiesObjectImages",
+    "AccountCapabilitiesObjectText",
+    "AccountCapabilitiesObjectTitle",
+    "AccountCapabilitiesObjectVideos",
+    "AccountCapabilitiesPlatformSettingsSchema",
+    "AccountCapabilitiesResponse",
+    "AccountResponse",
+    "AccountStatusEnum",
+    "AnalyticsPost",
+    "AnalyticsPostDetail",
+    "AnalyticsPostResponse",
+    "AnalyticsPostsListOrder",
+    "AnalyticsPostsListSort",
+    "ApprovalStatusEnum",
+    "Approve",
+    "ApproveResponse",
+    "Attempt",
+    "AttemptStateEnum",
+    "BlankEnum",
+    "ConfirmRequest",
+    "ContentTypeEnum",
+    "CreatePublishRequest",
+    "DiscardResponse",
+    "Discarded",
+    "ErrorObject",
+    "ErrorObjectDetails",
+    "ErrorResponse",
+    "EventsEnum",
+    "FetchStatusEnum",
+    "Media",
+    "MediaConfirmedResponse",
+    "MediaCreateRequest",
+    "MediaCreated",
+    "MediaCreatedHeaders",
+    "MediaCreatedResponse",
+    "MediaProbe",
+    "MediaProbeErrorType0",
+    "MediaStateEnum",
+    "MediaUpload",
+    "MediaUploadResponse",
+    "PaginatedAccountList",
+    "PaginatedAccountListPagination",
+    "PaginatedAnalyticsPostList",
+    "PaginatedAnalyticsPostListPagination",
+    "PaginatedMediaList",
+    "PaginatedMediaListPagination",
+    "PaginatedPublishList",
+    "PaginatedPublishListPagination",
+    "PatchedUpdatePublishRequest",
+    "PlatformEnum",
+    "PlatformMetrics",
+    "PlatformMetricsPlatformSpecificData",
+    "PostTotals",
+    "Problem",
+    "Publish",
+    "PublishModeEnum",
+    "PublishResponse",
+    "PublishStatusEnum",
+    "RejectRequest",
+    "RescheduleRequest",
+    "RetryPublishRequest",
+    "RetryTargetRequest",
+    "RetryTargetRequestPlatformSettingsType0",
+    "Subscription",
+    "SubscriptionCreateRequest",
+    "SubscriptionCreated",
+    "SubscriptionCreatedHealth",
+    "SubscriptionHealth",
+    "Target",
+    "TargetErrorType0",
+    "TargetInputRequest",
+    "TargetInputRequestPlatformSettingsType0",
+    "TargetMediaSentType0",
+    "TargetMetrics",
+    "TargetStatusEnum",
+    "TargetValidation",
+    "Team",
+    "TeamDefaultResponse",
+    "TeamDeleteRequest",
+    "TeamDeleted",
+    "TeamDeletedMoved",
+    "TeamDeletedRemoved",
+    "TeamDeletedResponse",
+    "TeamListResponse",
+    "ThreadItem",
+    "ThreadItemErrorType0",
+    "ThreadItemInputRequest",
+    "Usage",
+    "UsageCounters",
+    "UsageLimits",
+    "UsagePeriod",
+    "UsagePlan",
+    "UsageResponse",
+    "UserRef",
+    "ValidationResponse",
+    "ValidationResult",
+    "WebhookCreatedResponse",
+    "WebhookDeleted",
+    "WebhookDeletedResponse",
+    "WebhookListResponse",
+)

@@ -1,0 +1,10 @@
+from enum import StrEnum
+
+
+class AccountStatusEnum(StrEnum):
+    ACTIVE = "active"
+    DISABLED = "disabled"
+    EXPIRED = "expired"
+
+    def __str__(self) -> str:
+        return str(self.value)

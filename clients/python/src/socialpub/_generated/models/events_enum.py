@@ -1,0 +1,12 @@
+from enum import StrEnum
+
+
+class EventsEnum(StrEnum):
+    POST_APPROVED = "post.approved"
+    POST_FAILED = "post.failed"
+    POST_PENDING_APPROVAL = "post.pending_approval"
+    POST_PUBLISHED = "post.published"
+    POST_REJECTED = "post.rejected"
+
+    def __str__(self) -> str:
+        return str(self.value)

@@ -1,0 +1,9 @@
+from enum import StrEnum
+
+
+class MediaStateEnum(StrEnum):
+    READY = "ready"
+    UNCONFIRMED = "unconfirmed"
+
+    def __str__(self) -> str:
+        return str(self.value)

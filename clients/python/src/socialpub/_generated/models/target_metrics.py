@@ -1,0 +1,118 @@
+from __future__ import annotations
+
+import datetime
+from collections.abc import Mapping
+from typing import Any, Self, TypeVar, cast
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+T = TypeVar("T", bound="TargetMetrics")
+
+
+@_attrs_define
+class TargetMetrics:
+    """
+    Attributes:
+        views (int | None): Null where the platform reports no views.
+        likes (int):
+        comments (int):
+        shares (int):
+        last_sync_at (datetime.datetime | None):
+    """
+
+    views: int | None
+    likes: int
+    comments: int
+    shares: int
+    last_sync_at: datetime.datetime | None
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        views: int | None
+        views = self.views
+
+        likes = self.likes
+
+        comments = self.comments
+
+        shares = self.shares
+
+        last_sync_at: None | str
+        if isinstance(self.last_sync_at, datetime.datetime):
+            last_sync_at = self.last_sync_at.isoformat()
+        else:
+            last_sync_at = self.last_sync_at
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+        field_dict.update(
+            {
+                "views": views,
+                "likes": likes,
+                "comments": comments,
+                "shares": shares,
+                "last_sync_at": last_sync_at,
+            }
+        )
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
+        d = dict(src_dict)
+
+        def _parse_views(data: object) -> int | None:
+            if data is None:
+                return data
+            return cast(int | None, data)
+
+        views = _parse_views(d.pop("views"))
+
+        likes = d.pop("likes")
+
+        comments = d.pop("comments")
+
+        shares = d.pop("shares")
+
+        def _parse_last_sync_at(data: object) -> datetime.datetime | None:
+            if data is None:
+                return data
+            try:
+                if not isinstance(data, str):
+                    raise TypeError()
+                last_sync_at_type_0 = datetime.datetime.fromisoformat(data)
+
+                return last_sync_at_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(datetime.datetime | None, data)
+
+        last_sync_at = _parse_last_sync_at(d.pop("last_sync_at"))
+
+        target_metrics = cls(
+            views=views,
+            likes=likes,
+            comments=comments,
+            shares=shares,
+            last_sync_at=last_sync_at,
+        )
+
+        target_metrics.additional_properties = d
+        return target_metrics
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties

@@ -1,0 +1,345 @@
+"""The `socialpub` command: accounts, publish, status, approvals, approve and reject.
+
+Every command prints tables and progress for a person, or with `--json` exactly one JSON
+document on stdout and nothing else. A refusal or failure prints one line on stderr
+(`error: 403 authorization_error (MISSING_SCOPE): ... [request id: ...]`) and exits 1; a
+watched publish with a failed target exits 1 as well; usage mistakes exit 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import sys
+import time
+import uuid
+from collections.abc import Callable, Sequence
+from datetime import UTC, datetime
+from functools import partial
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn, TransferSpeedColumn
+from rich.table import Table
+
+from socialpub._generated.models import Account, Approve, Publish
+from socialpub._generated.types import Unset
+from socialpub.client import (
+    FINAL_TARGET_STATUSES,
+    PLATFORMS,
+    ApiError,
+    Client,
+    ClientError,
+    ConnectionFailed,
+    is_final,
+)
+
+POLL_SECONDS = 1.0
+WATCH_MISSES = 10  # polls in a row that may fail to connect before a watch gives up
+EXIT_ERROR = 1
+
+
+class Output:
+    """Where a command's results go: rich tables on a terminal, or one JSON document."""
+
+    def __init__(self, *, as_json: bool) -> None:
+        self.as_json = as_json
+        self.out = Console(highlight=False)
+        self.err = Console(stderr=True, highlight=False)
+
+    def json(self, value: Any) -> None:
+        print(json.dumps(value, indent=2, default=str))
+
+    def error(self, exc: ClientError) -> None:
+        if self.as_json:
+            self.json({"error": _error_json(exc)})
+        self.err.print(f"error: {exc}", markup=False, soft_wrap=True)
+
+
+# --- commands --------------------------------------------------------------------------------
+
+
+def accounts(client: Client, args: argparse.Namespace, output: Output) -> int:
+    found = client.accounts(platform=args.platform, status=args.status)
+    if output.as_json:
+        output.json([account.to_dict() for account in found])
+        return 0
+    table = Table()
+    table.add_column("id", no_wrap=True, min_width=36)
+    for column in ("platform", "status", "handle"):
+        table.add_column(column, no_wrap=True)
+    table.add_column("name")
+    for account in found:
+        name, handle = _text(account.display_name), _text(account.handle)
+        table.add_row(str(account.id), str(account.platform), _status(account), handle, name)
+    output.out.print(table)
+    return 0
+
+
+def publish(client: Client, args: argparse.Namespace, output: Output) -> int:
+    scheduled_at = _when(args.at) if args.at else None
+    account_ids = resolve_targets(client, args.to)
+    media = [Path(name) for name in args.media]
+    for path in media:
+        if not path.is_file():
+            raise ClientError(f"{path}: no such file")
+    media_ids = [str(upload.id) for upload in _upload_all(client, media, output)]
+    created = client.create_publish(
+        content=args.text,
+        account_ids=account_ids,
+        media_ids=media_ids,
+        scheduled_at=scheduled_at,
+        idempotency_key=args.idempotency_key or str(uuid.uuid4()),
+    )
+    if args.wait:
+        return _watch(client, str(created.id), output)
+    if output.as_json:
+        output.json(created.to_dict())
+    else:
+        output.out.print(f"publish {created.id}: {created.status}", markup=False)
+    return 0
+
+
+def status(client: Client, args: argparse.Namespace, output: Output) -> int:
+    if args.watch:
+        return _watch(client, args.id, output, timeout=args.timeout)
+    found = client.publish(args.id)
+    _show(found, output)
+    return 0
+
+
+def approvals(client: Client, _args: argparse.Namespace, output: Output) -> int:
+    waiting = client.approvals()
+    if output.as_json:
+        output.json([item.to_dict() for item in waiting])
+        return 0
+    table = Table()
+    table.add_column("id", no_wrap=True, min_width=36)
+    for column in ("status", "created", "by", "targets", "content"):
+        table.add_column(column)
+    for item in waiting:
+        by = "" if item.created_by is None else item.created_by.username
+        platforms = ",".join(target.platform for target in item.targets)
+        content = _text(item.content)
+        table.add_row(str(item.id), str(item.status), f"{item.created_at:%Y-%m-%d %H:%M}", by, platforms, content[:60])
+    output.out.print(table)
+    return 0
+
+
+def approve(client: Client, args: argparse.Namespace, output: Output) -> int:
+    done = client.approve(args.id)
+    already = "already approved" if done.already_approved else "approved"
+    _say(done, output, f"publish {done.id}: {already}, {done.status}")
+    return 0
+
+
+def reject(client: Client, args: argparse.Namespace, output: Output) -> int:
+    done = client.reject(args.id, args.reason)
+    _say(done, output, f"publish {done.id}: rejected")
+    return 0
+
+
+# --- helpers ---------------------------------------------------------------------------------
+
+
+def resolve_targets(client: Client, to: str) -> list[str]:
+    """The account ids `--to` names: each item a platform name (the team's active accounts of
+    that platform) or an account id. A ClientError for an unknown name or a platform without
+    an active account."""
+    items = [item.strip().lower() for item in to.split(",") if item.strip()]
+    if not items:
+        raise ClientError("--to names no platform or account")
+    for item in items:
+        if item not in PLATFORMS and not _is_uuid(item):
+            raise ClientError(f"--to: {item!r} is neither a platform ({', '.join(PLATFORMS)}) nor an account id")
+    platforms = [item for item in items if item in PLATFORMS]
+    active: list[Account] = client.accounts(platform=",".join(platforms), status="active") if platforms else []
+    chosen: list[str] = []
+    for item in items:
+        if item in PLATFORMS:
+            matching = [str(account.id) for account in active if str(account.platform) == item]
+            if not matching:
+                raise ClientError(f"--to: the team has no active {item} account")
+            chosen += matching
+        else:
+            chosen.append(item)
+    return list(dict.fromkeys(chosen))
+
+
+def _upload_all(client: Client, paths: list[Path], output: Output) -> list[Any]:
+    if not paths:
+        return []
+    if output.as_json:
+        return [client.upload(path) for path in paths]
+    columns = (TextColumn("{task.description}"), BarColumn(), DownloadColumn(), TransferSpeedColumn())
+    with Progress(*columns, console=output.err) as progress:
+        uploads = []
+        for path in paths:
+            task = progress.add_task(path.name, total=path.stat().st_size)
+            uploads.append(client.upload(path, partial(progress.advance, task)))
+        return uploads
+
+
+def _watch(client: Client, publish_id: str, output: Output, *, timeout: float = 0) -> int:
+    """Poll the publish until every target is final; 1 when one failed (or time ran out)."""
+    deadline = time.monotonic() + timeout if timeout else None
+    found = client.publish(publish_id)
+    spinner = output.err.status(_progress_line(found)) if not output.as_json else None
+    misses = 0
+    with spinner or contextlib.nullcontext():
+        while not is_final(found) and not (deadline and time.monotonic() > deadline):
+            time.sleep(POLL_SECONDS)
+            try:
+                found, misses = client.publish(publish_id), 0
+            except ConnectionFailed:  # a restart or a network blip; the publish goes on regardless
+                misses += 1
+                if misses >= WATCH_MISSES:
+                    raise
+            if spinner:
+                spinner.update(_progress_line(found))
+    _show(found, output)
+    if not is_final(found):
+        output.err.print(f"error: not final after {timeout:g} s", markup=False)
+        return EXIT_ERROR
+    return EXIT_ERROR if any(str(target.status) == "failed" for target in found.targets) else 0
+
+
+def _progress_line(found: Publish) -> str:
+    done = sum(1 for target in found.targets if str(target.status) in FINAL_TARGET_STATUSES)
+    return f"publish {found.id}: {found.status}, {done}/{len(found.targets)} targets final"
+
+
+def _show(found: Publish, output: Output) -> None:
+    if output.as_json:
+        output.json(found.to_dict())
+        return
+    when = f", scheduled at {found.scheduled_at:%Y-%m-%d %H:%M} UTC" if isinstance(found.scheduled_at, datetime) else ""
+    approval = (
+        "" if isinstance(found.approval_status, Unset) or not found.approval_status else f", {found.approval_status}"
+    )
+    output.out.print(f"publish {found.id}: {found.status}{approval}{when}", markup=False)
+    table = Table("platform", "status", "error")
+    table.add_column("url", overflow="fold")
+    for target in found.targets:
+        error = target.error.to_dict() if target.error is not None else {}
+        message = f"{error.get('code', '')}: {error.get('message', '')}" if error else ""
+        table.add_row(target.platform, str(target.status), message, target.platform_post_url or "")
+    output.out.print(table)
+
+
+def _say(found: Publish | Approve, output: Output, line: str) -> None:
+    if output.as_json:
+        output.json(found.to_dict())
+    else:
+        output.out.print(line, markup=False)
+
+
+def _when(text: str) -> datetime:
+    """`--at`: ISO 8601; without an offset the time is read as UTC."""
+    try:
+        moment = datetime.fromisoformat(text)
+    except ValueError:
+        raise ClientError(f"--at: {text!r} is not an ISO 8601 time such as 2026-12-01T09:00Z") from None
+    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
+
+
+def _is_uuid(text: str) -> bool:
+    try:
+        uuid.UUID(text)
+    except ValueError:
+        return False
+    return True
+
+
+def _text(value: str | Unset | None) -> str:
+    return value if isinstance(value, str) else ""
+
+
+def _status(account: Account) -> str:
+    return "" if isinstance(account.status, Unset) else str(account.status)
+
+
+def _error_json(exc: ClientError) -> dict[str, Any]:
+    if isinstance(exc, ApiError):
+        return {
+            "status": exc.status,
+            "type": exc.type,
+            "code": exc.code,
+            "message": exc.message,
+            "request_id": exc.request_id,
+            **({"details": exc.details} if exc.details else {}),
+        }
+    return {"type": "client_error", "message": str(exc)}
+
+
+# --- the parser ------------------------------------------------------------------------------
+
+Command = Callable[[Client, argparse.Namespace, Output], int]
+
+
+def parser() -> argparse.ArgumentParser:
+    # The global options are accepted before or after the command (`socialpub --json accounts`
+    # and `socialpub accounts --json`); after it they override what came before. They have no
+    # defaults (the subcommand's would overwrite the values given before it): `main` reads them
+    # with getattr.
+    common = argparse.ArgumentParser(add_help=False, argument_default=argparse.SUPPRESS)
+    common.add_argument("--url", help="the service's base URL (else $SOCIALPUB_URL, else http://127.0.0.1:8000)")
+    common.add_argument("--api-key", help="an API key, sk_... (else $SOCIALPUB_API_KEY)")
+    common.add_argument("--json", action="store_true", help="print one JSON document and nothing else")
+    main_parser = argparse.ArgumentParser(
+        prog="socialpub", description="Publish to social networks through the Social Publishing API.", parents=[common]
+    )
+    commands = main_parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    def add(name: str, command: Command, summary: str) -> argparse.ArgumentParser:
+        sub = commands.add_parser(name, help=summary, description=summary, parents=[common])
+        sub.set_defaults(run=command)
+        return sub
+
+    sub = add("accounts", accounts, "List the team's connected accounts.")
+    sub.add_argument("--platform", help="only these platforms (comma-separated)")
+    sub.add_argument("--status", choices=("active", "expired", "disabled"), help="only accounts in this status")
+
+    sub = add("publish", publish, "Publish text (and media) now or at a time.")
+    sub.add_argument("text", help="the post's text")
+    sub.add_argument("--to", required=True, help="platform names and/or account ids, comma-separated (x,bluesky)")
+    sub.add_argument("--media", nargs="+", action="extend", default=[], metavar="FILE", help="files to upload")
+    sub.add_argument("--at", help="schedule for this ISO 8601 time (2026-12-01T09:00Z; no offset means UTC)")
+    sub.add_argument("--wait", action="store_true", help="then wait until every target is final")
+    sub.add_argument("--idempotency-key", help="repeat an earlier call: the service returns its publish")
+
+    sub = add("status", status, "Show a publish and its targets.")
+    sub.add_argument("id", help="the publish id")
+    sub.add_argument("--watch", action="store_true", help="poll until every target is published or failed")
+    sub.add_argument("--timeout", type=float, default=0, help="with --watch: give up after this many seconds")
+
+    add("approvals", approvals, "List the publishes waiting for approval.")
+    sub = add("approve", approve, "Approve a publish waiting for approval.")
+    sub.add_argument("id", help="the publish id")
+    sub = add("reject", reject, "Reject a publish waiting for approval.")
+    sub.add_argument("id", help="the publish id")
+    sub.add_argument("--reason", help="why (sent with the post.rejected event)")
+    return main_parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run one command; the exit status (0, 1 for an error or a failed target, 2 for usage)."""
+    args = parser().parse_args(argv)
+    output = Output(as_json=getattr(args, "json", False))
+    try:
+        client = Client(getattr(args, "url", None), getattr(args, "api_key", None))
+        code: int = args.run(client, args, output)
+    except ClientError as exc:
+        output.error(exc)
+        return EXIT_ERROR
+    except KeyboardInterrupt:
+        output.err.print("interrupted")
+        return 130
+    return code
+
+
+def entry() -> None:
+    """The console script."""
+    sys.exit(main())

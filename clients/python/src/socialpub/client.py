@@ -1,0 +1,272 @@
+"""`Client`: the typed client the `socialpub` command uses, over the generated one.
+
+The generated package (`socialpub._generated`, from the API's OpenAPI document) knows every
+operation and model; this facade adds what a caller should not repeat: the base URL and key
+from the environment, one exception for every refusal (`ApiError`, carrying the error object
+and the request id), paging through lists, the three-step media upload, and the retries that
+the Idempotency-Key makes safe.
+"""
+
+from __future__ import annotations
+
+import json
+import mimetypes
+import os
+import time
+import uuid
+from collections.abc import Callable, Iterator
+from datetime import datetime
+from functools import partial
+from pathlib import Path
+from typing import Any, TypeVar
+
+import httpx
+
+from socialpub._generated.api.accounts import accounts_list
+from socialpub._generated.api.approvals import approvals_list
+from socialpub._generated.api.media import media_uploads_confirm_create, media_uploads_create
+from socialpub._generated.api.publishes import (
+    publishes_approve_create,
+    publishes_create,
+    publishes_reject_create,
+    publishes_retrieve,
+)
+from socialpub._generated.client import AuthenticatedClient
+from socialpub._generated.models import (
+    Account,
+    Approve,
+    ApproveResponse,
+    ContentTypeEnum,
+    CreatePublishRequest,
+    Media,
+    MediaConfirmedResponse,
+    MediaCreatedResponse,
+    MediaCreateRequest,
+    PaginatedAccountList,
+    PaginatedPublishList,
+    Publish,
+    PublishModeEnum,
+    PublishResponse,
+    RejectRequest,
+    TargetInputRequest,
+)
+from socialpub._generated.types import Response
+
+DEFAULT_URL = "http://127.0.0.1:8000"
+URL_VARIABLE = "SOCIALPUB_URL"
+KEY_VARIABLE = "SOCIALPUB_API_KEY"
+PLATFORMS = ("x", "instagram", "tiktok", "youtube", "facebook", "linkedin", "pinterest", "threads", "bluesky")
+# Statuses a target leaves no more on its own (`processing` still waits for the platform).
+FINAL_TARGET_STATUSES = frozenset({"published", "failed"})
+CREATE_TRIES = 4  # one request and three retries with the same Idempotency-Key
+
+T = TypeVar("T")
+Progress = Callable[[int], None]
+
+
+class ClientError(Exception):
+    """Anything that stops a call; `str()` is the one line the command prints."""
+
+
+class ApiError(ClientError):
+    """The API refused the request: its status and error object (config/errors.py's shape)."""
+
+    def __init__(self, status: int, body: Any, request_id: str | None) -> None:
+        error = body.get("error") if isinstance(body, dict) else None
+        error = error if isinstance(error, dict) else {}
+        self.status = status
+        self.type = str(error.get("type") or "error")
+        self.code = str(error.get("code") or "")
+        self.message = str(error.get("message") or f"HTTP {status}")
+        self.details: dict[str, Any] = error.get("details") or {}
+        self.request_id = request_id or error.get("request_id")
+        super().__init__(str(self))
+
+    def __str__(self) -> str:
+        code = f" ({self.code})" if self.code else ""
+        request = f" [request id: {self.request_id}]" if self.request_id else ""
+        return f"{self.status} {self.type}{code}: {self.message}{request}"
+
+
+class ConnectionFailed(ClientError):
+    """The service could not be reached (refused, unresolvable) or did not answer (`maybe_sent`:
+    the request may have arrived)."""
+
+    def __init__(self, message: str, *, maybe_sent: bool) -> None:
+        self.maybe_sent = maybe_sent
+        super().__init__(message)
+
+
+class Client:
+    """The API at `url` (else $SOCIALPUB_URL, else http://127.0.0.1:8000) with `api_key` (else
+    $SOCIALPUB_API_KEY). Each method returns the generated models or raises `ClientError`."""
+
+    def __init__(self, url: str | None = None, api_key: str | None = None, *, timeout: float = 30.0) -> None:
+        self.url = (url or os.environ.get(URL_VARIABLE) or DEFAULT_URL).rstrip("/")
+        key = api_key or os.environ.get(KEY_VARIABLE)
+        if not key:
+            raise ClientError(f"no API key: pass --api-key or set {KEY_VARIABLE}")
+        self.timeout = timeout
+        self.api = AuthenticatedClient(base_url=self.url, token=key, timeout=httpx.Timeout(timeout))
+
+    # --- reads ----------------------------------------------------------------------------
+
+    def accounts(self, *, platform: str | None = None, status: str | None = None) -> list[Account]:
+        """Every account of the key's team (all pages), optionally of some platforms or a status."""
+        found: list[Account] = []
+        page: int | None = 1
+        while page:
+            filters = _given(platform=platform, status=status)
+            call = partial(accounts_list.sync_detailed, client=self.api, page=page, page_size=100, **filters)
+            listed = self._call(PaginatedAccountList, call)
+            found += listed.data
+            page = listed.pagination.next_page
+        return found
+
+    def publish(self, publish_id: str) -> Publish:
+        call = partial(publishes_retrieve.sync_detailed, _uuid(publish_id), client=self.api)
+        return self._call(PublishResponse, call).data
+
+    def approvals(self) -> list[Publish]:
+        """Every publish waiting for approval that the key may see (all pages)."""
+        found: list[Publish] = []
+        page: int | None = 1
+        while page:
+            call = partial(approvals_list.sync_detailed, client=self.api, page=page, page_size=100)
+            listed = self._call(PaginatedPublishList, call)
+            found += listed.data
+            page = listed.pagination.next_page
+        return found
+
+    # --- writes ---------------------------------------------------------------------------
+
+    def upload(self, path: Path, progress: Progress | None = None) -> Media:
+        """Upload one file: create the upload, PUT its bytes to the presigned URL with the
+        returned headers (`progress` gets each chunk's size), confirm it. The confirmed upload."""
+        content_type = mimetypes.guess_type(path.name)[0] or ""
+        if content_type not in {kind.value for kind in ContentTypeEnum}:
+            allowed = ", ".join(sorted(kind.value for kind in ContentTypeEnum))
+            raise ClientError(f"{path.name}: type {content_type or 'unknown'} is not one of {allowed}")
+        try:
+            size = path.stat().st_size
+        except OSError as exc:
+            raise ClientError(f"{path}: {exc.strerror}") from None
+        request = MediaCreateRequest(filename=path.name, content_type=ContentTypeEnum(content_type), size_bytes=size)
+        created = self._call(
+            MediaCreatedResponse, partial(media_uploads_create.sync_detailed, client=self.api, body=request)
+        ).data
+        if created.upload_url:
+            self._put(created.upload_url, path, dict(created.headers.additional_properties), progress)
+        confirm = partial(media_uploads_confirm_create.sync_detailed, created.id, client=self.api)
+        return self._call(MediaConfirmedResponse, confirm).data
+
+    def create_publish(
+        self,
+        *,
+        content: str,
+        account_ids: list[str],
+        media_ids: list[str] | None = None,
+        scheduled_at: datetime | None = None,
+        idempotency_key: str | None = None,
+    ) -> Publish:
+        """Create a publish to `account_ids`: immediate, or scheduled when `scheduled_at` is
+        given. An answer lost on the way, a 5xx or a 409 of the same request still in flight is retried
+        with the same Idempotency-Key, so the post is made at most once."""
+        body = CreatePublishRequest(
+            targets=[TargetInputRequest(account_id=_uuid(account)) for account in account_ids],
+            content=content,
+            media_ids=[_uuid(media) for media in media_ids or []],
+            publish_mode=PublishModeEnum.SCHEDULED if scheduled_at else PublishModeEnum.IMMEDIATE,
+            **_given(scheduled_at=scheduled_at),
+        )
+        key = idempotency_key or str(uuid.uuid4())
+        call = partial(publishes_create.sync_detailed, client=self.api, body=body, idempotency_key=key)
+        for attempt in range(1, CREATE_TRIES + 1):
+            try:
+                return self._call(PublishResponse, call).data
+            except (ApiError, ConnectionFailed) as exc:
+                if attempt == CREATE_TRIES or not _worth_retrying(exc):
+                    raise
+                time.sleep(attempt)
+        raise AssertionError("unreachable")
+
+    def approve(self, publish_id: str) -> Approve:
+        """Approve a publish waiting for approval (`already_approved` when it was)."""
+        call = partial(publishes_approve_create.sync_detailed, _uuid(publish_id), client=self.api)
+        return self._call(ApproveResponse, call).data
+
+    def reject(self, publish_id: str, reason: str | None = None) -> Publish:
+        body = RejectRequest(**_given(reason=reason))
+        call = partial(publishes_reject_create.sync_detailed, _uuid(publish_id), client=self.api, body=body)
+        return self._call(PublishResponse, call).data
+
+    # --- plumbing -------------------------------------------------------------------------
+
+    def _call(self, expected: type[T], request: Callable[[], Response[Any]]) -> T:
+        """The body of `request()`'s answer as `expected`, or the refusal or failure as a ClientError."""
+        try:
+            response = request()
+        except httpx.ConnectError as exc:
+            raise ConnectionFailed(f"cannot reach {self.url}: {_reason(exc)}", maybe_sent=False) from None
+        except httpx.TimeoutException:
+            raise ConnectionFailed(f"{self.url} did not answer within {self.timeout:g} s", maybe_sent=True) from None
+        except httpx.HTTPError as exc:
+            raise ConnectionFailed(f"{self.url}: {exc}", maybe_sent=True) from None
+        parsed = response.parsed
+        if response.status_code >= 400 or not isinstance(parsed, expected):
+            raise ApiError(response.status_code, _json(response.content), response.headers.get("X-Request-Id"))
+        return parsed
+
+    def _put(self, url: str, path: Path, headers: dict[str, str], progress: Progress | None) -> None:
+        def chunks() -> Iterator[bytes]:
+            with path.open("rb") as file:
+                while chunk := file.read(256 * 1024):
+                    if progress:
+                        progress(len(chunk))
+                    yield chunk
+
+        headers = {**headers, "Content-Length": str(path.stat().st_size)}
+        try:
+            response = httpx.put(url, content=chunks(), headers=headers, timeout=self.timeout)
+        except httpx.HTTPError as exc:
+            raise ConnectionFailed(f"uploading {path.name}: {_reason(exc)}", maybe_sent=True) from None
+        if response.status_code >= 300:
+            raise ApiError(response.status_code, _json(response.content), response.headers.get("X-Request-Id"))
+
+
+def is_final(publish: Publish) -> bool:
+    """Whether every target of `publish` has reached a status it will not leave on its own."""
+    return all(str(target.status) in FINAL_TARGET_STATUSES for target in publish.targets)
+
+
+def _worth_retrying(exc: ClientError) -> bool:
+    if isinstance(exc, ConnectionFailed):
+        return exc.maybe_sent
+    if not isinstance(exc, ApiError):
+        return False
+    # 409 IDEMPOTENCY_KEY_IN_USE: the first request with the key is still being processed.
+    return exc.status >= 500 or exc.code == "IDEMPOTENCY_KEY_IN_USE"
+
+
+def _given(**values: Any) -> dict[str, Any]:
+    """The keyword arguments that have a value (the generated code's UNSET stands for the rest)."""
+    return {name: value for name, value in values.items() if value is not None}
+
+
+def _uuid(value: str) -> uuid.UUID:
+    try:
+        return uuid.UUID(value)
+    except ValueError:
+        raise ClientError(f"{value!r} is not an id (a UUID)") from None
+
+
+def _json(content: bytes) -> Any:
+    try:
+        return json.loads(content)
+    except ValueError:
+        return None
+
+
+def _reason(exc: Exception) -> str:
+    text = str(exc)
+    return "connection refused (is the service running?)" if "refused" in text.lower() else text or type(exc).__name__
