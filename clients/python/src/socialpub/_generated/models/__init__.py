@@ -40,6 +40,7 @@ from .blank_enum import BlankEnum
 from .confirm_request import ConfirmRequest
 from .content_type_enum import ContentTypeEnum
 from .create_publish_request import CreatePublishRequest
+from .delivery_attempt import DeliveryAttempt
 from .discard_response import DiscardResponse
 from .discarded import Discarded
 from .error_object import ErrorObject
@@ -68,6 +69,10 @@ from .paginated_media_list import PaginatedMediaList
 from .paginated_media_list_pagination import PaginatedMediaListPagination
 from .paginated_publish_list import PaginatedPublishList
 from .paginated_publish_list_pagination import PaginatedPublishListPagination
+from .paginated_webhook_delivery_list import PaginatedWebhookDeliveryList
+from .paginated_webhook_delivery_list_pagination import (
+    PaginatedWebhookDeliveryListPagination,
+)
 from .patched_update_publish_request import PatchedUpdatePublishRequest
 from .platform_enum import PlatformEnum
 from .platform_metrics import PlatformMetrics
@@ -85,6 +90,8 @@ from .retry_target_request import RetryTargetRequest
 from .retry_target_request_platform_settings_type_0 import (
     RetryTargetRequestPlatformSettingsType0,
 )
+from .rotated_secret_request import RotatedSecretRequest
+from .secret_rotation import SecretRotation
 from .subscription import Subscription
 from .subscription_create_request import SubscriptionCreateRequest
 from .subscription_created import SubscriptionCreated
@@ -123,7 +130,17 @@ from .validation_result import ValidationResult
 from .webhook_created_response import WebhookCreatedResponse
 from .webhook_deleted import WebhookDeleted
 from .webhook_deleted_response import WebhookDeletedResponse
+from .webhook_delivery import WebhookDelivery
+from .webhook_delivery_detail import WebhookDeliveryDetail
+from .webhook_delivery_detail_payload import WebhookDeliveryDetailPayload
+from .webhook_delivery_response import WebhookDeliveryResponse
+from .webhook_delivery_status_enum import WebhookDeliveryStatusEnum
+from .webhook_enabled_response import WebhookEnabledResponse
 from .webhook_list_response import WebhookListResponse
+from .webhook_redelivery_response import WebhookRedeliveryResponse
+from .webhook_response import WebhookResponse
+from .webhook_secret_rotation_response import WebhookSecretRotationResponse
+from .webhook_test_response import WebhookTestResponse
 
 __all__ = (
     "Account",
@@ -162,6 +179,7 @@ __all__ = (
     "ConfirmRequest",
     "ContentTypeEnum",
     "CreatePublishRequest",
+    "DeliveryAttempt",
     "DiscardResponse",
     "Discarded",
     "ErrorObject",
@@ -188,6 +206,8 @@ __all__ = (
     "PaginatedMediaListPagination",
     "PaginatedPublishList",
     "PaginatedPublishListPagination",
+    "PaginatedWebhookDeliveryList",
+    "PaginatedWebhookDeliveryListPagination",
     "PatchedUpdatePublishRequest",
     "PlatformEnum",
     "PlatformMetrics",
@@ -203,6 +223,8 @@ __all__ = (
     "RetryPublishRequest",
     "RetryTargetRequest",
     "RetryTargetRequestPlatformSettingsType0",
+    "RotatedSecretRequest",
+    "SecretRotation",
     "Subscription",
     "SubscriptionCreateRequest",
     "SubscriptionCreated",
@@ -239,5 +261,15 @@ __all__ = (
     "WebhookCreatedResponse",
     "WebhookDeleted",
     "WebhookDeletedResponse",
+    "WebhookDelivery",
+    "WebhookDeliveryDetail",
+    "WebhookDeliveryDetailPayload",
+    "WebhookDeliveryResponse",
+    "WebhookDeliveryStatusEnum",
+    "WebhookEnabledResponse",
     "WebhookListResponse",
+    "WebhookRedeliveryResponse",
+    "WebhookResponse",
+    "WebhookSecretRotationResponse",
+    "WebhookTestResponse",
 )

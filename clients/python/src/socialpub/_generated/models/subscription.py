@@ -25,6 +25,8 @@ class Subscription:
         url (str):
         disabled (bool): True once deliveries have stopped; see disabled_reason.
         health (SubscriptionHealth):
+        previous_secret_expires_at (datetime.datetime | None): After a secret rotation: until when the replaced secret
+            still signs beside the new one; null when no replaced secret signs.
         created_at (datetime.datetime):
         events (Any | Unset):
         disabled_at (datetime.datetime | None | Unset):
@@ -35,6 +37,7 @@ class Subscription:
     url: str
     disabled: bool
     health: SubscriptionHealth
+    previous_secret_expires_at: datetime.datetime | None
     created_at: datetime.datetime
     events: Any | Unset = UNSET
     disabled_at: datetime.datetime | None | Unset = UNSET
@@ -49,6 +52,12 @@ class Subscription:
         disabled = self.disabled
 
         health = self.health.to_dict()
+
+        previous_secret_expires_at: None | str
+        if isinstance(self.previous_secret_expires_at, datetime.datetime):
+            previous_secret_expires_at = self.previous_secret_expires_at.isoformat()
+        else:
+            previous_secret_expires_at = self.previous_secret_expires_at
 
         created_at = self.created_at.isoformat()
 
@@ -72,6 +81,7 @@ class Subscription:
                 "url": url,
                 "disabled": disabled,
                 "health": health,
+                "previous_secret_expires_at": previous_secret_expires_at,
                 "created_at": created_at,
             }
         )
@@ -96,6 +106,25 @@ class Subscription:
         disabled = d.pop("disabled")
 
         health = SubscriptionHealth.from_dict(d.pop("health"))
+
+        def _parse_previous_secret_expires_at(data: object) -> datetime.datetime | None:
+            if data is None:
+                return data
+            try:
+                if not isinstance(data, str):
+                    raise TypeError()
+                previous_secret_expires_at_type_0 = datetime.datetime.fromisoformat(
+                    data
+                )
+
+                return previous_secret_expires_at_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(datetime.datetime | None, data)
+
+        previous_secret_expires_at = _parse_previous_secret_expires_at(
+            d.pop("previous_secret_expires_at")
+        )
 
         created_at = datetime.datetime.fromisoformat(d.pop("created_at"))
 
@@ -125,6 +154,7 @@ class Subscription:
             url=url,
             disabled=disabled,
             health=health,
+            previous_secret_expires_at=previous_secret_expires_at,
             created_at=created_at,
             events=events,
             disabled_at=disabled_at,

@@ -25,6 +25,8 @@ class SubscriptionCreated:
         url (str):
         disabled (bool): True once deliveries have stopped; see disabled_reason.
         health (SubscriptionCreatedHealth):
+        previous_secret_expires_at (datetime.datetime | None): After a secret rotation: until when the replaced secret
+            still signs beside the new one; null when no replaced secret signs.
         created_at (datetime.datetime):
         secret (str): Shown once: store it to verify signatures.
         events (Any | Unset):
@@ -36,6 +38,7 @@ class SubscriptionCreated:
     url: str
     disabled: bool
     health: SubscriptionCreatedHealth
+    previous_secret_expires_at: datetime.datetime | None
     created_at: datetime.datetime
     secret: str
     events: Any | Unset = UNSET
@@ -51,6 +54,12 @@ class SubscriptionCreated:
         disabled = self.disabled
 
         health = self.health.to_dict()
+
+        previous_secret_expires_at: None | str
+        if isinstance(self.previous_secret_expires_at, datetime.datetime):
+            previous_secret_expires_at = self.previous_secret_expires_at.isoformat()
+        else:
+            previous_secret_expires_at = self.previous_secret_expires_at
 
         created_at = self.created_at.isoformat()
 
@@ -76,6 +85,7 @@ class SubscriptionCreated:
                 "url": url,
                 "disabled": disabled,
                 "health": health,
+                "previous_secret_expires_at": previous_secret_expires_at,
                 "created_at": created_at,
                 "secret": secret,
             }
@@ -101,6 +111,25 @@ class SubscriptionCreated:
         disabled = d.pop("disabled")
 
         health = SubscriptionCreatedHealth.from_dict(d.pop("health"))
+
+        def _parse_previous_secret_expires_at(data: object) -> datetime.datetime | None:
+            if data is None:
+                return data
+            try:
+                if not isinstance(data, str):
+                    raise TypeError()
+                previous_secret_expires_at_type_0 = datetime.datetime.fromisoformat(
+                    data
+                )
+
+                return previous_secret_expires_at_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(datetime.datetime | None, data)
+
+        previous_secret_expires_at = _parse_previous_secret_expires_at(
+            d.pop("previous_secret_expires_at")
+        )
 
         created_at = datetime.datetime.fromisoformat(d.pop("created_at"))
 
@@ -132,6 +161,7 @@ class SubscriptionCreated:
             url=url,
             disabled=disabled,
             health=health,
+            previous_secret_expires_at=previous_secret_expires_at,
             created_at=created_at,
             secret=secret,
             events=events,

@@ -99,7 +99,9 @@ def sync_detailed(
     headers `webhook-id`, `webhook-timestamp`, `webhook-signature`. A 2xx answer within 10 s is a
     success; anything else (a redirect included) is retried after 1 min, 5 min, 30 min, 2 h and 12 h (6
     attempts), honouring `Retry-After`. `410 Gone` disables the webhook at once, and so do 5 events in a
-    row whose every attempt failed.
+    row whose every attempt failed. After a secret rotation the replaced secret signs beside the new one
+    for 24 hours: `webhook-signature` lists both (`v1,<new> v1,<old>`) and `X-Service-Signature-
+    Previous` carries the old secret's `sha256=`.
 
     Args:
         body (SubscriptionCreateRequest):
@@ -137,7 +139,9 @@ def sync(
     headers `webhook-id`, `webhook-timestamp`, `webhook-signature`. A 2xx answer within 10 s is a
     success; anything else (a redirect included) is retried after 1 min, 5 min, 30 min, 2 h and 12 h (6
     attempts), honouring `Retry-After`. `410 Gone` disables the webhook at once, and so do 5 events in a
-    row whose every attempt failed.
+    row whose every attempt failed. After a secret rotation the replaced secret signs beside the new one
+    for 24 hours: `webhook-signature` lists both (`v1,<new> v1,<old>`) and `X-Service-Signature-
+    Previous` carries the old secret's `sha256=`.
 
     Args:
         body (SubscriptionCreateRequest):
@@ -170,7 +174,9 @@ async def asyncio_detailed(
     headers `webhook-id`, `webhook-timestamp`, `webhook-signature`. A 2xx answer within 10 s is a
     success; anything else (a redirect included) is retried after 1 min, 5 min, 30 min, 2 h and 12 h (6
     attempts), honouring `Retry-After`. `410 Gone` disables the webhook at once, and so do 5 events in a
-    row whose every attempt failed.
+    row whose every attempt failed. After a secret rotation the replaced secret signs beside the new one
+    for 24 hours: `webhook-signature` lists both (`v1,<new> v1,<old>`) and `X-Service-Signature-
+    Previous` carries the old secret's `sha256=`.
 
     Args:
         body (SubscriptionCreateRequest):
@@ -206,7 +212,9 @@ async def asyncio(
     headers `webhook-id`, `webhook-timestamp`, `webhook-signature`. A 2xx answer within 10 s is a
     success; anything else (a redirect included) is retried after 1 min, 5 min, 30 min, 2 h and 12 h (6
     attempts), honouring `Retry-After`. `410 Gone` disables the webhook at once, and so do 5 events in a
-    row whose every attempt failed.
+    row whose every attempt failed. After a secret rotation the replaced secret signs beside the new one
+    for 24 hours: `webhook-signature` lists both (`v1,<new> v1,<old>`) and `X-Service-Signature-
+    Previous` carries the old secret's `sha256=`.
 
     Args:
         body (SubscriptionCreateRequest):
