@@ -37,6 +37,7 @@ from socialpub.client import (
 )
 
 POLL_SECONDS = 1.0
+PIPED_WIDTH = 160  # columns of a table written to a pipe or file (a terminal gives its own)
 WATCH_MISSES = 10  # polls in a row that may fail to connect before a watch gives up
 EXIT_ERROR = 1
 
@@ -46,7 +47,8 @@ class Output:
 
     def __init__(self, *, as_json: bool) -> None:
         self.as_json = as_json
-        self.out = Console(highlight=False)
+        # Piped into a file or another program, a table is not cut to a default 80 columns.
+        self.out = Console(highlight=False, width=None if sys.stdout.isatty() else PIPED_WIDTH)
         self.err = Console(stderr=True, highlight=False)
 
     def json(self, value: Any) -> None:
@@ -68,9 +70,11 @@ def accounts(client: Client, args: argparse.Namespace, output: Output) -> int:
         return 0
     table = Table()
     table.add_column("id", no_wrap=True, min_width=36)
-    for column in ("platform", "status", "handle"):
-        table.add_column(column, no_wrap=True)
-    table.add_column("name")
+    # Platform and status stay whole on a narrow terminal; the handle and name fold.
+    table.add_column("platform", no_wrap=True, min_width=9)
+    table.add_column("status", no_wrap=True, min_width=7)
+    table.add_column("handle", overflow="fold")
+    table.add_column("name", overflow="fold")
     for account in found:
         name, handle = _text(account.display_name), _text(account.handle)
         table.add_row(str(account.id), str(account.platform), _status(account), handle, name)
