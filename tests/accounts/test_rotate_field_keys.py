@@ -56,6 +56,7 @@ def test_every_encrypted_column_is_found():
         "accounts.SocialAccount.access_token",
         "accounts.SocialAccount.refresh_token",
         "webhooks.Subscription.secret",
+        "webhooks.Subscription.previous_secret",
     }
 
 
