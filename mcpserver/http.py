@@ -94,6 +94,7 @@ async def _serve(scope: Scope, body: bytes) -> tuple[int, list[tuple[bytes, byte
 class McpView(APIView):
     permission_classes = [IsCaller]
     throttle_classes = []
+    schema = None  # MCP, not a REST operation: the OpenAPI document leaves it out
 
     def post(self, request: Request) -> HttpResponse:
         return self._bridge(request)

@@ -5,6 +5,10 @@ a `WSGIHandler` of this process, with the caller's `Authorization` header, so au
 scopes, team scoping, rate limits, validation and the error object are the API's own and cannot
 drift from it. The request is addressed to `PUBLIC_BASE_URL` (its host is an allowed host and
 its scheme satisfies the HTTPS redirect of production).
+
+Being a request, it begins and ends with Django's request signals, which close a database
+connection left inside a transaction: it is never called from inside one (the `/mcp` view and
+`manage.py mcp` hold none).
 """
 
 from __future__ import annotations
