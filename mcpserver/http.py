@@ -96,13 +96,10 @@ class McpView(APIView):
     throttle_classes = []
     schema = None  # MCP, not a REST operation: the OpenAPI document leaves it out
 
+    # POST only: a stateless server has no stream to open with GET and no session to end
+    # with DELETE, and the SDK would hold a GET open for ever; both are a 405, as the MCP
+    # specification allows.
     def post(self, request: Request) -> HttpResponse:
-        return self._bridge(request)
-
-    def get(self, request: Request) -> HttpResponse:
-        return self._bridge(request)  # the SDK answers 405: a stateless server keeps no stream open
-
-    def delete(self, request: Request) -> HttpResponse:
         return self._bridge(request)
 
     def _bridge(self, request: Request) -> HttpResponse:

@@ -89,3 +89,11 @@ def test_another_teams_key_sees_none_of_team_as_objects(owner, outsider, x_accou
         listed = _tool(outsider.key, name)["structuredContent"]["data"]
         assert listed == [], name
     assert Publish.objects.get(pk=publish_id).updated_at == before
+
+
+@pytest.mark.parametrize("method", ["get", "delete"])
+def test_a_stateless_server_answers_get_and_delete_with_405(owner, method):
+    auth = {"HTTP_AUTHORIZATION": f"Bearer {owner.key}"}
+    response = getattr(Client(), method)("/mcp", **HEADERS, **auth)
+    assert response.status_code == 405
+    assert response["Allow"] == "POST, OPTIONS"

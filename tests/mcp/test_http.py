@@ -130,6 +130,20 @@ def test_an_idempotency_key_makes_a_repeated_create_one_publish(mcp, owner, x_ac
     assert data(first)["data"]["status"] == "scheduled"
 
 
+def test_tool_calls_count_against_the_keys_rate_limit(mcp, owner, settings):
+    settings.RATE_LIMITS = {**settings.RATE_LIMITS, "default": 2}
+
+    async def three(client):
+        return [await client.call_tool("list_accounts", {}) for _ in range(3)]
+
+    first, second, third = mcp.session(owner.key, three)
+    assert not first.is_error
+    assert not second.is_error
+    limited = error(third)
+    assert limited["status"] == 429
+    assert limited["error"]["type"] == "rate_limited"
+
+
 def test_a_scheduled_publish_is_rescheduled(mcp, owner, x_account):
     created = data(
         mcp.call(
