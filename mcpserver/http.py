@@ -6,9 +6,10 @@ Each request is bridged on its own: the view authenticates the key as the API do
 Django request into an ASGI scope, and runs a fresh `StreamableHTTPSessionManager` in
 stateless JSON mode for that one request (`async_to_sync`), collecting the answer into an
 `HttpResponse`. No state outlives the request, so any worker answers any request, and the
-tools run on the request's own thread (`tools._api`). `/mcp` is an API: DRF views are exempt
-from CSRF, and the request is not rate limited twice: the REST operations each tool calls
-are limited as the API limits them.
+tools run on the request's own thread (`tools._api`). Only POST is served: with no session
+there is no stream to open (GET) or end (DELETE). `/mcp` is an API: it takes keys only (no
+session login), DRF views are exempt from CSRF, and the request is not rate limited twice:
+the REST operations each tool calls are limited as the API limits them.
 """
 
 from __future__ import annotations

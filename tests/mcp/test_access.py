@@ -82,9 +82,13 @@ def test_another_teams_key_sees_none_of_team_as_objects(owner, outsider, x_accou
         ("reject_publish", {"publish_id": publish_id}),
         ("get_account_capabilities", {"account_id": str(x_account.pk)}),
     ]:
-        result = _tool(outsider.key, name, **arguments)
+        response = _rpc(Client(), "tools/call", {"name": name, "arguments": arguments}, key=outsider.key)
+        result = response.json()["result"]
         assert result["isError"], name
-        assert json.loads(result["content"][0]["text"])["status"] == 404, name
+        refusal = json.loads(result["content"][0]["text"])
+        assert refusal["status"] == 404, name
+        # The API's request ran under the /mcp request's id: one id to quote for both.
+        assert refusal["error"]["request_id"] == response["X-Request-ID"], name
     for name in ("list_publishes", "list_accounts", "list_approvals"):
         listed = _tool(outsider.key, name)["structuredContent"]["data"]
         assert listed == [], name
