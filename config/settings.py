@@ -71,6 +71,7 @@ INSTALLED_APPS = [
     "webhooks",
     "publishing",
     "analytics",
+    "mcpserver",
     "demo",
 ]
 
@@ -433,7 +434,11 @@ LOGGING = {
         "console": {"class": "logging.StreamHandler", "formatter": "plain", "filters": ["request_id"]},
     },
     "root": {"handlers": ["console"], "level": env.str("LOG_LEVEL", default="INFO")},
-    "loggers": {"django.db.backends": {"level": "WARNING"}},
+    "loggers": {
+        "django.db.backends": {"level": "WARNING"},
+        # The MCP SDK's session manager starts and stops once per /mcp request (mcpserver.http).
+        "mcp.server.streamable_http_manager": {"level": "WARNING"},
+    },
 }
 # Celery's own line per task sent, received and succeeded (the periodic tasks run every few
 # seconds): off unless asked for, so a publish's outcome (publishing.delivery) and every

@@ -7,6 +7,7 @@ from django.views.generic import RedirectView
 from drf_spectacular.views import SpectacularJSONAPIView, SpectacularSwaggerView
 
 from config.health import healthz
+from mcpserver.http import McpView
 
 api_v1: list[URLPattern | URLResolver] = [
     path(
@@ -37,6 +38,7 @@ urlpatterns = [
     path("dashboard/", include("teams.dashboard_urls")),
     path("dashboard/", include("webhooks.dashboard_urls")),
     path("api/v1/", include(api_v1)),
+    path("mcp", McpView.as_view(), name="mcp"),
     path("admin/", admin.site.urls),
 ]
 

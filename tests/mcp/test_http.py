@@ -1,0 +1,247 @@
+"""The MCP tools over streamable HTTP at `/mcp`, with the SDK's own client: each tool is the
+REST operation it names, with that operation's scopes, team and errors."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import typing
+
+import pytest
+import requests
+from django.utils import timezone
+
+from accounts.models import AccountStatus, Platform
+from demo.seed import sandbox_account
+from mcpserver import tools
+from media.models import CONTENT_TYPES
+from publishing.models import PublishStatus
+from tests.mcp.conftest import data, error
+from tests.media import files
+from tests.media.test_fetch import _serve as serve_files
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+PNG = files.image("PNG", (40, 30))
+
+TOOLS = {
+    "list_accounts",
+    "get_account_capabilities",
+    "validate_publish",
+    "create_publish",
+    "reschedule_publish",
+    "get_publish",
+    "list_publishes",
+    "list_approvals",
+    "approve_publish",
+    "reject_publish",
+    "upload_media_from_url",
+    "get_media_upload",
+    "confirm_media_upload",
+    "list_media",
+    "list_post_analytics",
+    "get_post_analytics",
+}
+
+
+def _later(hours: float) -> str:
+    return (timezone.now() + dt.timedelta(hours=hours)).replace(microsecond=0).isoformat()
+
+
+def test_every_tool_is_listed_with_a_description_and_an_input_schema(mcp, owner):
+    listed = mcp.session(owner.key, lambda client: client.list_tools())
+    assert {tool.name for tool in listed.tools} == TOOLS
+    for tool in listed.tools:
+        assert tool.description, tool.name
+        assert tool.input_schema["type"] == "object"
+    create = next(tool for tool in listed.tools if tool.name == "create_publish")
+    assert create.input_schema["required"] == ["targets"]
+
+
+def test_the_tools_choices_are_the_apis():
+    def choices(alias: typing.Any) -> set[str]:
+        return set(typing.get_args(alias))
+
+    assert choices(tools.Platform) == set(Platform.values)
+    assert choices(tools.AccountStatus) == set(AccountStatus.values)
+    assert choices(tools.PublishStatus) == set(PublishStatus.values)
+    assert choices(tools.ContentType) == set(CONTENT_TYPES)
+
+
+def test_mcp_without_a_key_is_the_apis_401(live_server):
+    response = requests.post(f"{live_server.url}/mcp", json={}, timeout=10)
+    assert response.status_code == 401
+    assert response.json()["error"]["code"] == "MISSING_API_KEY"
+    assert response.json()["error"]["type"] == "authentication_error"
+    wrong = requests.post(f"{live_server.url}/mcp", json={}, headers={"Authorization": "Bearer sk_nope"}, timeout=10)
+    assert wrong.status_code == 401
+    assert wrong.json()["error"]["code"] in {"MALFORMED_API_KEY", "INVALID_API_KEY"}
+
+
+def test_list_accounts_returns_the_callers_team_only(mcp, owner, outsider, x_account):
+    sandbox_account(outsider.team, "bluesky")
+    body = data(mcp.call(owner.key, "list_accounts"))
+    assert [account["id"] for account in body["data"]] == [str(x_account.pk)]
+    filtered = data(mcp.call(owner.key, "list_accounts", platform=["bluesky"]))
+    assert filtered["data"] == []
+    theirs = error(mcp.call(outsider.key, "get_account_capabilities", account_id=str(x_account.pk)))
+    assert theirs["status"] == 404
+    assert theirs["error"]["code"] == "ACCOUNT_NOT_FOUND"
+
+
+def test_a_key_without_posts_write_reads_but_cannot_create(mcp, owner, x_account):
+    key = owner.key_with("accounts:read", "posts:read")
+    assert data(mcp.call(key, "list_accounts"))["data"][0]["id"] == str(x_account.pk)
+    assert data(mcp.call(key, "list_publishes"))["data"] == []
+    refused = error(mcp.call(key, "create_publish", content="Hi", targets=[{"account_id": str(x_account.pk)}]))
+    assert refused["status"] == 403
+    assert refused["error"]["type"] == "authorization_error"
+    assert refused["error"]["message"] == "This key lacks the scope posts:write."
+    assert refused["error"]["request_id"].startswith("req_")
+
+
+def test_create_then_get_publish_follows_it_to_published(mcp, owner, x_account, sandbox):
+    created = data(
+        mcp.call(owner.key, "create_publish", content="Hello from MCP", targets=[{"account_id": str(x_account.pk)}])
+    )
+    publish_id = created["data"]["id"]
+    assert created["data"]["status"] == "publishing"
+    got = data(mcp.call(owner.key, "get_publish", publish_id=publish_id))["data"]
+    assert got["status"] == "published", got
+    assert got["targets"][0]["platform_post_url"]
+    assert [post["text"] for post in sandbox.posts("x")] == ["Hello from MCP"]
+
+
+def test_an_idempotency_key_makes_a_repeated_create_one_publish(mcp, owner, x_account):
+    arguments = {
+        "content": "Once",
+        "targets": [{"account_id": str(x_account.pk)}],
+        "scheduled_at": _later(2),
+        "idempotency_key": "mcp-once",
+    }
+
+    async def twice(client):
+        first = await client.call_tool("create_publish", arguments)
+        second = await client.call_tool("create_publish", arguments)
+        return first, second
+
+    first, second = mcp.session(owner.key, twice)
+    assert data(first)["data"]["id"] == data(second)["data"]["id"]
+    assert data(first)["data"]["status"] == "scheduled"
+
+
+def test_tool_calls_count_against_the_keys_rate_limit(mcp, owner, settings):
+    settings.RATE_LIMITS = {**settings.RATE_LIMITS, "default": 2}
+
+    async def three(client):
+        return [await client.call_tool("list_accounts", {}) for _ in range(3)]
+
+    first, second, third = mcp.session(owner.key, three)
+    assert not first.is_error
+    assert not second.is_error
+    limited = error(third)
+    assert limited["status"] == 429
+    assert limited["error"]["type"] == "rate_limited"
+
+
+def test_a_scheduled_publish_is_rescheduled(mcp, owner, x_account):
+    created = data(
+        mcp.call(
+            owner.key,
+            "create_publish",
+            content="Later",
+            targets=[{"account_id": str(x_account.pk)}],
+            scheduled_at=_later(2),
+        )
+    )["data"]
+    moved = data(mcp.call(owner.key, "reschedule_publish", publish_id=created["id"], scheduled_at=_later(5)))["data"]
+    assert moved["status"] == "scheduled"
+    assert moved["scheduled_at"] != created["scheduled_at"]
+    past = error(mcp.call(owner.key, "reschedule_publish", publish_id=created["id"], scheduled_at=_later(-1)))
+    assert past["status"] == 400
+
+
+def test_validate_reports_problems_and_creates_nothing(mcp, owner, x_account):
+    too_long = data(
+        mcp.call(owner.key, "validate_publish", content="x" * 300, targets=[{"account_id": str(x_account.pk)}])
+    )["data"]
+    assert too_long["valid"] is False
+    assert too_long["targets"][0]["problems"][0]["code"] == "TEXT_TOO_LONG"
+    fine = data(mcp.call(owner.key, "validate_publish", content="Short", targets=[{"account_id": str(x_account.pk)}]))
+    assert fine["data"]["valid"] is True
+    assert data(mcp.call(owner.key, "list_publishes"))["data"] == []
+
+
+def test_invalid_arguments_are_the_apis_validation_error(mcp, owner):
+    refused = error(mcp.call(owner.key, "create_publish", content="Hi", targets=[{"account_id": "not-a-uuid"}]))
+    assert refused["status"] == 400
+    assert refused["error"]["code"] == "VALIDATION_ERROR"
+    assert "targets" in refused["error"]["details"]
+
+
+@pytest.fixture
+def approval_required(team):
+    team.approval_required = True
+    team.save()
+
+
+def test_an_admin_approves_and_rejects_what_a_member_sends(mcp, owner, member, x_account, sandbox, approval_required):
+    def create(content):
+        arguments = {"content": content, "targets": [{"account_id": str(x_account.pk)}]}
+        return data(mcp.call(member.key, "create_publish", **arguments))["data"]
+
+    first, second = create("First"), create("Second")
+    assert first["approval_status"] == "pending_approval"
+    pending = data(mcp.call(owner.key, "list_approvals"))["data"]
+    assert {p["id"] for p in pending} == {first["id"], second["id"]}
+
+    refused = error(mcp.call(member.key, "approve_publish", publish_id=first["id"]))
+    assert refused["status"] == 404  # a member cannot approve, as over REST
+
+    approved = data(mcp.call(owner.key, "approve_publish", publish_id=first["id"]))
+    assert approved["data"]["already_approved"] is False
+    assert data(mcp.call(owner.key, "get_publish", publish_id=first["id"]))["data"]["status"] == "published"
+
+    rejected = data(mcp.call(owner.key, "reject_publish", publish_id=second["id"], reason="Off brand"))["data"]
+    assert rejected["approval_status"] == "rejected"
+    assert data(mcp.call(owner.key, "list_approvals"))["data"] == []
+    assert [post["text"] for post in sandbox.posts("x")] == ["First"]
+
+
+def test_media_from_a_url_is_fetched_confirmed_and_listed(mcp, owner, settings):
+    settings.SSRF_ALLOW_PRIVATE = True  # the origin below is on loopback
+    with serve_files("127.0.0.1") as (origin, base):
+        origin.RequestHandlerClass.routes["/launch.png"] = (200, {"Content-Type": "image/png"}, PNG)
+        started = data(
+            mcp.call(
+                owner.key,
+                "upload_media_from_url",
+                url=f"{base}/launch.png",
+                filename="launch.png",
+                content_type="image/png",
+                size_bytes=len(PNG),
+            )
+        )["data"]
+    assert started["upload_url"] is None  # nothing to PUT: the service fetches it
+    fetched = data(mcp.call(owner.key, "get_media_upload", media_id=started["id"]))["data"]
+    assert fetched["fetch_status"] == "done"
+    assert data(mcp.call(owner.key, "list_media"))["data"] == []  # not confirmed yet
+    confirmed = data(mcp.call(owner.key, "confirm_media_upload", media_id=started["id"]))["data"]
+    assert confirmed["id"] == started["id"]
+    assert [m["id"] for m in data(mcp.call(owner.key, "list_media"))["data"]] == [started["id"]]
+
+
+def test_analytics_of_a_post_not_published_is_not_found(mcp, owner, x_account):
+    assert data(mcp.call(owner.key, "list_post_analytics"))["data"] == []
+    created = data(
+        mcp.call(
+            owner.key,
+            "create_publish",
+            content="Later",
+            targets=[{"account_id": str(x_account.pk)}],
+            scheduled_at=_later(2),
+        )
+    )["data"]
+    missing = error(mcp.call(owner.key, "get_post_analytics", publish_id=created["id"]))
+    assert missing["status"] == 404
+    assert json.dumps(missing).count("POST_NOT_FOUND") == 1
