@@ -78,9 +78,10 @@ class DeliveryAdmin(admin.ModelAdmin[Delivery]):
 
     @admin.action(description="Send the selected deliveries again")
     def send_again(self, request: HttpRequest, queryset: QuerySet[Delivery]) -> None:
-        for delivery in queryset:
-            services.delivery_send_again(delivery=delivery)
-        messages.success(request, f"Queued {queryset.count()} delivery(ies) again.")
+        queued = sum(services.delivery_send_again(delivery=delivery) for delivery in queryset)
+        messages.success(request, f"Queued {queued} delivery(ies) again.")
+        if queued < len(queryset):
+            messages.warning(request, f"{len(queryset) - queued} had an attempt under way and were left as they are.")
 
 
 @admin.register(DeliveryAttempt)

@@ -64,10 +64,8 @@ class SubscriptionSerializer(serializers.ModelSerializer[Subscription]):
 
     @extend_schema_field(serializers.DateTimeField(allow_null=True))
     def get_previous_secret_expires_at(self, subscription: Subscription) -> Any:
-        expires = subscription.previous_secret_expires_at
-        if expires is None or len(subscription.signing_secrets(timezone.now())) < 2:
-            return None
-        return serializers.DateTimeField().to_representation(expires)
+        expires = subscription.previous_secret_signs_until(timezone.now())
+        return None if expires is None else serializers.DateTimeField().to_representation(expires)
 
     def get_health(self, subscription: Subscription) -> dict[str, Any]:
         return {

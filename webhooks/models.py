@@ -52,13 +52,17 @@ class Subscription(BaseModel):
     def __str__(self) -> str:
         return self.url
 
+    def previous_secret_signs_until(self, now: dt.datetime) -> dt.datetime | None:
+        """When the secret a rotation replaced stops signing; None when it no longer does."""
+        expires = self.previous_secret_expires_at
+        return expires if self.previous_secret and expires is not None and expires > now else None
+
     def signing_secrets(self, now: dt.datetime) -> list[str]:
         """The secrets that sign a delivery made at `now`: the current one, then the replaced
         one while its overlap lasts."""
-        expires = self.previous_secret_expires_at
-        if self.previous_secret and expires is not None and expires > now:
-            return [self.secret, self.previous_secret]
-        return [self.secret]
+        if self.previous_secret_signs_until(now) is None:
+            return [self.secret]
+        return [self.secret, self.previous_secret]
 
 
 class Event(BaseModel):

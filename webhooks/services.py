@@ -72,13 +72,18 @@ def _check_url(url: str) -> None:
         raise InvalidRequest(f"The webhook URL cannot be used: {exc}", code="INVALID_WEBHOOK_URL") from exc
 
 
-def subscription_create(*, team: Team, url: str, events: Iterable[str], secret: str | None = None) -> Subscription:
-    """Subscribe `url` to `events`. The secret is generated unless a valid one is supplied."""
-    _check_url(url)
+def _check_secret(secret: str | None) -> None:
+    """A caller-supplied secret (None: one is generated) must be a valid `whsec_` secret."""
     if secret is not None and not signing.secret_is_valid(secret):
         raise InvalidRequest(
             "secret must be 'whsec_' followed by base64 of 24 to 64 random bytes.", code="INVALID_WEBHOOK_SECRET"
         )
+
+
+def subscription_create(*, team: Team, url: str, events: Iterable[str], secret: str | None = None) -> Subscription:
+    """Subscribe `url` to `events`. The secret is generated unless a valid one is supplied."""
+    _check_url(url)
+    _check_secret(secret)
     if Subscription.objects.filter(team=team).count() >= MAX_SUBSCRIPTIONS_PER_TEAM:
         raise InvalidRequest(
             f"A team can have at most {MAX_SUBSCRIPTIONS_PER_TEAM} webhooks.", code="TOO_MANY_WEBHOOKS"
@@ -113,10 +118,7 @@ def subscription_rotate_secret(*, subscription: Subscription, secret: str | None
     replaced one signing beside it for WEBHOOK_SECRET_OVERLAP_SECONDS, so the receiver can switch
     without refusing a delivery. Rotating again within the overlap drops the older secret: only
     the one just replaced keeps signing."""
-    if secret is not None and not signing.secret_is_valid(secret):
-        raise InvalidRequest(
-            "secret must be 'whsec_' followed by base64 of 24 to 64 random bytes.", code="INVALID_WEBHOOK_SECRET"
-        )
+    _check_secret(secret)
     with transaction.atomic():
         locked = _locked(subscription)
         new_secret = secret or signing.new_secret()

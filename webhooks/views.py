@@ -158,9 +158,7 @@ def webhook(request: HttpRequest, subscription_id: uuid.UUID) -> HttpResponse:
         page=Paginator(deliveries, PAGE_SIZE).get_page(request.GET.get("page")),
         sendable_again={state.value for state in _SENDABLE_AGAIN},
         rotated=rotated if isinstance(rotated, dict) and rotated.get("id") == str(subscription.pk) else None,
-        previous_secret_expires_at=(
-            subscription.previous_secret_expires_at if len(subscription.signing_secrets(timezone.now())) > 1 else None
-        ),
+        previous_secret_expires_at=subscription.previous_secret_signs_until(timezone.now()),
     )
     return render(request, "webhooks/webhook.html", context)
 
@@ -207,7 +205,9 @@ def send_test(request: HttpRequest, subscription_id: uuid.UUID) -> HttpResponse:
 def send_again(request: HttpRequest, subscription_id: uuid.UUID, delivery_id: uuid.UUID) -> HttpResponse:
     subscription = _subscription(_manager(request).team, subscription_id)
     delivery = get_object_or_404(Delivery.objects.select_related("event"), pk=delivery_id, subscription=subscription)
-    services.delivery_send_again(delivery=delivery)
+    if not services.delivery_send_again(delivery=delivery):
+        messages.error(request, "An attempt of this delivery is under way; send it again once it has finished.")
+        return redirect(_detail_url(subscription))
     messages.success(request, f"Sending the {delivery.event.type} delivery again.")
     return redirect(_detail_url(subscription))
 

@@ -457,3 +457,15 @@ def test_a_member_cannot_rotate_and_another_team_gets_404(client, member, owner,
     assert _post(client, owner, f"{_detail(theirs)}rotate-secret/").status_code == 404
     assert Subscription.objects.get(pk=mine.pk).secret == mine.secret
     assert Subscription.objects.get(pk=theirs.pk).secret == theirs.secret
+
+
+def test_send_again_while_an_attempt_is_under_way_says_so_and_changes_nothing(client, owner):
+    subscription = subscribe(owner.team, PUBLIC_HTTPS)
+    delivery = services.subscription_send_test(subscription=subscription)
+    Delivery.objects.filter(pk=delivery.pk).update(state=DeliveryState.SENDING, attempts=1)
+
+    response = _post(client, owner, f"{_detail(subscription)}deliveries/{delivery.pk}/send-again/")
+    page = _text(_as(client, owner).get(response["Location"]))
+
+    assert "An attempt of this delivery is under way" in page
+    assert Delivery.objects.filter(pk=delivery.pk).values_list("state", "attempts").get() == (DeliveryState.SENDING, 1)

@@ -44,6 +44,7 @@ from socialpub._generated.models import (
     MediaCreateRequest,
     PaginatedAccountList,
     PaginatedPublishList,
+    PlatformEnum,
     Publish,
     PublishModeEnum,
     PublishResponse,
@@ -55,7 +56,7 @@ from socialpub._generated.types import Response
 DEFAULT_URL = "http://127.0.0.1:8000"
 URL_VARIABLE = "SOCIALPUB_URL"
 KEY_VARIABLE = "SOCIALPUB_API_KEY"
-PLATFORMS = ("x", "instagram", "tiktok", "youtube", "facebook", "linkedin", "pinterest", "threads", "bluesky")
+PLATFORMS = tuple(platform.value for platform in PlatformEnum)  # from the API's document
 # Statuses a target leaves no more on its own (`processing` still waits for the platform).
 FINAL_TARGET_STATUSES = frozenset({"published", "failed"})
 CREATE_TRIES = 4  # one request and three retries with the same Idempotency-Key
