@@ -12,7 +12,7 @@ from typing import Any
 
 import anyio
 from django.core.management.base import BaseCommand, CommandError, CommandParser
-from django.test import RequestFactory
+from django.http import HttpRequest
 from rest_framework.exceptions import AuthenticationFailed
 from rest_framework.request import Request
 
@@ -23,7 +23,9 @@ ENV_KEY = "SOCIALPUB_API_KEY"
 
 
 def _check(authorization: str) -> None:
-    request = Request(RequestFactory().get("/mcp", HTTP_AUTHORIZATION=authorization))
+    asked = HttpRequest()  # the key is read from its header alone, as every API request's is
+    asked.META["HTTP_AUTHORIZATION"] = authorization
+    request = Request(asked)
     try:
         ApiKeyAuthentication().authenticate(request)
     except AuthenticationFailed as exc:
