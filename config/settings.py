@@ -147,6 +147,9 @@ DISPATCH_STALE_SECONDS = env.int("DISPATCH_STALE_SECONDS", default=DISPATCH_TIME
 # An unknown attempt whose post the platform's read-back does not find is failed (with that
 # evidence) only once it is this old: a platform may show a post some time after making it.
 RECONCILE_ABSENT_AFTER_SECONDS = env.float("RECONCILE_ABSENT_AFTER_SECONDS", default=600.0)
+# A read-back the reconciler takes is leased this long, so a parallel run skips it; a run that
+# dies mid-check (its worker killed) leaves the target waiting this long for the next one.
+RECONCILE_CHECK_LEASE_SECONDS = env.float("RECONCILE_CHECK_LEASE_SECONDS", default=300.0)
 # A job the broker took but no worker claimed this long after is handed over again (the
 # broker lost it: a Redis restarted without persistence).
 DISPATCH_RELAY_AFTER_SECONDS = env.float("DISPATCH_RELAY_AFTER_SECONDS", default=120.0)

@@ -422,7 +422,8 @@ def reconcile(*, now: dt.datetime | None = None) -> int:
             .values_list("pk", flat=True)[:BATCH]
         )
         # A lease: a parallel run skips these while this one asks the platforms.
-        Target.objects.filter(pk__in=due).update(next_check_at=now + dt.timedelta(minutes=5))
+        lease = dt.timedelta(seconds=settings.RECONCILE_CHECK_LEASE_SECONDS)
+        Target.objects.filter(pk__in=due).update(next_check_at=now + lease)
     for target_id in due:
         check(target_id=target_id, now=now)
     return len(due) + threads.threads_reconcile(now=now)

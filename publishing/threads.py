@@ -51,7 +51,6 @@ MAX_SENDS = 5
 FIRST_CHECK = dt.timedelta(seconds=5)
 MAX_CHECK_PAUSE = dt.timedelta(minutes=10)
 MAX_CHECKS = 200
-CHECK_LEASE = dt.timedelta(minutes=5)
 BATCH = 200
 NO_REF = "NO_REF"  # what a client's check() answers for a ref it cannot follow
 
@@ -331,7 +330,8 @@ def threads_reconcile(*, now: dt.datetime | None = None) -> int:
             .values_list("pk", flat=True)[:BATCH]
         )
         # A lease: a parallel run skips these while this one asks the platforms.
-        ThreadItem.objects.filter(pk__in=due).update(next_check_at=now + CHECK_LEASE)
+        lease = dt.timedelta(seconds=settings.RECONCILE_CHECK_LEASE_SECONDS)
+        ThreadItem.objects.filter(pk__in=due).update(next_check_at=now + lease)
     for item_id in due:
         item_check(item_id=item_id, now=now)
     return len(due) + _hand_over_stalled(now)

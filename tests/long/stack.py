@@ -270,6 +270,9 @@ def _env(folder: Path, database_url: str, redis_url: str, web_port: int, sandbox
         # The sandbox shows a post the moment it makes it: a read-back that misses it for a
         # minute is evidence enough (a refusal that came after the timeout made no post).
         "RECONCILE_ABSENT_AFTER_SECONDS": "60",
+        # A reconcile run killed mid-check (the worker faults) leaves its targets leased; a short
+        # lease lets the next run read them back within the suites' drain window.
+        "RECONCILE_CHECK_LEASE_SECONDS": "30",
         "SSRF_ALLOW_PRIVATE": "1",  # the webhook receiver listens on loopback
         "BROKER_DIR": str(folder / "broker"),
         "PYTHONUNBUFFERED": "1",
