@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import argparse
 import os
-from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -34,13 +33,7 @@ class RefuseKeyOnCommandLine(argparse.Action):
     """Kept, hidden, so `--api-key sk_...` gets a reason (and is not read as an abbreviation
     of --api-key-file)."""
 
-    def __call__(
-        self,
-        parser: argparse.ArgumentParser,
-        namespace: argparse.Namespace,
-        values: str | Sequence[Any] | None,
-        option_string: str | None = None,
-    ) -> None:
+    def __call__(self, parser: argparse.ArgumentParser, *_: Any, **__: Any) -> None:
         parser.error(KEY_ON_COMMAND_LINE)
 
 
