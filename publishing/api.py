@@ -408,8 +408,9 @@ class PublishViewSet(viewsets.GenericViewSet[Publish]):
     @action(detail=True, methods=["post"])
     def reschedule(self, request: Request, pk: str) -> Response:
         body = validated(RescheduleSerializer(data=request.data))
+        caller = get_caller(request)
         publish = lifecycle.publish_reschedule(
-            team=get_caller(request).team, publish_id=pk, scheduled_at=body["scheduled_at"]
+            team=caller.team, publish_id=pk, scheduled_at=body["scheduled_at"], caller=_caller(caller)
         )
         return Response({"data": _shape(publish)})
 
