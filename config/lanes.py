@@ -24,6 +24,7 @@ nothing is lost if that message is.
 
 from __future__ import annotations
 
+import contextlib
 import secrets
 import threading
 import time
@@ -31,6 +32,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
+import redis
 from django.conf import settings
 from django.db import transaction
 
@@ -59,21 +61,41 @@ def team_share(lane: str, team_id: object, *, lease_seconds: float) -> Iterator[
     """Hold one of the team's slots in `lane` while the block runs. Yields False (holding
     nothing) when the team already holds its share: the caller then hands the work back with
     `later` instead of doing it."""
-    key = f"lane:{lane}:{team_id}"
-    client = get_redis()
-    if client is None:
-        with _local_slot(key, share_of(lane)) as held:
-            yield held
+    with _slot(f"lane:{lane}:{team_id}", share_of(lane), lease_seconds) as held:
+        yield held
+
+
+@contextmanager
+def alone(name: str, *, lease_seconds: float) -> Iterator[bool]:
+    """Run the block only where no other run of `name` is under way (yields False otherwise):
+    a periodic task that may outlast its period (reconciliation) then never fills its lane."""
+    with _slot(f"alone:{name}", 1, lease_seconds) as held:
+        yield held
+
+
+@contextmanager
+def _slot(key: str, cap: int, lease_seconds: float) -> Iterator[bool]:
+    client, token = get_redis(), secrets.token_hex(8)
+    held = client is not None and _take(client, key, cap, lease_seconds, token)
+    if held is None or client is None:  # no Redis, or Redis away: bound this process at least
+        with _local_slot(key, cap) as held_here:
+            yield held_here
         return
-    token, now = secrets.token_hex(8), time.time()
-    held = bool(
-        client.eval(_ACQUIRE, 1, key, now, now + lease_seconds, share_of(lane), token, int(lease_seconds * 1000) + 1000)
-    )
     try:
         yield held
     finally:
         if held:
-            client.zrem(key, token)
+            with contextlib.suppress(redis.RedisError):  # else the lease ends by itself
+                client.zrem(key, token)
+
+
+def _take(client: redis.Redis, key: str, cap: int, lease_seconds: float, token: str) -> bool | None:
+    """Whether a lease was taken; None when Redis did not answer."""
+    now, ttl_ms = time.time(), int(lease_seconds * 1000) + 1000
+    try:
+        return bool(client.eval(_ACQUIRE, 1, key, now, now + lease_seconds, cap, token, ttl_ms))
+    except redis.RedisError:
+        return None
 
 
 @contextmanager
@@ -96,7 +118,7 @@ def held(lane: str, team_id: object) -> int:
     client = get_redis()
     if client is None:
         return _local_held.get(key, 0)
-    return int(client.zcount(key, time.time(), "+inf"))
+    return int(client.zcount(key, time.time(), "+inf")) + _local_held.get(key, 0)
 
 
 def later(task: Any, *args: object) -> None:
