@@ -1,6 +1,6 @@
 """The whole service as `make run` starts it, each process from its Procfile line, on a scratch
-PostgreSQL database and a private Redis server: web (gunicorn), the `worker` and `dispatch`
-Celery workers, beat and the platform sandbox. Plus a webhook receiver in the test process.
+PostgreSQL database and a private Redis server: web (gunicorn), a Celery worker per lane, beat
+and the platform sandbox. Plus a webhook receiver in the test process.
 
 Timings are shortened so a run of minutes covers what production spreads over hours: beat ticks
 every second, the platforms' read timeout is 2 s, a delivery's time limit 25 s, webhook retries
