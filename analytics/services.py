@@ -1,7 +1,8 @@
 """Writes of analytics: reading the metrics of published targets from their platforms.
 
-`metrics_sync` is the beat job's one service. It makes sure every published target has a
-`PostMetrics` row, claims the rows that are due (`SKIP LOCKED`, then a lease, as the
+The beat job (`metrics_sync_fan_out`) makes sure every published target has a `PostMetrics`
+row and hands each team with rows due its own task (`metrics_sync_team`), which holds the
+team's share of the analytics lane while it claims the team's rows that are due (`SKIP LOCKED`, then a lease, as the
 publishing reconciler does), and asks each account's platform for its posts' numbers in the
 batches the platform's lookup takes. A failure is kept per target in `sync_error` and never
 touches the values last read, and one account's failure never stops the others.
@@ -41,6 +42,7 @@ from accounts.platforms.base import (
 from accounts.platforms.registry import NoClient, client_for
 from accounts.services import account_note_outcome, account_store_renewed, connection_for
 from analytics.models import MetricsSample, PostMetrics
+from config import lanes
 from publishing.models import Target, TargetState
 
 logger = logging.getLogger(__name__)
@@ -85,21 +87,51 @@ def _next_sync(row: PostMetrics, now: dt.datetime, *, not_before: float | None =
 
 
 def metrics_sync(*, now: dt.datetime | None = None) -> int:
-    """Read the metrics of every published target that is due. Returns how many were read.
+    """Read the metrics of every published target that is due, team by team, in this process.
+    Returns how many were read."""
+    now = now or timezone.now()
+    _ensure_rows(now)
+    return sum(metrics_sync_team(team_id=team_id, now=now) for team_id in teams_due(now))
+
+
+def metrics_sync_fan_out(*, now: dt.datetime | None = None) -> list[str]:
+    """The beat job: one `analytics.sync_team` task per team with metrics due, so that each
+    team's reads hold at most its share of the analytics lane (a team with thousands of posts
+    does not keep the others waiting). Returns the teams handed over."""
+    from analytics.tasks import sync_team  # the tasks import this module
+
+    now = now or timezone.now()
+    _ensure_rows(now)
+    teams = teams_due(now)
+    for team_id in teams:
+        sync_team.delay(team_id)
+    return teams
+
+
+def teams_due(now: dt.datetime) -> list[str]:
+    due = PostMetrics.objects.filter(next_sync_at__lte=now, target__state=TargetState.PUBLISHED)
+    return [str(team_id) for team_id in due.values_list("target__publish__team_id", flat=True).distinct()]
+
+
+def metrics_sync_team(*, team_id: str, now: dt.datetime | None = None) -> int:
+    """Read the metrics of the team's published targets that are due. Returns how many were
+    read; 0 when another run of this team holds its share of the lane (that run reads them).
 
     Safe to run twice at once or in a row: rows are claimed under `SKIP LOCKED` and leased,
     and a row read once is not due again before its interval."""
     now = now or timezone.now()
-    _ensure_rows(now)
-    calls: dict[str, int] = defaultdict(int)  # per account, this run
-    synced = 0
-    while rows := _claim(now, calls):
-        by_account: dict[str, list[PostMetrics]] = defaultdict(list)
-        for row in rows:
-            by_account[str(row.target.account_id)].append(row)
-        for account_rows in by_account.values():
-            synced += _sync_account(account_rows, now)
-    return synced
+    with lanes.team_share("analytics", team_id, lease_seconds=LEASE.total_seconds()) as held:
+        if not held:
+            return 0
+        calls: dict[str, int] = defaultdict(int)  # per account, this run
+        synced = 0
+        while rows := _claim(now, calls, team_id=team_id):
+            by_account: dict[str, list[PostMetrics]] = defaultdict(list)
+            for row in rows:
+                by_account[str(row.target.account_id)].append(row)
+            for account_rows in by_account.values():
+                synced += _sync_account(account_rows, now)
+        return synced
 
 
 def _ensure_rows(now: dt.datetime) -> None:
@@ -116,14 +148,14 @@ def _ensure_rows(now: dt.datetime) -> None:
             return
 
 
-def _claim(now: dt.datetime, calls: dict[str, int]) -> list[PostMetrics]:
+def _claim(now: dt.datetime, calls: dict[str, int], *, team_id: str) -> list[PostMetrics]:
     """Due rows, oldest due first, within the call budget each account has left this run;
     leased so that a parallel run skips them. `calls` is charged with the calls planned."""
     spent = [account for account, used in calls.items() if used >= CALLS_PER_ACCOUNT_RUN]
     with transaction.atomic():
         due = list(
             PostMetrics.objects.select_for_update(skip_locked=True, of=("self",))
-            .filter(next_sync_at__lte=now, target__state=TargetState.PUBLISHED)
+            .filter(next_sync_at__lte=now, target__state=TargetState.PUBLISHED, target__publish__team_id=team_id)
             .exclude(target__account_id__in=[uuid.UUID(account) for account in spent])
             .order_by("next_sync_at", "id")
             .values_list("pk", "target__account_id", "target__platform")[:CLAIM_BATCH]

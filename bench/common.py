@@ -191,6 +191,17 @@ def procfile_command(process: str, **variables: str) -> list[str]:
     raise RuntimeError(f"the Procfile has no {process!r} process")
 
 
+def procfile_processes() -> list[str]:
+    """The names of the Procfile's processes, in its order."""
+    lines = (ROOT / "Procfile").read_text().splitlines()
+    return [line.partition(":")[0].strip() for line in lines if line.strip() and not line.startswith("#")]
+
+
+def procfile_workers() -> list[str]:
+    """The Procfile's Celery worker processes: one per lane."""
+    return [name for name in procfile_processes() if " worker " in f" {' '.join(procfile_command(name))} "]
+
+
 def replace_option(argv: list[str], option: str, value: str) -> list[str]:
     """`argv` with the value after `option` replaced (appended when `option` is absent)."""
     if option not in argv:

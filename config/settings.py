@@ -202,13 +202,28 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_DB_REUSE_MAX = env.int("CELERY_DB_REUSE_MAX", default=1000)
 CELERY_BEAT_SCHEDULER = "django_celery_beat.schedulers:DatabaseScheduler"
 CELERY_TIMEZONE = "UTC"
+# Each lane is a queue with a worker of its own (Procfile; config.lanes says what each carries).
 CELERY_TASK_ROUTES = {
     "publishing.deliver": {"queue": "dispatch"},
     "publishing.send_thread": {"queue": "dispatch"},  # a thread's replies: platform calls like deliver's
+    "publishing.release_due": {"queue": "control"},
+    "publishing.relay": {"queue": "control"},
+    "publishing.reconcile": {"queue": "control"},
+    "media.fetch_source": {"queue": "fetch"},
+    "media.sweep_fetches": {"queue": "fetch"},
     "media.*": {"queue": "media"},
     "webhooks.*": {"queue": "webhooks"},
     "analytics.*": {"queue": "analytics"},
 }
+# How many slots of a lane one team may hold at once (config.lanes.team_share); a task of a
+# team over its share goes back to the broker for LANE_RETRY_SECONDS instead of waiting.
+LANE_TEAM_SHARES = {
+    "fetch": env.int("FETCH_TEAM_CONCURRENCY", default=2),
+    "media": env.int("MEDIA_TEAM_CONCURRENCY", default=1),
+    "webhooks": env.int("WEBHOOK_TEAM_CONCURRENCY", default=4),
+    "analytics": env.int("ANALYTICS_TEAM_CONCURRENCY", default=1),
+}
+LANE_RETRY_SECONDS = env.float("LANE_RETRY_SECONDS", default=2.0)
 # Retention: the rows of machinery (not of the publishing record) that the purges remove, and
 # how often they run. Delivery jobs are the outbox (each attempt keeps what was sent); webhook
 # deliveries, their attempt logs and their events are the delivery history of the API.

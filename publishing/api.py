@@ -319,7 +319,9 @@ class PublishViewSet(viewsets.GenericViewSet[Publish]):
             "fields keep their values; `targets`, when given, is the complete set (kept targets keep omitted "
             "fields); top-level `media_ids` replaces the media of kept targets unless an entry gives its own. "
             "A scheduled publish keeps its time (move it with /reschedule). In a team that requires approval, "
-            "a member's edit of an approved publish waits for approval again. 400 with no editable field, an "
+            "a member's edit of a submitted publish (approved or not, whoever submitted it) waits for approval "
+            "again (`approval_status: pending_approval`, event `post.pending_approval`) and nothing of it is "
+            "sent before. 400 with no editable field, an "
             "invalid account or media; 422 `NOT_EDITABLE` in any other state, or for media the platform "
             "does not take."
         ),
@@ -400,7 +402,11 @@ class PublishViewSet(viewsets.GenericViewSet[Publish]):
     @api_operation(
         scope="posts:write",
         summary="Move a scheduled publish",
-        description="A scheduled publish not yet sent moves to a new future time (400 otherwise); else 422.",
+        description=(
+            "A scheduled publish not yet sent moves to a new future time (400 otherwise); else 422. In a team "
+            "that requires approval, a member's move waits for approval again (`approval_status: "
+            "pending_approval`); moving it to the time it has changes nothing."
+        ),
         request=RescheduleSerializer,
         responses={200: OpenApiResponse(PublishResponse)},
         errors=(400, 404, 422),
@@ -408,8 +414,9 @@ class PublishViewSet(viewsets.GenericViewSet[Publish]):
     @action(detail=True, methods=["post"])
     def reschedule(self, request: Request, pk: str) -> Response:
         body = validated(RescheduleSerializer(data=request.data))
+        caller = get_caller(request)
         publish = lifecycle.publish_reschedule(
-            team=get_caller(request).team, publish_id=pk, scheduled_at=body["scheduled_at"]
+            team=caller.team, publish_id=pk, scheduled_at=body["scheduled_at"], caller=_caller(caller)
         )
         return Response({"data": _shape(publish)})
 

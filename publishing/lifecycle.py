@@ -116,8 +116,18 @@ def _gated(team: Team, caller: Caller) -> bool:
 
 def _ask_approval(publish: Publish) -> None:
     publish.approval_status = ApprovalStatus.PENDING
+    publish.approved_by, publish.approved_at = None, None
     publish.status = derive_status(publish.targets.values_list("state", flat=True))
     emit(team=publish.team, event_type="post.pending_approval", data=event_data(publish))
+
+
+def _regate(publish: Publish, caller: Caller) -> None:
+    """A change to what a submitted publish sends, or to when, made by someone who may not
+    approve in a team that requires approval, is a new submission: it waits for an owner or
+    admin again, whoever submitted it and whether or not it was approved (the scheduler and
+    the outbox release nothing that waits for approval)."""
+    if publish.confirmed and _gated(publish.team, caller) and publish.approval_status != ApprovalStatus.PENDING:
+        _ask_approval(publish)
 
 
 # --- create, update, discard ----------------------------------------------------------------
@@ -251,11 +261,11 @@ _EDITED_FIELDS = ["content", "media_ids", "platform_settings", "updated_at"]
 
 
 @transaction.atomic
-def publish_update(*, team: Team, publish_id: Id, changes: Mapping[str, Any], caller: Caller | None = None) -> Publish:
+def publish_update(*, team: Team, publish_id: Id, changes: Mapping[str, Any], caller: Caller) -> Publish:
     """Edit an unconfirmed draft or a scheduled publish not yet sent, in place. `changes` holds
     only the fields supplied: content, media_ids, targets (the complete new set, a list of
     TargetInput), scheduled_at (drafts only; a scheduled publish keeps its schedule). A
-    member's edit of an approved publish in a gated team needs approval again."""
+    member's edit of a submitted publish in a gated team waits for approval again."""
     publish = locked(team, publish_id)
     if not _is_editable(publish):
         raise Unprocessable(f"A {publish.status} publish cannot be edited.", code="NOT_EDITABLE")
@@ -290,10 +300,7 @@ def publish_update(*, team: Team, publish_id: Id, changes: Mapping[str, Any], ca
     if publish.status == PublishStatus.SCHEDULED:
         assert publish.scheduled_at is not None  # noqa: S101 - a scheduled publish has its time
         outbox.schedule(publish, publish.scheduled_at)
-    approved = publish.approval_status == ApprovalStatus.APPROVED
-    if approved and publish.confirmed and caller is not None and _gated(team, caller):
-        publish.approved_by, publish.approved_at = None, None
-        _ask_approval(publish)
+    _regate(publish, caller)
     settle(publish)
     return publish
 
@@ -356,10 +363,15 @@ def _scheduled_waiting(team: Team, publish_id: Id) -> Publish:
 
 
 @transaction.atomic
-def publish_reschedule(*, team: Team, publish_id: Id, scheduled_at: dt.datetime | None) -> Publish:
+def publish_reschedule(*, team: Team, publish_id: Id, scheduled_at: dt.datetime | None, caller: Caller) -> Publish:
+    """Move a scheduled publish not yet sent to a new future time. Moved by a member of a team
+    that requires approval, it waits for approval again (its time is part of what was approved)."""
     publish = _scheduled_waiting(team, publish_id)
-    publish.scheduled_at = _check_future(scheduled_at, now=timezone.now())
-    outbox.schedule(publish, publish.scheduled_at)
+    moved = _check_future(scheduled_at, now=timezone.now())
+    if moved != publish.scheduled_at:
+        publish.scheduled_at = moved
+        outbox.schedule(publish, moved)
+        _regate(publish, caller)
     settle(publish)
     return publish
 
@@ -462,7 +474,6 @@ def publish_retry(*, team: Team, publish_id: Id, caller: Caller, edits: Sequence
     if edited and _gated(team, caller):
         for target in failed:
             target.save(update_fields=_EDITED_FIELDS)
-        publish.approved_by, publish.approved_at = None, None
         _ask_approval(publish)
     else:
         outbox.release(publish, failed, now=timezone.now())

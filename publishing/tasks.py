@@ -14,6 +14,7 @@ from celery import shared_task
 from django.conf import settings
 from django.utils import timezone
 
+from config import lanes
 from publishing import dispatch
 
 logger = logging.getLogger(__name__)
@@ -79,7 +80,10 @@ def relay() -> int:
 
 @shared_task(name="publishing.reconcile", soft_time_limit=240, time_limit=270)
 def reconcile() -> int:
-    return dispatch.reconcile()
+    # Beat asks every few seconds and a run waits on the platforms' read-backs: runs that
+    # overlapped would fill the control lane that releases and relays share.
+    with lanes.alone("publishing.reconcile", lease_seconds=270) as first:
+        return dispatch.reconcile() if first else 0
 
 
 @shared_task(name="publishing.purge_idempotency_keys", soft_time_limit=50, time_limit=60)

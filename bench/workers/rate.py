@@ -1,7 +1,7 @@
 """Create → published at a constant arrival rate (figure 1 of bench.workers).
 
 The stack as the Procfile runs it (gunicorn 2x4 threads, the `dispatch` worker, the `worker`
-line with one prefork process for the other queues, beat, the sandbox): two worker processes.
+worker with one prefork process for every other lane, beat, the sandbox): two worker processes.
 Creates (X and Bluesky targets) are sent at RATE a second on a fixed timetable (an open model: a
 slow answer does not slow the arrivals), each on its own API key's budget. The figure is the p99
 from a create's scheduled arrival to its last target's `published_at`; the backlog (publishes
@@ -36,13 +36,16 @@ from bench.workers.stack import (
 )
 
 FINAL = ("published", "failed", "partial")
+# The lanes the Procfile gives workers of their own, served here by one process (two cores).
+OTHER_QUEUES = ("default", "control", "fetch", "media", "webhooks", "analytics")
 WEB = ["--workers", "2", "--threads", "4", "--timeout", "60", "--no-control-socket"]  # the Procfile's web line
 
 
 def _start_stack(run: Run, stack: Stack, port: int) -> None:
     stack.start("web", [str(BIN / "gunicorn"), "config.wsgi", "--bind", f"127.0.0.1:{port}", *WEB])
     # Two worker processes: the dispatch worker's one, and one prefork process for the rest.
-    stack.start("worker", replace_option(procfile_worker("worker"), "--concurrency", "1"))
+    others = replace_option(procfile_worker("worker"), "--queues", ",".join(OTHER_QUEUES))
+    stack.start("worker", replace_option(others, "--concurrency", "1"))
     stack.start("dispatch", procfile_worker("dispatch"))
     celery(stack, "beat", "beat", "--loglevel", "INFO", "--schedule", str(run.logs / "beat-schedule"))
     wait_for(stack, "web server", lambda: http_ok(port, "/healthz"))

@@ -25,7 +25,7 @@ def figure(run: Run, sizes: Sizes) -> Figure:
     run.flush_broker()
     stack = run.stack()
     try:
-        celery(stack, "release-worker", "worker", "-Q", "default", "-c", "2", "-n", "release@%h", *WORKER)
+        celery(stack, "release-worker", "worker", "-Q", "control", "-c", "2", "-n", "release@%h", *WORKER)
         run.helper("make_scheduled", tag=tag, n=sizes.release, accounts=run.accounts)
         worker_ready(stack, "release-worker")
         tick = float(run.helper("tick_seconds"))

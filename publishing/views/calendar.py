@@ -30,6 +30,7 @@ from config.errors import ApplicationError, NotFound
 from publishing import lifecycle, outbox
 from publishing.models import Publish
 from publishing.selectors import publish_by_id, publishes_between
+from publishing.views import dashboard_caller
 from publishing.views.detail import excerpt
 from teams.dashboard import page_context, requested_membership
 from teams.models import Team
@@ -163,13 +164,15 @@ def _utc(value: str) -> dt.datetime | None:
     return moment.replace(tzinfo=dt.UTC) if moment.tzinfo is None else moment.astimezone(dt.UTC)
 
 
-def _move(request: HttpRequest, publish_id: uuid.UUID, act: Callable[[Team], str], refused: str) -> HttpResponse:
+def _move(
+    request: HttpRequest, publish_id: uuid.UUID, act: Callable[[Team, lifecycle.Caller], str], refused: str
+) -> HttpResponse:
     """Run one transition on a publish of the posted team, then go back to the calendar page it
     was asked from with the outcome as a message naming the publish."""
     membership = requested_membership(request)
     team = membership.team
     try:
-        messages.success(request, act(team))
+        messages.success(request, act(team, dashboard_caller(request, membership)))
     except NotFound as exc:
         raise Http404(exc.message) from exc
     except ApplicationError as exc:
@@ -181,9 +184,9 @@ def _move(request: HttpRequest, publish_id: uuid.UUID, act: Callable[[Team], str
 @login_required
 @require_POST
 def reschedule(request: HttpRequest, publish_id: uuid.UUID) -> HttpResponse:
-    def act(team: Team) -> str:
+    def act(team: Team, caller: lifecycle.Caller) -> str:
         when = _utc(request.POST.get("scheduled_at", ""))
-        publish = lifecycle.publish_reschedule(team=team, publish_id=publish_id, scheduled_at=when)
+        publish = lifecycle.publish_reschedule(team=team, publish_id=publish_id, scheduled_at=when, caller=caller)
         assert publish.scheduled_at is not None  # noqa: S101 - a rescheduled publish has its time
         return f"Moved {excerpt(publish)} to {_when(publish.scheduled_at)}."
 
@@ -193,7 +196,7 @@ def reschedule(request: HttpRequest, publish_id: uuid.UUID) -> HttpResponse:
 @login_required
 @require_POST
 def unschedule(request: HttpRequest, publish_id: uuid.UUID) -> HttpResponse:
-    def act(team: Team) -> str:
+    def act(team: Team, caller: lifecycle.Caller) -> str:
         publish = lifecycle.publish_unschedule(team=team, publish_id=publish_id)
         return f"Unscheduled {excerpt(publish)}: it is a draft again, without a time, under Publishes."
 

@@ -32,8 +32,9 @@ from publishing import checks, dispatch, lifecycle, validation
 from publishing.models import Publish, PublishMode
 from publishing.serializers import CreatePublishSerializer, ids_of, target_inputs
 from publishing.views import compose_form as form
+from publishing.views import dashboard_caller
 from publishing.views.detail import excerpt
-from teams.dashboard import can_manage, page_context, requested_membership, signed_in_user
+from teams.dashboard import page_context, requested_membership
 from teams.models import Membership, Team
 
 TEMPLATE = "publishing/compose.html"
@@ -44,10 +45,6 @@ def _accounts(team: Team) -> QuerySet[SocialAccount]:
     # The tokens are not needed here, and reading them costs a decryption each.
     accounts = SocialAccount.objects.filter(team=team).exclude(status=AccountStatus.DISABLED)
     return accounts.defer("access_token", "refresh_token").order_by("platform", "created_at", "id")
-
-
-def _caller(request: HttpRequest, membership: Membership) -> lifecycle.Caller:
-    return lifecycle.Caller(user=signed_in_user(request), key=None, can_approve=can_manage(membership))
 
 
 def _render(
@@ -68,7 +65,7 @@ def _render(
         problems=problems or form.Problems(),
         accept=",".join(CONTENT_TYPES),
         waits_for_approval=lifecycle.waits_for_approval(
-            team=membership.team, caller=_caller(request, membership), publish_mode=PublishMode.IMMEDIATE
+            team=membership.team, caller=dashboard_caller(request, membership), publish_mode=PublishMode.IMMEDIATE
         ),
     )
     return render(request, TEMPLATE, context, status=status)
@@ -130,7 +127,7 @@ def _create(request: HttpRequest, membership: Membership, body: dict[str, Any]) 
     data = validated(CreatePublishSerializer(data=body))
     return lifecycle.publish_create(
         team=membership.team,
-        caller=_caller(request, membership),
+        caller=dashboard_caller(request, membership),
         content=data["content"],
         media_ids=ids_of(data["media_ids"]),
         targets=target_inputs(data["targets"]),
@@ -168,7 +165,7 @@ def check(request: HttpRequest) -> JsonResponse:
         return JsonResponse(form.as_check(form.problems_of_serializer(exc.detail, account_ids), account_ids))
     result = checks.publish_check(
         team=membership.team,
-        caller=_caller(request, membership),
+        caller=dashboard_caller(request, membership),
         content=data["content"],
         media_ids=ids_of(data["media_ids"]),
         targets=target_inputs(data["targets"]),

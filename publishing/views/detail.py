@@ -36,7 +36,8 @@ from media.selectors import media_pull_url, ready_media, ready_media_by_ids
 from publishing import actions, dispatch, lifecycle
 from publishing.models import ApprovalStatus, Publish, PublishStatus, Target, TargetState, ThreadItemState
 from publishing.selectors import publish_by_id, with_accounts
-from teams.dashboard import can_manage, page_context, requested_membership, signed_in_user
+from publishing.views import dashboard_caller
+from teams.dashboard import can_manage, page_context, requested_membership
 from teams.models import Membership, Team
 
 # How many of the team's newest ready files a failed target's edit offers besides its own.
@@ -195,10 +196,6 @@ def _detail_url(membership: Membership, publish_id: uuid.UUID) -> str:
     return f"{reverse('dashboard-publish', kwargs={'publish_id': publish_id})}?team={membership.team.pk}"
 
 
-def _caller(request: HttpRequest, membership: Membership) -> lifecycle.Caller:
-    return lifecycle.Caller(user=signed_in_user(request), can_approve=can_manage(membership))
-
-
 def _refusal(action: str, exc: ApplicationError, publish: Publish) -> Refusal:
     """The error's message, and its details turned into problems by field: a named field, a
     target named by id, and each target's problems (text beside its text, media beside its
@@ -318,7 +315,7 @@ def retry(request: HttpRequest, publish_id: uuid.UUID) -> HttpResponse:
     def run(membership: Membership) -> str:
         edits = _retry_edits(request.POST, _publish(membership, publish_id))
         publish = lifecycle.publish_retry(
-            team=membership.team, publish_id=publish_id, caller=_caller(request, membership), edits=edits
+            team=membership.team, publish_id=publish_id, caller=dashboard_caller(request, membership), edits=edits
         )
         sent = dispatch.send_after_commit(publish, quietly=True)
         count = len(publish.written_jobs or ())
@@ -352,7 +349,7 @@ def confirm(request: HttpRequest, publish_id: uuid.UUID) -> HttpResponse:
         publish = lifecycle.publish_confirm(
             team=membership.team,
             publish_id=publish_id,
-            caller=_caller(request, membership),
+            caller=dashboard_caller(request, membership),
             scheduled_at=_scheduled_at(request.POST),
         )
         return _queued(publish, dispatch.send_after_commit(publish, quietly=True), "Confirmed")
@@ -380,7 +377,7 @@ def discard(request: HttpRequest, publish_id: uuid.UUID) -> HttpResponse:
 @require_POST
 def approve(request: HttpRequest, publish_id: uuid.UUID) -> HttpResponse:
     def run(membership: Membership) -> str:
-        caller = _caller(request, membership)
+        caller = dashboard_caller(request, membership)
         publish, already = lifecycle.publish_approve(team=membership.team, publish_id=publish_id, caller=caller)
         # After the commit, as the API does; jobs the broker refuses now go with the relay.
         sent = dispatch.send_after_commit(publish, quietly=True)
@@ -396,7 +393,7 @@ def approve(request: HttpRequest, publish_id: uuid.UUID) -> HttpResponse:
 def reject(request: HttpRequest, publish_id: uuid.UUID) -> HttpResponse:
     def run(membership: Membership) -> str:
         reason = request.POST.get("reason", "").strip()
-        caller = _caller(request, membership)
+        caller = dashboard_caller(request, membership)
         publish = lifecycle.publish_reject(team=membership.team, publish_id=publish_id, caller=caller, reason=reason)
         return f"Rejected {excerpt(publish)}; it will not be published."
 

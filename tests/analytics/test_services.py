@@ -13,6 +13,7 @@ from accounts.services import account_mark_expired
 from analytics import services
 from analytics.models import MetricsSample, PostMetrics
 from analytics.tasks import sync
+from config import lanes
 from config.celery import app
 from publishing.models import Target
 
@@ -192,11 +193,26 @@ def test_an_accounts_reads_per_run_are_capped_and_the_rest_waits(posts, accounts
     assert services.metrics_sync(now=now + dt.timedelta(seconds=1)) == 1
 
 
-def test_the_sync_task_runs_on_the_analytics_queue(posts, accounts):
-    posts.publish(accounts.x)
+def test_the_sync_task_hands_each_team_its_own_task_on_the_analytics_queue(posts, accounts):
+    publish_id = posts.publish(accounts.x)
+    posts.set_metrics(publish_id, "x", views=7)
 
-    assert app.amqp.router.route({}, "analytics.sync")["queue"].name == "analytics"
-    assert sync.delay().get() == 1
+    assert {app.amqp.router.route({}, name)["queue"].name for name in ("analytics.sync", "analytics.sync_team")} == {
+        "analytics"
+    }
+    assert sync.delay().get() == 1  # one team
+    assert PostMetrics.objects.get(target=posts.target(publish_id, "x")).views == 7
+
+
+def test_a_team_already_syncing_is_not_synced_beside_itself(posts, accounts):
+    publish_id = posts.publish(accounts.x)
+    team_id = str(accounts.x.team_id)
+
+    with lanes.team_share("analytics", team_id, lease_seconds=60):
+        assert services.metrics_sync_team(team_id=team_id) == 0
+    assert services.metrics_sync_team(team_id=team_id) == 0  # no row yet: the beat job makes them
+    services.metrics_sync_fan_out()
+    assert PostMetrics.objects.get(target=posts.target(publish_id, "x")).last_sync_at is not None
 
 
 @pytest.mark.postgres

@@ -1,6 +1,6 @@
 """The whole service as `make run` starts it, each process from its Procfile line, on a scratch
-PostgreSQL database and a private Redis server: web (gunicorn), the `worker` and `dispatch`
-Celery workers, beat and the platform sandbox. Plus a webhook receiver in the test process.
+PostgreSQL database and a private Redis server: web (gunicorn), a Celery worker per lane, beat
+and the platform sandbox. Plus a webhook receiver in the test process.
 
 Timings are shortened so a run of minutes covers what production spreads over hours: beat ticks
 every second, the platforms' read timeout is 2 s, a delivery's time limit 25 s, webhook retries
@@ -35,7 +35,18 @@ from urllib.parse import urlsplit, urlunsplit
 
 import requests
 
-from bench.common import ROOT, Stack, free_port, http_ok, postgres_database, procfile_command, replace_option, wait_for
+from bench.common import (
+    ROOT,
+    Stack,
+    free_port,
+    http_ok,
+    postgres_database,
+    procfile_command,
+    procfile_processes,
+    procfile_workers,
+    replace_option,
+    wait_for,
+)
 from webhooks.models import SUBSCRIBABLE_EVENTS
 
 DEFAULT_DATABASE_URL = "postgres://postgres@127.0.0.1:5432/postgres"
@@ -282,7 +293,7 @@ def _env(folder: Path, database_url: str, redis_url: str, web_port: int, sandbox
 
 def _start_processes(stack: Stack, folder: Path, web_port: int) -> None:
     """Every process of the Procfile, as honcho would start it."""
-    for name in ("sandbox", "web", "worker", "dispatch", "beat"):
+    for name in procfile_processes():
         _start_process(stack, name, folder, web_port)
 
 
@@ -300,7 +311,7 @@ def _logged(stack: Stack, name: str, text: str) -> Any:
 def _wait_ready(stack: Stack, web_port: int, sandbox_port: int) -> None:
     wait_for(stack, "sandbox", lambda: http_ok(sandbox_port, "/_sandbox/posts"))
     wait_for(stack, "web server", lambda: http_ok(web_port, "/healthz"))
-    for name in ("worker", "dispatch"):
+    for name in procfile_workers():
         wait_for(stack, name, _logged(stack, name, " ready."))
     wait_for(stack, "beat", _logged(stack, "beat", "is starting."))
 

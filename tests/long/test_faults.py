@@ -98,7 +98,7 @@ def test_postgres_connections_killed_mid_traffic() -> None:
 
 
 def test_workers_sigkilled_again_and_again() -> None:
-    """The dispatch worker (mid-call to a platform) and the default worker (mid-webhook) are
+    """The dispatch worker (mid-call to a platform) and the webhooks worker (mid-webhook) are
     SIGKILLed in turn, three times each, and started again: attempts left sending become unknown
     and are read back, claimed jobs go back to the queue, and nothing goes out twice."""
     with live_stack() as stack:
@@ -106,7 +106,7 @@ def test_workers_sigkilled_again_and_again() -> None:
         def kill_workers(window: Window) -> None:
             time.sleep(FAULT_AT)
             window.begin()
-            for name in ("dispatch", "worker") * 3:
+            for name in ("dispatch", "webhooks") * 3:
                 stack.kill(name)
                 window.injected[f"{name} SIGKILLed"] += 1
                 time.sleep(1)

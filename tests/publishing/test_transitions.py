@@ -190,6 +190,7 @@ def test_a_done_job_never_runs_again(owner, accounts):
     assert DeliveryJob.objects.get(pk=job.pk).state == JobState.DONE
 
 
+@pytest.mark.postgres  # the worker's statements are PostgreSQL's hot path
 @pytest.mark.django_db
 def test_the_worker_statements_write_only_declared_moves(owner, accounts):
     assert hotpath.enabled()

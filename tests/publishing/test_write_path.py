@@ -57,6 +57,7 @@ def test_a_gated_create_answers_the_publish_as_stored(api, member, accounts, mod
     assert created.json()["data"] == stored.json()["data"]
 
 
+@pytest.mark.postgres  # one statement is PostgreSQL's (config.db.insert); elsewhere one per table
 def test_a_create_writes_each_row_once(api, owner, accounts):
     body = _body(accounts, "immediate")
     with CaptureQueriesContext(connection) as queries:
