@@ -114,7 +114,7 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response:
 
 
 def _is_api(request: HttpRequest) -> bool:
-    return request.path.startswith("/api/")
+    return request.path.startswith("/api/") or request.path == "/mcp"
 
 
 def handler404(request: HttpRequest, exception: Exception | None = None) -> Any:

@@ -302,6 +302,9 @@ API_MAX_BODY_DEPTH = 32
 DATA_UPLOAD_MAX_MEMORY_SIZE = API_MAX_BODY_BYTES
 # Requests per minute per API key, by bucket (spec §8).
 RATE_LIMITS = {"create_publish": 30, "retry": 30, "default": 120}
+# /mcp's own requests (initialize, tools/list, each tool call's message); a tool call also
+# counts against the bucket of the REST operation it runs (mcpserver/http.py).
+RATE_LIMITS["mcp"] = 120
 RATE_LIMIT_KEY_PREFIX = env.str("RATE_LIMIT_KEY_PREFIX", default="ratelimit")
 # Web processes that count apart when Redis is unset or down: each allows its share of a limit
 # (config/throttling.py). The Procfile runs two gunicorn workers.

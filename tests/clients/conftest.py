@@ -19,6 +19,8 @@ import pytest
 from tests.long.stack import LiveStack, _scratch_server_url, live_stack
 
 SOCIALPUB = Path(sys.executable).parent / "socialpub"
+# The command runs this checkout's package, whichever checkout the environment installed.
+SOURCE = Path(__file__).resolve().parents[2] / "clients" / "python" / "src"
 
 
 @dataclass
@@ -53,14 +55,15 @@ def stack() -> Iterator[LiveStack]:
         running.keep_logs = False
 
 
-def run_socialpub(*args: str, url: str, key: str | None, timeout: float = 60) -> Ran:
+def run_socialpub(*args: str, url: str, key: str | None, timeout: float = 60, stdin: str = "") -> Ran:
     """`socialpub ARGS` in a subprocess, configured through the environment as a user would."""
     env = {name: value for name, value in os.environ.items() if not name.startswith("SOCIALPUB_")}
     env["SOCIALPUB_URL"] = url
+    env["PYTHONPATH"] = str(SOURCE)
     if key:
         env["SOCIALPUB_API_KEY"] = key
     done = subprocess.run(  # noqa: S603
-        [str(SOCIALPUB), *args], env=env, capture_output=True, text=True, timeout=timeout, check=False
+        [str(SOCIALPUB), *args], env=env, input=stdin, capture_output=True, text=True, timeout=timeout, check=False
     )
     return Ran(done.returncode, done.stdout, done.stderr)
 

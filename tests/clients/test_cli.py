@@ -151,7 +151,52 @@ def test_a_missing_key_is_named() -> None:
     refused = run_socialpub("accounts", url="http://127.0.0.1:9", key=None)
 
     assert refused.code != 0
-    assert refused.err.strip() == "error: no API key: pass --api-key or set SOCIALPUB_API_KEY"
+    assert refused.err.strip() == "error: no API key: set SOCIALPUB_API_KEY or pass --api-key-file PATH"
+
+
+@pytest.mark.parametrize(
+    "args", [("--api-key", "sk_in_argv", "accounts"), ("accounts", "--api-key=sk_in_argv"), ("accounts", "--api-key")]
+)
+def test_a_key_on_the_command_line_is_refused_with_the_ways_to_pass_one(args: tuple[str, ...]) -> None:
+    refused = run_socialpub(*args, url="http://127.0.0.1:9", key=None)
+
+    assert refused.code == 2
+    assert refused.err.strip().endswith(
+        "error: --api-key is not accepted: a key on the command line is visible to every user of this machine. "
+        "Set SOCIALPUB_API_KEY or pass --api-key-file PATH."
+    )
+    assert "sk_in_argv" not in refused.err
+
+
+def test_a_key_file_is_read_before_the_service_is_called(tmp_path: Path) -> None:
+    url = f"http://127.0.0.1:{free_port()}"
+    (tmp_path / "key").write_text("sk_from_a_file\n")
+    (tmp_path / "blank").write_text("\n")
+
+    from_file = run_socialpub("accounts", "--api-key-file", str(tmp_path / "key"), url=url, key=None)
+    from_stdin = run_socialpub("--api-key-file", "-", "accounts", url=url, key=None, stdin="sk_from_stdin\n")
+    absent = run_socialpub("accounts", "--api-key-file", str(tmp_path / "absent"), url=url, key=None)
+    blank = run_socialpub("accounts", "--api-key-file", str(tmp_path / "blank"), url=url, key=None)
+
+    # With a key, the command goes on to call the service (which is not there).
+    assert from_file.err.strip() == f"error: cannot reach {url}: connection refused (is the service running?)"
+    assert from_stdin.err.strip() == from_file.err.strip()
+    assert absent.err.strip() == f"error: --api-key-file: cannot read {tmp_path / 'absent'}: No such file or directory"
+    assert blank.err.strip() == f"error: --api-key-file: {tmp_path / 'blank'} is empty"
+    assert {from_file.code, from_stdin.code, absent.code, blank.code} == {1}
+
+
+def test_the_key_file_wins_over_the_environment(socialpub: Socialpub, stack: LiveStack, tmp_path: Path) -> None:
+    (tmp_path / "key").write_text(stack.seed["keys"]["acme_readonly"] + "\n")
+
+    listed = socialpub("accounts", "--json", "--api-key-file", str(tmp_path / "key"))
+    refused = socialpub("publish", "Not allowed", "--to", "x", "--api-key-file", str(tmp_path / "key"))
+
+    assert listed.code == 0, listed.err
+    assert {account["platform"] for account in json.loads(listed.out)} >= {"x", "bluesky"}
+    found = ERROR_LINE.match(refused.err.strip())
+    assert found, refused.err
+    assert found.groups()[:3] == ("403", "authorization_error", "MISSING_SCOPE")
 
 
 @pytest.mark.parametrize("at", ["tomorrow", "2026-13-01T09:00Z"])

@@ -1,7 +1,8 @@
 """Who may use `/mcp`. It is not an operation of the OpenAPI document, so the access matrix
 (tests/security) does not walk it; these are its cases: the API's 401 for a missing, malformed
-or revoked key, no way in with a dashboard session (so CSRF has nothing to protect), and a key
-of another team seeing none of team A's objects through the tools."""
+or revoked key, no way in with a dashboard session (so CSRF has nothing to protect), a key
+of another team seeing none of team A's objects through the tools, the Host and Origin checks
+against DNS rebinding, and the key's rate limit on `/mcp` itself."""
 
 from __future__ import annotations
 
@@ -24,10 +25,12 @@ HEADERS = {
 }
 
 
-def _rpc(client: Client, method: str, params: dict[str, Any] | None = None, key: str | None = None) -> Any:
+def _rpc(
+    client: Client, method: str, params: dict[str, Any] | None = None, key: str | None = None, **headers: str
+) -> Any:
     message = {"jsonrpc": "2.0", "id": 1, "method": method, "params": params or {}}
     auth = {"HTTP_AUTHORIZATION": f"Bearer {key}"} if key else {}
-    return client.post("/mcp", json.dumps(message), content_type="application/json", **HEADERS, **auth)
+    return client.post("/mcp", json.dumps(message), content_type="application/json", **HEADERS, **auth, **headers)
 
 
 def _tool(key: str, name: str, **arguments: Any) -> dict[str, Any]:
@@ -101,3 +104,68 @@ def test_a_stateless_server_answers_get_and_delete_with_405(owner, method):
     response = getattr(Client(), method)("/mcp", **HEADERS, **auth)
     assert response.status_code == 405
     assert response["Allow"] == "POST, OPTIONS"
+
+
+def _listed(response: Any) -> set[str]:
+    assert response.status_code == 200, response.content
+    return {tool["name"] for tool in response.json()["result"]["tools"]}
+
+
+def test_a_page_of_another_site_is_refused(owner):
+    response = _rpc(Client(), "tools/list", key=owner.key, HTTP_ORIGIN="https://elsewhere.example")
+    assert response.status_code == 403
+    assert response.json()["error"]["type"] == "authorization_error"
+    assert response.json()["error"]["code"] == "ORIGIN_NOT_ALLOWED"
+    assert response.json()["error"]["request_id"] == response["X-Request-ID"]
+
+
+def test_a_host_the_service_does_not_answer_to_is_refused(owner):
+    # A DNS-rebinding page reaches the server under its own name.
+    response = _rpc(Client(), "tools/list", key=owner.key, HTTP_HOST="rebound.example")
+    assert response.status_code == 400
+    assert response.json()["error"]["type"] == "invalid_request"
+
+
+def test_under_a_wildcard_host_a_rebound_page_is_still_refused(owner, settings):
+    settings.ALLOWED_HOSTS = ["*"]
+    rebound = {"HTTP_HOST": "rebound.example:8000", "HTTP_ORIGIN": "http://rebound.example:8000"}
+    response = _rpc(Client(), "tools/list", key=owner.key, **rebound)
+    assert response.status_code == 403
+    assert response.json()["error"]["code"] == "ORIGIN_NOT_ALLOWED"
+    assert "create_publish" in _listed(_rpc(Client(), "tools/list", key=owner.key, HTTP_HOST="rebound.example"))
+
+
+@pytest.mark.parametrize(
+    "origin",
+    [None, "http://testserver", "https://testserver:8443", "https://publish.example.com", "https://app.example.com"],
+)
+def test_clients_without_an_origin_and_the_services_own_pages_are_served(owner, settings, origin):
+    settings.PUBLIC_BASE_URL = "https://publish.example.com"
+    settings.CSRF_TRUSTED_ORIGINS = ["https://app.example.com"]
+    headers = {"HTTP_ORIGIN": origin} if origin else {}
+    assert "create_publish" in _listed(_rpc(Client(), "tools/list", key=owner.key, **headers))
+
+
+def test_a_message_not_sent_as_json_is_the_apis_415(owner):
+    message = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "tools/list"})
+    auth = {"HTTP_AUTHORIZATION": f"Bearer {owner.key}"}
+    response = Client().post("/mcp", message, content_type="text/plain", **HEADERS, **auth)
+    assert response.status_code == 415
+    assert response.json()["error"]["code"] == "UNSUPPORTED_MEDIA_TYPE"
+
+
+def test_a_burst_of_requests_is_rate_limited_per_key(owner, outsider, settings, api):
+    settings.RATE_LIMITS = {**settings.RATE_LIMITS, "mcp": 3}
+    served = [_rpc(Client(), "tools/list", key=owner.key) for _ in range(3)]
+    assert [response["X-RateLimit-Remaining"] for response in served] == ["2", "1", "0"]
+    assert {response["X-RateLimit-Limit"] for response in served} == {"3"}
+
+    limited = _rpc(Client(), "initialize", key=owner.key)
+    assert limited.status_code == 429
+    assert limited.json()["error"]["type"] == "rate_limited"
+    assert limited.json()["error"]["code"] == "RATE_LIMITED"
+    assert int(limited["Retry-After"]) >= 1
+    assert limited["X-RateLimit-Remaining"] == "0"
+    # /mcp has a bucket of its own: the key's REST calls and other keys are not held back.
+    assert api.as_(owner.key).get("/api/v1/accounts").status_code == 200
+    assert "create_publish" in _listed(_rpc(Client(), "tools/list", key=outsider.key))

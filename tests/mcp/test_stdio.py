@@ -41,11 +41,15 @@ def _command(*args: str, **env: str) -> subprocess.CompletedProcess[str]:
     )
 
 
-def test_stdio_serves_the_tools_with_the_keys_scopes(owner, outsider, x_account):
+@pytest.mark.parametrize("via", ["environment", "file"])
+def test_stdio_serves_the_tools_with_the_keys_scopes(owner, outsider, x_account, tmp_path, via):
     key = owner.key_with("accounts:read", "posts:read")
-    server = StdioServerParameters(
-        command=sys.executable, args=["manage.py", "mcp"], cwd=ROOT, env=_environment(SOCIALPUB_API_KEY=key)
-    )
+    if via == "file":
+        (tmp_path / "key").write_text(f"{key}\n")
+        args, env = ["manage.py", "mcp", "--api-key-file", str(tmp_path / "key")], _environment()
+    else:
+        args, env = ["manage.py", "mcp"], _environment(SOCIALPUB_API_KEY=key)
+    server = StdioServerParameters(command=sys.executable, args=args, cwd=ROOT, env=env)
 
     async def session():
         async with Client(server) as client:
@@ -65,7 +69,15 @@ def test_stdio_serves_the_tools_with_the_keys_scopes(owner, outsider, x_account)
 def test_stdio_refuses_to_start_without_a_key():
     ended = _command()
     assert ended.returncode != 0
-    assert "No API key: pass --api-key or set SOCIALPUB_API_KEY." in ended.stderr
+    assert "No API key: set SOCIALPUB_API_KEY or pass --api-key-file PATH." in ended.stderr
+
+
+def test_stdio_refuses_a_key_on_the_command_line(owner):
+    ended = _command("--api-key", owner.key)
+    assert ended.returncode == 2
+    assert "--api-key is not accepted" in ended.stderr
+    assert "Set SOCIALPUB_API_KEY or pass --api-key-file PATH." in ended.stderr
+    assert owner.key not in ended.stderr
 
 
 def test_stdio_refuses_to_start_with_a_revoked_key(owner):
@@ -75,7 +87,7 @@ def test_stdio_refuses_to_start_with_a_revoked_key(owner):
 
     key = owner.key_with("posts:read")
     api_key_revoke(api_key=ApiKey.objects.get(prefix=parse_prefix(key)))
-    ended = _command("--api-key", key)
+    ended = _command(SOCIALPUB_API_KEY=key)
     assert ended.returncode != 0
     assert "The API key was refused: The API key has been revoked." in ended.stderr
     assert key not in ended.stderr

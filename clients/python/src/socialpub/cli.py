@@ -28,6 +28,7 @@ from socialpub._generated.models import Account, Approve, Publish
 from socialpub._generated.types import Unset
 from socialpub.client import (
     FINAL_TARGET_STATUSES,
+    KEY_VARIABLE,
     PLATFORMS,
     ApiError,
     Client,
@@ -278,6 +279,37 @@ def _error_json(exc: ClientError) -> dict[str, Any]:
     return {"type": "client_error", "message": str(exc)}
 
 
+# --- the key ---------------------------------------------------------------------------------
+
+KEY_ON_COMMAND_LINE = (
+    "--api-key is not accepted: a key on the command line is visible to every user of this machine. "
+    f"Set {KEY_VARIABLE} or pass --api-key-file PATH."
+)
+
+
+class RefuseKeyOnCommandLine(argparse.Action):
+    """Kept, hidden, so `--api-key sk_...` gets a reason (and is not read as an abbreviation
+    of --api-key-file)."""
+
+    def __call__(self, parser: argparse.ArgumentParser, *_: Any, **__: Any) -> None:
+        parser.error(KEY_ON_COMMAND_LINE)
+
+
+def _key_from_file(path: str | None) -> str | None:
+    """The key in `--api-key-file` (`-`: standard input); None without one, for $SOCIALPUB_API_KEY."""
+    if path is None:
+        return None
+    try:
+        key = (sys.stdin.read() if path == "-" else Path(path).read_text()).strip()
+    except OSError as exc:
+        raise ClientError(f"--api-key-file: cannot read {path}: {exc.strerror}") from None
+    except UnicodeDecodeError:
+        raise ClientError(f"--api-key-file: {path} is not text") from None
+    if not key:
+        raise ClientError(f"--api-key-file: {path} is empty")
+    return key
+
+
 # --- the parser ------------------------------------------------------------------------------
 
 Command = Callable[[Client, argparse.Namespace, Output], int]
@@ -290,7 +322,12 @@ def parser() -> argparse.ArgumentParser:
     # with getattr.
     common = argparse.ArgumentParser(add_help=False, argument_default=argparse.SUPPRESS)
     common.add_argument("--url", help="the service's base URL (else $SOCIALPUB_URL, else http://127.0.0.1:8000)")
-    common.add_argument("--api-key", help="an API key, sk_... (else $SOCIALPUB_API_KEY)")
+    common.add_argument(
+        "--api-key-file",
+        metavar="PATH",
+        help="a file holding the API key, sk_...; - reads stdin (else $SOCIALPUB_API_KEY)",
+    )
+    common.add_argument("--api-key", nargs="?", action=RefuseKeyOnCommandLine, help=argparse.SUPPRESS)
     common.add_argument("--json", action="store_true", help="print one JSON document and nothing else")
     main_parser = argparse.ArgumentParser(
         prog="socialpub", description="Publish to social networks through the Social Publishing API.", parents=[common]
@@ -333,7 +370,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser().parse_args(argv)
     output = Output(as_json=getattr(args, "json", False))
     try:
-        client = Client(getattr(args, "url", None), getattr(args, "api_key", None))
+        client = Client(getattr(args, "url", None), _key_from_file(getattr(args, "api_key_file", None)))
         code: int = args.run(client, args, output)
     except ClientError as exc:
         output.error(exc)

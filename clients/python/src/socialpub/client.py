@@ -106,7 +106,7 @@ class Client:
         self.url = (url or os.environ.get(URL_VARIABLE) or DEFAULT_URL).rstrip("/")
         key = api_key or os.environ.get(KEY_VARIABLE)
         if not key:
-            raise ClientError(f"no API key: pass --api-key or set {KEY_VARIABLE}")
+            raise ClientError(f"no API key: set {KEY_VARIABLE} or pass --api-key-file PATH")
         self.timeout = timeout
         self.api = AuthenticatedClient(base_url=self.url, token=key, timeout=httpx.Timeout(timeout))
 
