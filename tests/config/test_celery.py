@@ -32,7 +32,8 @@ def test_tasks_have_explicit_stable_names(tasks):
     assert all(name.split(".")[0] in {"media", "webhooks", "publishing", "analytics", "accounts"} for name in tasks)
 
 
-def test_media_tasks_go_to_the_media_queue(tasks):
+def test_media_tasks_go_to_the_media_queue_and_fetches_to_their_own(tasks):
     for name in tasks:
         if name.startswith("media."):
-            assert app.amqp.router.route({}, name)["queue"].name == "media"
+            lane = "fetch" if name in ("media.fetch_source", "media.sweep_fetches") else "media"
+            assert app.amqp.router.route({}, name)["queue"].name == lane
