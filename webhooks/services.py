@@ -73,10 +73,19 @@ def _check_url(url: str) -> None:
 
 
 def _check_secret(secret: str | None) -> None:
-    """A caller-supplied secret (None: one is generated) must be a valid `whsec_` secret."""
-    if secret is not None and not signing.secret_is_valid(secret):
+    """A caller-supplied secret (None: one is generated) must be a valid `whsec_` secret whose
+    key is not guessable: a signature is only as strong as the key's entropy."""
+    if secret is None:
+        return
+    if not signing.secret_is_valid(secret):
         raise InvalidRequest(
             "secret must be 'whsec_' followed by base64 of 24 to 64 random bytes.", code="INVALID_WEBHOOK_SECRET"
+        )
+    if signing.secret_is_weak(secret):
+        raise InvalidRequest(
+            f"secret is too predictable (under {signing.MIN_SECRET_BITS} bits of entropy): use random bytes, "
+            "or omit it to have one generated.",
+            code="WEAK_WEBHOOK_SECRET",
         )
 
 
