@@ -272,6 +272,8 @@ OUTBOUND_CA_BUNDLE = env.str("OUTBOUND_CA_BUNDLE", default="") or None
 WEBHOOK_RETRY_DELAYS = env.list("WEBHOOK_RETRY_DELAYS", cast=float, default=[60, 300, 1800, 7200, 43200])
 # After a secret rotation the replaced secret keeps signing beside the new one this long.
 WEBHOOK_SECRET_OVERLAP_SECONDS = env.float("WEBHOOK_SECRET_OVERLAP_SECONDS", default=24 * 3600.0)
+# Test events and redeliveries a minute, per webhook: each is an attempt at its receiver.
+WEBHOOK_TEST_PER_MINUTE = env.int("WEBHOOK_TEST_PER_MINUTE", default=5)
 
 # --- Secrets at rest --------------------------------------------------------------------
 # Fernet keys (comma-separated, newest first) for OAuth tokens and webhook secrets; older
@@ -302,6 +304,8 @@ API_MAX_BODY_DEPTH = 32
 DATA_UPLOAD_MAX_MEMORY_SIZE = API_MAX_BODY_BYTES
 # Requests per minute per API key, by bucket (spec §8).
 RATE_LIMITS = {"create_publish": 30, "retry": 30, "default": 120}
+# Per webhook and team: its test events and redeliveries together (config.throttling.ObjectRateThrottle).
+RATE_LIMITS["webhook_test"] = WEBHOOK_TEST_PER_MINUTE
 RATE_LIMIT_KEY_PREFIX = env.str("RATE_LIMIT_KEY_PREFIX", default="ratelimit")
 # Web processes that count apart when Redis is unset or down: each allows its share of a limit
 # (config/throttling.py). The Procfile runs two gunicorn workers.

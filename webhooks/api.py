@@ -18,6 +18,7 @@ from config.pagination import PagePagination
 from config.routers import UUID_PATTERN
 from config.schema import api_operation, data_envelope
 from config.serializers import represented, validated
+from config.throttling import KeyRateThrottle, ObjectRateThrottle
 from teams.authentication import get_caller
 from webhooks import selectors, services
 from webhooks.models import SUBSCRIBABLE_EVENTS, Delivery, DeliveryState, EventType, Subscription
@@ -197,6 +198,10 @@ class WebhookViewSet(viewsets.GenericViewSet[Subscription]):
     }
     serializer_class = SubscriptionSerializer
     pagination_class = None
+    # Each test event or redelivery is an attempt (retried up to six times) at the team's own
+    # receiver: counted per webhook, on top of the key's limit.
+    throttle_classes = [KeyRateThrottle, ObjectRateThrottle]
+    object_throttle_scopes = {"send_test": "webhook_test", "redeliver": "webhook_test"}
 
     def _subscription(self, request: Request, pk: str) -> Subscription:
         return selectors.subscription_of(team=get_caller(request).team, subscription_id=pk)
@@ -271,7 +276,8 @@ class WebhookViewSet(viewsets.GenericViewSet[Subscription]):
         description=(
             "Sends a `webhook.test` event to this webhook only, signed, retried and logged like every "
             "delivery. Answers 202 with the delivery; follow it in the delivery log. 409 `WEBHOOK_DISABLED` "
-            "for a disabled webhook (enable it first)."
+            "for a disabled webhook (enable it first). Test events and redeliveries of one webhook share a "
+            "limit of `WEBHOOK_TEST_PER_MINUTE` a minute (5 by default): past it, 429 `RATE_LIMITED`."
         ),
         request=None,
         responses={202: _one(WebhookDeliverySerializer, "WebhookTestResponse")},
@@ -324,7 +330,8 @@ class WebhookViewSet(viewsets.GenericViewSet[Subscription]):
         description=(
             "Sends the delivery again now, with a new series of attempts, whatever its status: the same "
             "event id (`webhook-id`), so a receiver that already has it can tell. 409 `DELIVERY_IN_FLIGHT` "
-            "while an attempt is under way, `WEBHOOK_DISABLED` while the webhook is disabled."
+            "while an attempt is under way, `WEBHOOK_DISABLED` while the webhook is disabled. Counts against "
+            "the webhook's limit of test events and redeliveries (429 `RATE_LIMITED` past it)."
         ),
         request=None,
         responses={202: _one(WebhookDeliverySerializer, "WebhookRedeliveryResponse")},
