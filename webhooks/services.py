@@ -182,7 +182,7 @@ def emit(*, team: Team, event_type: str, data: dict[str, object]) -> Event:
     )
     ids = [str(d.pk) for d in deliveries]
     if ids:
-        transaction.on_commit(lambda: _enqueue(ids))
+        transaction.on_commit(lambda: _enqueue(ids, team.pk))
     return event
 
 
@@ -197,7 +197,7 @@ def subscription_send_test(*, subscription: Subscription) -> Delivery:
             raise Conflict("The webhook is disabled: enable it before sending a test event.", code="WEBHOOK_DISABLED")
         event = Event.objects.create(team_id=locked.team_id, type=EventType.TEST, data=_test_data(locked))
         delivery = Delivery.objects.create(subscription=locked, event=event, next_attempt_at=event.created_at)
-        transaction.on_commit(lambda: _enqueue([str(delivery.pk)]))
+        transaction.on_commit(lambda: _enqueue([str(delivery.pk)], locked.team_id))
     return delivery
 
 
@@ -205,12 +205,14 @@ def _test_data(subscription: Subscription) -> dict[str, object]:
     return {"test": True, "subscription_id": str(subscription.pk), "message": "A test event: nothing happened."}
 
 
-def _enqueue(delivery_ids: list[str]) -> None:
+def _enqueue(delivery_ids: list[str], team_id: object) -> None:
+    """Queue the deliveries of one team. The message names the team, so a worker can see
+    whether the team holds its share of the lane before it claims anything."""
     from webhooks.tasks import deliver
 
     for delivery_id in delivery_ids:
         try:
-            deliver.delay(delivery_id)
+            deliver.delay(delivery_id, str(team_id))
         except Exception:  # the broker is down: the sweeper sends it
             logger.warning("Could not enqueue webhook delivery %s; the sweeper will", delivery_id, exc_info=True)
 
@@ -387,6 +389,17 @@ def delivery_attempt(*, delivery_id: str) -> None:
         logger.info("Webhook %s was deleted while delivery %s was in flight", delivery.subscription_id, delivery.pk)
 
 
+def delivery_hand_back(*, delivery_id: str) -> None:
+    """Its team holds its share of the webhooks lane: the delivery is not attempted now. It stays
+    pending with its attempts unchanged, due again in LANE_RETRY_SECONDS, when the message handed
+    back to the broker (`lanes.later`) comes round; until then the sweep leaves it alone, so a
+    flood does not multiply its own messages. Were that message lost, the sweep sends it."""
+    now = timezone.now()
+    Delivery.objects.filter(pk=delivery_id, state=DeliveryState.PENDING, next_attempt_at__lte=now).update(
+        next_attempt_at=now + dt.timedelta(seconds=settings.LANE_RETRY_SECONDS)
+    )
+
+
 def delivery_send_again(*, delivery: Delivery) -> bool:
     """Send the delivery again now, with a new series of attempts, whatever happened before (the
     admin's and dashboard's "send again", the API's redeliver). False, and nothing changes, while
@@ -397,7 +410,8 @@ def delivery_send_again(*, delivery: Delivery) -> bool:
         .update(state=DeliveryState.PENDING, next_attempt_at=timezone.now(), attempts=0)
     )
     if queued:
-        transaction.on_commit(lambda: _enqueue([str(delivery.pk)]))
+        team_id = delivery.subscription.team_id
+        transaction.on_commit(lambda: _enqueue([str(delivery.pk)], team_id))
     return bool(queued)
 
 
@@ -430,9 +444,10 @@ def deliveries_sweep(*, limit: int = 500) -> list[str]:
         state=DeliveryState.FAILED, next_attempt_at=None, last_error="WORKER_LOST: the last attempt never finished"
     )
     due = Delivery.objects.filter(state=DeliveryState.PENDING, next_attempt_at__lte=now).order_by("next_attempt_at")
-    ids = [str(pk) for pk in due.values_list("pk", flat=True)[:limit]]
-    _enqueue(ids)
-    return ids
+    found = list(due.values_list("pk", "subscription__team_id")[:limit])
+    for pk, team_id in found:
+        _enqueue([str(pk)], team_id)
+    return [str(pk) for pk, _ in found]
 
 
 PURGE_BUDGET_SECONDS = 30.0
