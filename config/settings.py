@@ -274,6 +274,12 @@ WEBHOOK_RETRY_DELAYS = env.list("WEBHOOK_RETRY_DELAYS", cast=float, default=[60,
 WEBHOOK_SECRET_OVERLAP_SECONDS = env.float("WEBHOOK_SECRET_OVERLAP_SECONDS", default=24 * 3600.0)
 # Test events and redeliveries a minute, per webhook: each is an attempt at its receiver.
 WEBHOOK_TEST_PER_MINUTE = env.int("WEBHOOK_TEST_PER_MINUTE", default=5)
+# The circuit breaker (webhooks/circuit.py): after this many attempts in a row that time out or
+# cannot connect, a webhook's deliveries wait for the cool-down, doubled at each reopening up to
+# the maximum, before one is tried as a probe.
+WEBHOOK_CIRCUIT_TIMEOUTS = env.int("WEBHOOK_CIRCUIT_TIMEOUTS", default=5)
+WEBHOOK_CIRCUIT_COOLDOWN_SECONDS = env.float("WEBHOOK_CIRCUIT_COOLDOWN_SECONDS", default=60.0)
+WEBHOOK_CIRCUIT_MAX_COOLDOWN_SECONDS = env.float("WEBHOOK_CIRCUIT_MAX_COOLDOWN_SECONDS", default=3600.0)
 
 # --- Secrets at rest --------------------------------------------------------------------
 # Fernet keys (comma-separated, newest first) for OAuth tokens and webhook secrets; older

@@ -41,6 +41,14 @@ class SubscriptionCreateSerializer(serializers.Serializer[Any]):
 class SubscriptionSerializer(serializers.ModelSerializer[Subscription]):
     disabled = serializers.SerializerMethodField(help_text="True once deliveries have stopped; see disabled_reason.")
     health = serializers.SerializerMethodField()
+    circuit_open_until = serializers.DateTimeField(
+        read_only=True,
+        allow_null=True,
+        help_text="Set while the webhook's circuit is open: its receiver timed out or refused connections "
+        "on several attempts in a row, so its deliveries wait (pending, no attempt counted) until then, "
+        "when one is tried as a probe. A success closes the circuit (null again) and the waiting "
+        "deliveries go out; a failure opens it again, for twice as long.",
+    )
     previous_secret_expires_at = serializers.SerializerMethodField(
         help_text="After a secret rotation: until when the replaced secret still signs beside the new one; "
         "null when no replaced secret signs."
@@ -56,6 +64,7 @@ class SubscriptionSerializer(serializers.ModelSerializer[Subscription]):
             "disabled_at",
             "disabled_reason",
             "health",
+            "circuit_open_until",
             "previous_secret_expires_at",
             "created_at",
         ]
@@ -170,7 +179,10 @@ _SIGNATURES = (
     "Standard Webhooks headers `webhook-id`, `webhook-timestamp`, `webhook-signature`. A 2xx "
     "answer within 10 s is a success; anything else (a redirect included) is retried after 1 min, "
     "5 min, 30 min, 2 h and 12 h (6 attempts), honouring `Retry-After`. `410 Gone` disables the "
-    "webhook at once, and so do 5 events in a row whose every attempt failed. After a secret "
+    "webhook at once, and so do 5 events in a row whose every attempt failed. After 5 attempts in a row "
+    "that time out or cannot connect, the webhook's circuit opens (`circuit_open_until`): its deliveries "
+    "wait, pending, for a minute (doubling at each reopening), then one is tried; a success lets the "
+    "rest go out. After a secret "
     "rotation the replaced secret signs beside the new one for 24 hours: `webhook-signature` lists "
     "both (`v1,<new> v1,<old>`) and `X-Service-Signature-Previous` carries the old secret's `sha256=`."
 )
@@ -209,7 +221,10 @@ class WebhookViewSet(viewsets.GenericViewSet[Subscription]):
     @api_operation(
         scope="webhooks:read",
         summary="List webhooks",
-        description="The team's webhooks with their delivery health. Secrets are never shown again.",
+        description=(
+            "The team's webhooks with their delivery health and circuit (`circuit_open_until`). Secrets are "
+            "never shown again."
+        ),
         responses={200: OpenApiResponse(data_envelope("WebhookListResponse", SubscriptionSerializer(many=True)))},
     )
     def list(self, request: Request) -> Response:
@@ -263,7 +278,9 @@ class WebhookViewSet(viewsets.GenericViewSet[Subscription]):
     @api_operation(
         scope="webhooks:read",
         summary="Get a webhook",
-        description="One webhook with its delivery health. 404 for another team's webhook.",
+        description=(
+            "One webhook with its delivery health and circuit (`circuit_open_until`). 404 for another team's webhook."
+        ),
         responses={200: _one(SubscriptionSerializer, "WebhookResponse")},
         errors=(404,),
     )
