@@ -272,6 +272,14 @@ OUTBOUND_CA_BUNDLE = env.str("OUTBOUND_CA_BUNDLE", default="") or None
 WEBHOOK_RETRY_DELAYS = env.list("WEBHOOK_RETRY_DELAYS", cast=float, default=[60, 300, 1800, 7200, 43200])
 # After a secret rotation the replaced secret keeps signing beside the new one this long.
 WEBHOOK_SECRET_OVERLAP_SECONDS = env.float("WEBHOOK_SECRET_OVERLAP_SECONDS", default=24 * 3600.0)
+# Test events and redeliveries a minute, per webhook: each is an attempt at its receiver.
+WEBHOOK_TEST_PER_MINUTE = env.int("WEBHOOK_TEST_PER_MINUTE", default=5)
+# The circuit breaker (webhooks/circuit.py): after this many attempts in a row that time out or
+# cannot connect, a webhook's deliveries wait for the cool-down, doubled at each reopening up to
+# the maximum, before one is tried as a probe.
+WEBHOOK_CIRCUIT_TIMEOUTS = env.int("WEBHOOK_CIRCUIT_TIMEOUTS", default=5)
+WEBHOOK_CIRCUIT_COOLDOWN_SECONDS = env.float("WEBHOOK_CIRCUIT_COOLDOWN_SECONDS", default=60.0)
+WEBHOOK_CIRCUIT_MAX_COOLDOWN_SECONDS = env.float("WEBHOOK_CIRCUIT_MAX_COOLDOWN_SECONDS", default=3600.0)
 
 # --- Secrets at rest --------------------------------------------------------------------
 # Fernet keys (comma-separated, newest first) for OAuth tokens and webhook secrets; older
@@ -305,6 +313,8 @@ RATE_LIMITS = {"create_publish": 30, "retry": 30, "default": 120}
 # /mcp's own requests (initialize, tools/list, each tool call's message); a tool call also
 # counts against the bucket of the REST operation it runs (mcpserver/http.py).
 RATE_LIMITS["mcp"] = 120
+# Per webhook and team: its test events and redeliveries together (config.throttling.ObjectRateThrottle).
+RATE_LIMITS["webhook_test"] = WEBHOOK_TEST_PER_MINUTE
 RATE_LIMIT_KEY_PREFIX = env.str("RATE_LIMIT_KEY_PREFIX", default="ratelimit")
 # Web processes that count apart when Redis is unset or down: each allows its share of a limit
 # (config/throttling.py). The Procfile runs two gunicorn workers.

@@ -1,4 +1,5 @@
-"""Per-API-key rate limits with an atomic counter (spec §8: create 30/min, retry 30/min, other 120/min).
+"""Per-API-key rate limits with an atomic counter (spec §8: create 30/min, retry 30/min, other 120/min),
+and per-object limits on actions that make outside work (a webhook's test sends and redeliveries).
 
 DRF's stock throttles read a history list, then write it back: two concurrent requests can both
 pass the last free slot. Here each request is one Redis INCR (plus EXPIRE in the same MULTI) on a
@@ -68,21 +69,19 @@ def _hit_local(key: str) -> int:
         return _local_counts[key]
 
 
-class KeyRateThrottle(BaseThrottle):
-    """Limits requests per API key and bucket. A view picks its bucket with `throttle_scope`
-    (a key of settings.RATE_LIMITS); views without one count against `default`."""
+class _WindowThrottle(BaseThrottle):
+    """Counts one request in a bucket's fixed window and says the bucket's X-RateLimit-* headers."""
 
-    def allow_request(self, request: Request, view: APIView) -> bool:
-        api_key = getattr(request, "auth", None)
-        if api_key is None:  # unauthenticated requests are refused before throttling
-            return True
-        bucket = getattr(view, "throttle_scope", None) or "default"
+    reset_at: float
+    now: float
+
+    def _allow(self, request: Request, bucket: str, ident: object) -> bool:
         limit = settings.RATE_LIMITS[bucket]
         now = time.time()
         window = int(now // WINDOW_SECONDS)
         self.reset_at = (window + 1) * WINDOW_SECONDS
         self.now = now
-        count, local = _hit(f"{settings.RATE_LIMIT_KEY_PREFIX}:{bucket}:{api_key.pk}:{window}")
+        count, local = _hit(f"{settings.RATE_LIMIT_KEY_PREFIX}:{bucket}:{ident}:{window}")
         if local:
             limit = local_limit(limit)
         headers = {
@@ -90,8 +89,11 @@ class KeyRateThrottle(BaseThrottle):
             "X-RateLimit-Remaining": str(max(0, limit - count)),
             "X-RateLimit-Reset": str(self.reset_at),
         }
-        # Picked up by RequestIdMiddleware, so successes and 429s both carry the headers.
-        request._request.rate_limit_headers = headers  # type: ignore[attr-defined]
+        # Picked up by RequestIdMiddleware, so successes and 429s both carry the headers. When
+        # two buckets count a request, the headers are the tighter one's (the one that refuses).
+        shown = getattr(request._request, "rate_limit_headers", None)
+        if shown is None or int(headers["X-RateLimit-Remaining"]) < int(shown["X-RateLimit-Remaining"]):
+            request._request.rate_limit_headers = headers  # type: ignore[attr-defined]
         return count <= limit
 
     def wait(self) -> float:
@@ -99,3 +101,30 @@ class KeyRateThrottle(BaseThrottle):
 
     def get_ident(self, request: Any) -> str:  # pragma: no cover - unused, keyed by API key
         return ""
+
+
+class KeyRateThrottle(_WindowThrottle):
+    """Limits requests per API key and bucket. A view picks its bucket with `throttle_scope`
+    (a key of settings.RATE_LIMITS); views without one count against `default`."""
+
+    def allow_request(self, request: Request, view: APIView) -> bool:
+        api_key = getattr(request, "auth", None)
+        if api_key is None:  # unauthenticated requests are refused before throttling
+            return True
+        return self._allow(request, getattr(view, "throttle_scope", None) or "default", api_key.pk)
+
+
+class ObjectRateThrottle(_WindowThrottle):
+    """Limits an action on one object (the URL's `pk`), on top of the key's limit: a view maps
+    its limited actions to buckets in `object_throttle_scopes` (a webhook's test sends and
+    redeliveries). Counted per team, so another team's requests for the same id (a 404 to them)
+    never use up the owner's allowance."""
+
+    def allow_request(self, request: Request, view: APIView) -> bool:
+        caller = getattr(request, "auth", None)
+        scopes: dict[str, str] = getattr(view, "object_throttle_scopes", {})
+        bucket = scopes.get(getattr(view, "action", None) or "")
+        pk = view.kwargs.get("pk")
+        if caller is None or bucket is None or pk is None:
+            return True
+        return self._allow(request, bucket, f"{caller.team.pk}:{pk}")

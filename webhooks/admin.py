@@ -13,7 +13,15 @@ from webhooks.models import Delivery, DeliveryAttempt, Event, Subscription
 class SubscriptionAdmin(admin.ModelAdmin[Subscription]):
     """The secrets (the current one and one replaced by a rotation) are encrypted and never displayed."""
 
-    list_display = ["url", "team", "disabled_at", "last_success_at", "last_failure_at", "consecutive_failures"]
+    list_display = [
+        "url",
+        "team",
+        "disabled_at",
+        "circuit_open_until",
+        "last_success_at",
+        "last_failure_at",
+        "consecutive_failures",
+    ]
     list_filter = [("disabled_at", admin.EmptyFieldListFilter)]
     search_fields = ["url", "team__name", "id"]
     exclude = ["secret", "previous_secret"]
@@ -27,6 +35,9 @@ class SubscriptionAdmin(admin.ModelAdmin[Subscription]):
         "failed_deliveries_in_row",
         "disabled_at",
         "disabled_reason",
+        "consecutive_timeouts",
+        "circuit_open_until",
+        "circuit_opens",
         "previous_secret_expires_at",
         "created_at",
     ]

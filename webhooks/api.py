@@ -18,6 +18,7 @@ from config.pagination import PagePagination
 from config.routers import UUID_PATTERN
 from config.schema import api_operation, data_envelope
 from config.serializers import represented, validated
+from config.throttling import KeyRateThrottle, ObjectRateThrottle
 from teams.authentication import get_caller
 from webhooks import selectors, services
 from webhooks.models import SUBSCRIBABLE_EVENTS, Delivery, DeliveryState, EventType, Subscription
@@ -40,6 +41,14 @@ class SubscriptionCreateSerializer(serializers.Serializer[Any]):
 class SubscriptionSerializer(serializers.ModelSerializer[Subscription]):
     disabled = serializers.SerializerMethodField(help_text="True once deliveries have stopped; see disabled_reason.")
     health = serializers.SerializerMethodField()
+    circuit_open_until = serializers.DateTimeField(
+        read_only=True,
+        allow_null=True,
+        help_text="Set while the webhook's circuit is open: its receiver timed out or refused connections "
+        "on several attempts in a row, so its deliveries wait (pending, no attempt counted) until then, "
+        "when one is tried as a probe. A success closes the circuit (null again) and the waiting "
+        "deliveries go out; a failure opens it again, for twice as long.",
+    )
     previous_secret_expires_at = serializers.SerializerMethodField(
         help_text="After a secret rotation: until when the replaced secret still signs beside the new one; "
         "null when no replaced secret signs."
@@ -55,6 +64,7 @@ class SubscriptionSerializer(serializers.ModelSerializer[Subscription]):
             "disabled_at",
             "disabled_reason",
             "health",
+            "circuit_open_until",
             "previous_secret_expires_at",
             "created_at",
         ]
@@ -169,7 +179,10 @@ _SIGNATURES = (
     "Standard Webhooks headers `webhook-id`, `webhook-timestamp`, `webhook-signature`. A 2xx "
     "answer within 10 s is a success; anything else (a redirect included) is retried after 1 min, "
     "5 min, 30 min, 2 h and 12 h (6 attempts), honouring `Retry-After`. `410 Gone` disables the "
-    "webhook at once, and so do 5 events in a row whose every attempt failed. After a secret "
+    "webhook at once, and so do 5 events in a row whose every attempt failed. After 5 attempts in a row "
+    "that time out or cannot connect, the webhook's circuit opens (`circuit_open_until`): its deliveries "
+    "wait, pending, for a minute (doubling at each reopening), then one is tried; a success lets the "
+    "rest go out. After a secret "
     "rotation the replaced secret signs beside the new one for 24 hours: `webhook-signature` lists "
     "both (`v1,<new> v1,<old>`) and `X-Service-Signature-Previous` carries the old secret's `sha256=`."
 )
@@ -197,6 +210,10 @@ class WebhookViewSet(viewsets.GenericViewSet[Subscription]):
     }
     serializer_class = SubscriptionSerializer
     pagination_class = None
+    # Each test event or redelivery is an attempt (retried up to six times) at the team's own
+    # receiver: counted per webhook, on top of the key's limit.
+    throttle_classes = [KeyRateThrottle, ObjectRateThrottle]
+    object_throttle_scopes = {"send_test": "webhook_test", "redeliver": "webhook_test"}
 
     def _subscription(self, request: Request, pk: str) -> Subscription:
         return selectors.subscription_of(team=get_caller(request).team, subscription_id=pk)
@@ -204,7 +221,10 @@ class WebhookViewSet(viewsets.GenericViewSet[Subscription]):
     @api_operation(
         scope="webhooks:read",
         summary="List webhooks",
-        description="The team's webhooks with their delivery health. Secrets are never shown again.",
+        description=(
+            "The team's webhooks with their delivery health and circuit (`circuit_open_until`). Secrets are "
+            "never shown again."
+        ),
         responses={200: OpenApiResponse(data_envelope("WebhookListResponse", SubscriptionSerializer(many=True)))},
     )
     def list(self, request: Request) -> Response:
@@ -258,7 +278,9 @@ class WebhookViewSet(viewsets.GenericViewSet[Subscription]):
     @api_operation(
         scope="webhooks:read",
         summary="Get a webhook",
-        description="One webhook with its delivery health. 404 for another team's webhook.",
+        description=(
+            "One webhook with its delivery health and circuit (`circuit_open_until`). 404 for another team's webhook."
+        ),
         responses={200: _one(SubscriptionSerializer, "WebhookResponse")},
         errors=(404,),
     )
@@ -271,7 +293,8 @@ class WebhookViewSet(viewsets.GenericViewSet[Subscription]):
         description=(
             "Sends a `webhook.test` event to this webhook only, signed, retried and logged like every "
             "delivery. Answers 202 with the delivery; follow it in the delivery log. 409 `WEBHOOK_DISABLED` "
-            "for a disabled webhook (enable it first)."
+            "for a disabled webhook (enable it first). Test events and redeliveries of one webhook share a "
+            "limit of `WEBHOOK_TEST_PER_MINUTE` a minute (5 by default): past it, 429 `RATE_LIMITED`."
         ),
         request=None,
         responses={202: _one(WebhookDeliverySerializer, "WebhookTestResponse")},
@@ -324,7 +347,8 @@ class WebhookViewSet(viewsets.GenericViewSet[Subscription]):
         description=(
             "Sends the delivery again now, with a new series of attempts, whatever its status: the same "
             "event id (`webhook-id`), so a receiver that already has it can tell. 409 `DELIVERY_IN_FLIGHT` "
-            "while an attempt is under way, `WEBHOOK_DISABLED` while the webhook is disabled."
+            "while an attempt is under way, `WEBHOOK_DISABLED` while the webhook is disabled. Counts against "
+            "the webhook's limit of test events and redeliveries (429 `RATE_LIMITED` past it)."
         ),
         request=None,
         responses={202: _one(WebhookDeliverySerializer, "WebhookRedeliveryResponse")},

@@ -29,12 +29,21 @@ WITH claimed AS (
     RETURNING id, attempts, subscription_id, event_id
 )
 SELECT claimed.id, claimed.attempts, s.id, s.url, s.secret, s.previous_secret, s.previous_secret_expires_at,
-    s.disabled_at, e.id, e.team_id, e.type, e.created_at, e.data
+    s.disabled_at, s.circuit_open_until, s.circuit_opens, e.id, e.team_id, e.type, e.created_at, e.data
 FROM claimed
 JOIN webhooks_subscription s ON s.id = claimed.subscription_id
 JOIN webhooks_event e ON e.id = claimed.event_id
 """  # noqa: S608 - the states are constants, values bound
-_SUBSCRIPTION_FIELDS = ("id", "url", "secret", "previous_secret", "previous_secret_expires_at", "disabled_at")
+_SUBSCRIPTION_FIELDS = (
+    "id",
+    "url",
+    "secret",
+    "previous_secret",
+    "previous_secret_expires_at",
+    "disabled_at",
+    "circuit_open_until",
+    "circuit_opens",
+)
 _EVENT_FIELDS = ("id", "team", "type", "created_at", "data")
 
 _SUCCESS_SQL = """
@@ -44,7 +53,8 @@ WITH attempt AS (
     VALUES (%(attempt_id)s, %(now)s, %(now)s, %(delivery_id)s, %(number)s, %(status)s, '', %(duration_ms)s)
 ), health AS (
     UPDATE webhooks_subscription
-    SET last_success_at = %(now)s, consecutive_failures = 0, failed_deliveries_in_row = 0
+    SET last_success_at = %(now)s, consecutive_failures = 0, failed_deliveries_in_row = 0,
+        consecutive_timeouts = 0, circuit_open_until = NULL, circuit_opens = 0
     WHERE id = %(subscription_id)s
 )
 UPDATE webhooks_delivery
@@ -85,8 +95,8 @@ def claim(delivery_id: str, now: dt.datetime) -> Delivery | None:
 
 
 def _claimed(row: Sequence[Any]) -> Delivery:
-    subscription = loaded(Subscription, _SUBSCRIPTION_FIELDS, row[2:8])
-    event = loaded(Event, _EVENT_FIELDS, row[8:13])
+    subscription = loaded(Subscription, _SUBSCRIPTION_FIELDS, row[2:10])
+    event = loaded(Event, _EVENT_FIELDS, row[10:15])
     delivery = loaded(
         Delivery,
         ("id", "attempts", "state", "subscription", "event"),
@@ -97,7 +107,8 @@ def _claimed(row: Sequence[Any]) -> Delivery:
 
 
 def record_success(delivery: Delivery, attempt_id: Any, status: int, duration_ms: int, now: dt.datetime) -> None:
-    """Log the attempt, mark the delivery succeeded and reset the subscription's failure counts."""
+    """Log the attempt, mark the delivery succeeded and reset the subscription's failure counts
+    (closing its circuit)."""
     params: dict[str, Any] = {
         "attempt_id": attempt_id,
         "now": now,

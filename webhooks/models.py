@@ -45,6 +45,17 @@ class Subscription(BaseModel):
     )
     disabled_at = models.DateTimeField(null=True, blank=True)
     disabled_reason = models.CharField(max_length=300, blank=True)
+    # The circuit breaker (`services`): a receiver that keeps timing out or refusing connections
+    # is left alone for a cool-down instead of holding worker threads for nothing.
+    consecutive_timeouts = models.PositiveIntegerField(
+        default=0, help_text="Attempts in a row that timed out or could not connect."
+    )
+    circuit_open_until = models.DateTimeField(
+        null=True, blank=True, help_text="While set, deliveries wait until then; then one is tried as a probe."
+    )
+    circuit_opens = models.PositiveSmallIntegerField(
+        default=0, help_text="Times in a row the circuit opened; each doubles the cool-down."
+    )
 
     class Meta:
         ordering = ["created_at", "id"]

@@ -7,7 +7,8 @@ killed) the sweeper finds the delivery by its `next_attempt_at` and sends it. Re
 in the database, never in a broker countdown. An attempt costs two statements on PostgreSQL
 (`hotpath`: claim-and-load, then record the success), and deliveries to one receiver share a
 keep-alive connection (`config.outbound`), which the address policy checks again every time.
-A test event (`subscription_send_test`, the dashboard's "Send test event", the API's
+A receiver that keeps timing out is circuit-broken (`circuit`): its deliveries wait, pending,
+while the circuit is open. A test event (`subscription_send_test`, the dashboard's "Send test event", the API's
 `POST /webhooks/{id}/test`) is the one event written outside `emit`: it has its own type and
 goes to the subscription asked for, only. A secret rotation (`subscription_rotate_secret`) keeps
 the replaced secret signing beside the new one for a day (`signing`).
@@ -28,6 +29,7 @@ import time
 import uuid
 from collections.abc import Iterable
 from email.utils import parsedate_to_datetime
+from typing import NamedTuple
 
 from django.conf import settings
 from django.db import IntegrityError, connection, transaction
@@ -39,7 +41,7 @@ from config.db import purge
 from config.errors import Conflict, InvalidRequest, NotFound
 from config.ids import new_id
 from teams.models import Team
-from webhooks import hotpath, signing
+from webhooks import circuit, hotpath, signing
 from webhooks.models import (
     SUBSCRIBABLE_EVENTS,
     Delivery,
@@ -73,10 +75,19 @@ def _check_url(url: str) -> None:
 
 
 def _check_secret(secret: str | None) -> None:
-    """A caller-supplied secret (None: one is generated) must be a valid `whsec_` secret."""
-    if secret is not None and not signing.secret_is_valid(secret):
+    """A caller-supplied secret (None: one is generated) must be a valid `whsec_` secret whose
+    key is not guessable: a signature is only as strong as the key's entropy."""
+    if secret is None:
+        return
+    if not signing.secret_is_valid(secret):
         raise InvalidRequest(
             "secret must be 'whsec_' followed by base64 of 24 to 64 random bytes.", code="INVALID_WEBHOOK_SECRET"
+        )
+    if signing.secret_is_weak(secret):
+        raise InvalidRequest(
+            f"secret is too predictable (under {signing.MIN_SECRET_BITS} bits of entropy): use random bytes, "
+            "or omit it to have one generated.",
+            code="WEAK_WEBHOOK_SECRET",
         )
 
 
@@ -109,7 +120,13 @@ def move_to_team(*, source: Team, target: Team) -> dict[str, int]:  # noqa: ARG0
 
 def subscription_enable(*, subscription: Subscription) -> None:
     Subscription.objects.filter(pk=subscription.pk).update(
-        disabled_at=None, disabled_reason="", failed_deliveries_in_row=0, consecutive_failures=0
+        disabled_at=None,
+        disabled_reason="",
+        failed_deliveries_in_row=0,
+        consecutive_failures=0,
+        consecutive_timeouts=0,
+        circuit_open_until=None,
+        circuit_opens=0,
     )
 
 
@@ -173,7 +190,7 @@ def emit(*, team: Team, event_type: str, data: dict[str, object]) -> Event:
     )
     ids = [str(d.pk) for d in deliveries]
     if ids:
-        transaction.on_commit(lambda: _enqueue(ids))
+        transaction.on_commit(lambda: _enqueue(ids, team.pk))
     return event
 
 
@@ -188,7 +205,7 @@ def subscription_send_test(*, subscription: Subscription) -> Delivery:
             raise Conflict("The webhook is disabled: enable it before sending a test event.", code="WEBHOOK_DISABLED")
         event = Event.objects.create(team_id=locked.team_id, type=EventType.TEST, data=_test_data(locked))
         delivery = Delivery.objects.create(subscription=locked, event=event, next_attempt_at=event.created_at)
-        transaction.on_commit(lambda: _enqueue([str(delivery.pk)]))
+        transaction.on_commit(lambda: _enqueue([str(delivery.pk)], locked.team_id))
     return delivery
 
 
@@ -196,12 +213,14 @@ def _test_data(subscription: Subscription) -> dict[str, object]:
     return {"test": True, "subscription_id": str(subscription.pk), "message": "A test event: nothing happened."}
 
 
-def _enqueue(delivery_ids: list[str]) -> None:
+def _enqueue(delivery_ids: list[str], team_id: object) -> None:
+    """Queue the deliveries of one team. The message names the team, so a worker can see
+    whether the team holds its share of the lane before it claims anything."""
     from webhooks.tasks import deliver
 
     for delivery_id in delivery_ids:
         try:
-            deliver.delay(delivery_id)
+            deliver.delay(delivery_id, str(team_id))
         except Exception:  # the broker is down: the sweeper sends it
             logger.warning("Could not enqueue webhook delivery %s; the sweeper will", delivery_id, exc_info=True)
 
@@ -237,8 +256,15 @@ def _claim_with_orm(delivery_id: str) -> Delivery | None:
     return Delivery.objects.select_related("subscription", "event").get(pk=delivery_id)
 
 
-def _post(delivery: Delivery) -> tuple[int | None, str, dict[str, str]]:
-    """(status code, error, response headers) of one POST; never raises for network failures."""
+class _Reply(NamedTuple):
+    status: int | None
+    error: str  # empty for a 2xx
+    headers: dict[str, str]
+    unreachable: bool = False  # timed out or could not connect (the circuit breaker counts these)
+
+
+def _post(delivery: Delivery) -> _Reply:
+    """What one POST got; never raises for network failures."""
     subscription, event = delivery.subscription, delivery.event
     raw = signing.body(envelope(event))
     headers = signing.headers(subscription.signing_secrets(timezone.now()), str(event.pk), int(time.time()), raw)
@@ -257,8 +283,9 @@ def _post(delivery: Delivery) -> tuple[int | None, str, dict[str, str]]:
         ) as response:
             status, response_headers = response.status_code, dict(response.headers)
     except outbound.OutboundError as exc:
-        return None, f"{exc.code}: {exc}", {}
-    return status, "" if 200 <= status < 300 else f"HTTP {status}", response_headers
+        unreachable = isinstance(exc, outbound.OutboundTimeout | outbound.OutboundConnectionError)
+        return _Reply(None, f"{exc.code}: {exc}", {}, unreachable)
+    return _Reply(status, "" if 200 <= status < 300 else f"HTTP {status}", response_headers)
 
 
 def _retry_after(headers: dict[str, str]) -> dt.timedelta | None:
@@ -313,18 +340,22 @@ def _record_success_with_orm(delivery: Delivery, status: int, duration_ms: int) 
             last_duration_ms=duration_ms,
         )
         Subscription.objects.filter(pk=delivery.subscription_id).update(
-            last_success_at=now, consecutive_failures=0, failed_deliveries_in_row=0
+            last_success_at=now,
+            consecutive_failures=0,
+            failed_deliveries_in_row=0,
+            consecutive_timeouts=0,
+            circuit_open_until=None,
+            circuit_opens=0,
         )
 
 
-def _record_failure(
-    delivery: Delivery, status: int | None, error: str, headers: dict[str, str], duration_ms: int
-) -> None:
+def _record_failure(delivery: Delivery, reply: _Reply, duration_ms: int, *, probe: bool) -> None:
     """Log the attempt, schedule the next one or fail the delivery, count the failure against the
-    subscription and disable it when the rules say so, atomically."""
+    subscription (its circuit too) and disable it when the rules say so, atomically."""
     with transaction.atomic():
-        _log_attempt(delivery, status, error, duration_ms)
-        _count_failure(delivery, status, error, headers, duration_ms)
+        _log_attempt(delivery, reply.status, reply.error, duration_ms)
+        _count_failure(delivery, reply.status, reply.error, reply.headers, duration_ms)
+        circuit.failed(delivery, unreachable=reply.unreachable, probe=probe)
 
 
 def _count_failure(
@@ -366,16 +397,32 @@ def delivery_attempt(*, delivery_id: str) -> None:
     if delivery.subscription.disabled_at is not None:
         Delivery.objects.filter(pk=delivery.pk).update(state=DeliveryState.CANCELLED, next_attempt_at=None)
         return
+    goes, probe_held_until = circuit.gate(delivery)
+    if not goes:
+        return
     started = time.monotonic()
-    status, error, headers = _post(delivery)
+    reply = _post(delivery)
     duration_ms = int((time.monotonic() - started) * 1000)
     try:
-        if not error and status is not None:
-            _record_success(delivery, status, duration_ms)
+        if not reply.error and reply.status is not None:
+            _record_success(delivery, reply.status, duration_ms)
+            if probe_held_until is not None:
+                _enqueue(circuit.closed(delivery, probe_held_until), delivery.event.team_id)
         else:
-            _record_failure(delivery, status, error, headers, duration_ms)
+            _record_failure(delivery, reply, duration_ms, probe=probe_held_until is not None)
     except IntegrityError:
         logger.info("Webhook %s was deleted while delivery %s was in flight", delivery.subscription_id, delivery.pk)
+
+
+def delivery_hand_back(*, delivery_id: str) -> None:
+    """Its team holds its share of the webhooks lane: the delivery is not attempted now. It stays
+    pending with its attempts unchanged, due again in LANE_RETRY_SECONDS, when the message handed
+    back to the broker (`lanes.later`) comes round; until then the sweep leaves it alone, so a
+    flood does not multiply its own messages. Were that message lost, the sweep sends it."""
+    now = timezone.now()
+    Delivery.objects.filter(pk=delivery_id, state=DeliveryState.PENDING, next_attempt_at__lte=now).update(
+        next_attempt_at=now + dt.timedelta(seconds=settings.LANE_RETRY_SECONDS)
+    )
 
 
 def delivery_send_again(*, delivery: Delivery) -> bool:
@@ -388,7 +435,8 @@ def delivery_send_again(*, delivery: Delivery) -> bool:
         .update(state=DeliveryState.PENDING, next_attempt_at=timezone.now(), attempts=0)
     )
     if queued:
-        transaction.on_commit(lambda: _enqueue([str(delivery.pk)]))
+        team_id = delivery.subscription.team_id
+        transaction.on_commit(lambda: _enqueue([str(delivery.pk)], team_id))
     return bool(queued)
 
 
@@ -421,9 +469,10 @@ def deliveries_sweep(*, limit: int = 500) -> list[str]:
         state=DeliveryState.FAILED, next_attempt_at=None, last_error="WORKER_LOST: the last attempt never finished"
     )
     due = Delivery.objects.filter(state=DeliveryState.PENDING, next_attempt_at__lte=now).order_by("next_attempt_at")
-    ids = [str(pk) for pk in due.values_list("pk", flat=True)[:limit]]
-    _enqueue(ids)
-    return ids
+    found = list(due.values_list("pk", "subscription__team_id")[:limit])
+    for pk, team_id in found:
+        _enqueue([str(pk)], team_id)
+    return [str(pk) for pk, _ in found]
 
 
 PURGE_BUDGET_SECONDS = 30.0

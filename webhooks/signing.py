@@ -17,6 +17,15 @@ signing for WEBHOOK_SECRET_OVERLAP_SECONDS beside the new one: `webhook-signatur
 delivery when any one matches), `X-Service-Signature` is made with the new secret and
 `X-Service-Signature-Previous` with the old one, so a receiver still holding the old secret
 keeps verifying until it switches.
+
+A secret a caller chooses must carry at least MIN_SECRET_BITS of entropy (`secret_is_weak`).
+Entropy cannot be measured from one sample, only estimated, and a plain Shannon estimate over
+the bytes of a 24-byte key cannot exceed log2(24) bits a byte, so it would refuse every random
+key. The estimate is the least of three readings, each of which a random key of 24 bytes or
+more passes with tens of bits to spare: the alphabet its bytes come from times its length before
+it repeats (all-same bytes, `abab...`, hex or decimal text), and a Shannon estimate over its 4-bit
+halves, of the key itself (a skewed spread of values) and of the steps between its bytes
+(counting sequences).
 """
 
 from __future__ import annotations
@@ -26,26 +35,82 @@ import binascii
 import hashlib
 import hmac
 import json
+import math
 import secrets
+import string
+from collections import Counter
+from itertools import pairwise
 from typing import Any
 
 SECRET_PREFIX = "whsec_"  # noqa: S105 - the Standard Webhooks prefix, not a secret
 SECRET_BYTES = 32
+MIN_SECRET_BITS = 128
+# The smallest alphabet a key's bytes all fall in sets its bits a byte (anything else: 8).
+_ALPHABETS = [
+    frozenset(string.digits.encode()),
+    frozenset(string.hexdigits.encode()),  # either case counts as 16 symbols below
+    frozenset((string.ascii_letters + string.digits).encode()),
+    frozenset(string.printable.encode()),
+]
+_ALPHABET_SIZES = [10, 16, 62, 95]
 
 
 def new_secret() -> str:
     return SECRET_PREFIX + base64.b64encode(secrets.token_bytes(SECRET_BYTES)).decode()
 
 
-def secret_is_valid(secret: str) -> bool:
-    """A caller-supplied secret must be `whsec_` and base64 of 24 to 64 random bytes."""
+def secret_key(secret: str) -> bytes | None:
+    """The key of a `whsec_` secret (the bytes its base64 decodes to); None when malformed."""
     if not secret.startswith(SECRET_PREFIX):
-        return False
+        return None
     try:
-        key = base64.b64decode(secret.removeprefix(SECRET_PREFIX), validate=True)
+        return base64.b64decode(secret.removeprefix(SECRET_PREFIX), validate=True)
     except (binascii.Error, ValueError):
-        return False
-    return 24 <= len(key) <= 64
+        return None
+
+
+def secret_is_valid(secret: str) -> bool:
+    """A caller-supplied secret must be `whsec_` and base64 of 24 to 64 bytes."""
+    key = secret_key(secret)
+    return key is not None and 24 <= len(key) <= 64
+
+
+def secret_is_weak(secret: str) -> bool:
+    """True when the key of a valid secret carries fewer than MIN_SECRET_BITS by the estimate."""
+    key = secret_key(secret) or b""
+    return estimated_bits(key) < MIN_SECRET_BITS
+
+
+def estimated_bits(key: bytes) -> float:
+    """A conservative estimate of the entropy of `key`, in bits (see the module docstring)."""
+    steps = bytes((after - before) % 256 for before, after in pairwise(key))
+    return min(_alphabet_bits(key), _nibble_bits(key), _nibble_bits(steps) * len(key) / max(1, len(steps)))
+
+
+def _alphabet_bits(key: bytes) -> float:
+    size = next((n for n, chars in zip(_ALPHABET_SIZES, _ALPHABETS, strict=True) if set(key) <= chars), 256)
+    return _period(key) * math.log2(size)
+
+
+def _period(key: bytes) -> int:
+    """The length of the shortest block the key repeats (at least twice), else its length."""
+    for length in range(1, len(key) // 2 + 1):
+        if all(key[i] == key[i - length] for i in range(length, len(key))):
+            return length
+    return len(key)
+
+
+def _nibble_bits(data: bytes) -> float:
+    """Shannon entropy over the 4-bit halves of `data`, with the Miller-Madow correction for the
+    sample's size, times their number: 48 samples of 16 symbols estimate well where 24 of 256
+    cannot."""
+    nibbles = [b >> 4 for b in data] + [b & 0x0F for b in data]
+    if not nibbles:
+        return 0.0
+    total, counts = len(nibbles), Counter(nibbles).values()
+    shannon = -sum(c / total * math.log2(c / total) for c in counts)
+    corrected = shannon + (len(counts) - 1) / (2 * total * math.log(2))
+    return min(4.0, corrected) * total
 
 
 def body(envelope: dict[str, Any]) -> bytes:

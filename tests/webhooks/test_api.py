@@ -4,6 +4,7 @@ secret, scopes, and which team a webhook belongs to."""
 from __future__ import annotations
 
 import base64
+import secrets
 import uuid
 
 import pytest
@@ -21,7 +22,7 @@ PUBLIC_HTTPS = "https://93.184.215.14/hooks/social"  # a public address literal:
 
 
 def _secret(size: int) -> str:
-    return "whsec_" + base64.b64encode(bytes(range(size))).decode()
+    return "whsec_" + base64.b64encode(secrets.token_bytes(size)).decode()
 
 
 def _create(api, key, **fields):

@@ -112,8 +112,8 @@ def test_a_duplicate_task_message_sends_once(owner, receiver, django_capture_on_
         event = emit(owner.team)
     delivery_id = str(delivery_of(event).pk)
 
-    tasks.deliver.delay(delivery_id)
-    tasks.deliver(delivery_id)
+    tasks.deliver.delay(delivery_id, str(owner.team.pk))
+    tasks.deliver(delivery_id, str(owner.team.pk))
     services.delivery_attempt(delivery_id=delivery_id)
 
     assert len(receiver.posts) == 1

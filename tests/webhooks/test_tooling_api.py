@@ -4,9 +4,11 @@ client would; deliveries reach a real receiver on loopback."""
 
 from __future__ import annotations
 
+import base64
 import datetime as dt
 import hashlib
 import hmac
+import secrets
 
 import pytest
 from django.utils import timezone
@@ -189,7 +191,7 @@ def test_after_a_rotation_both_secrets_sign_for_a_day_then_only_the_new_one(api,
 
 def test_a_rotation_takes_your_own_secret_and_refuses_a_bad_one(api, owner):
     subscription = subscribe(owner.team, "https://93.184.215.14/hook")
-    mine = "whsec_" + "A" * 40
+    mine = "whsec_" + base64.b64encode(secrets.token_bytes(30)).decode()
 
     assert (
         api.as_(owner.key)

@@ -25,6 +25,10 @@ class Subscription:
         url (str):
         disabled (bool): True once deliveries have stopped; see disabled_reason.
         health (SubscriptionHealth):
+        circuit_open_until (datetime.datetime | None): Set while the webhook's circuit is open: its receiver timed out
+            or refused connections on several attempts in a row, so its deliveries wait (pending, no attempt counted) until
+            then, when one is tried as a probe. A success closes the circuit (null again) and the waiting deliveries go out;
+            a failure opens it again, for twice as long.
         previous_secret_expires_at (datetime.datetime | None): After a secret rotation: until when the replaced secret
             still signs beside the new one; null when no replaced secret signs.
         created_at (datetime.datetime):
@@ -37,6 +41,7 @@ class Subscription:
     url: str
     disabled: bool
     health: SubscriptionHealth
+    circuit_open_until: datetime.datetime | None
     previous_secret_expires_at: datetime.datetime | None
     created_at: datetime.datetime
     events: Any | Unset = UNSET
@@ -52,6 +57,12 @@ class Subscription:
         disabled = self.disabled
 
         health = self.health.to_dict()
+
+        circuit_open_until: None | str
+        if isinstance(self.circuit_open_until, datetime.datetime):
+            circuit_open_until = self.circuit_open_until.isoformat()
+        else:
+            circuit_open_until = self.circuit_open_until
 
         previous_secret_expires_at: None | str
         if isinstance(self.previous_secret_expires_at, datetime.datetime):
@@ -81,6 +92,7 @@ class Subscription:
                 "url": url,
                 "disabled": disabled,
                 "health": health,
+                "circuit_open_until": circuit_open_until,
                 "previous_secret_expires_at": previous_secret_expires_at,
                 "created_at": created_at,
             }
@@ -106,6 +118,21 @@ class Subscription:
         disabled = d.pop("disabled")
 
         health = SubscriptionHealth.from_dict(d.pop("health"))
+
+        def _parse_circuit_open_until(data: object) -> datetime.datetime | None:
+            if data is None:
+                return data
+            try:
+                if not isinstance(data, str):
+                    raise TypeError()
+                circuit_open_until_type_0 = datetime.datetime.fromisoformat(data)
+
+                return circuit_open_until_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(datetime.datetime | None, data)
+
+        circuit_open_until = _parse_circuit_open_until(d.pop("circuit_open_until"))
 
         def _parse_previous_secret_expires_at(data: object) -> datetime.datetime | None:
             if data is None:
@@ -154,6 +181,7 @@ class Subscription:
             url=url,
             disabled=disabled,
             health=health,
+            circuit_open_until=circuit_open_until,
             previous_secret_expires_at=previous_secret_expires_at,
             created_at=created_at,
             events=events,

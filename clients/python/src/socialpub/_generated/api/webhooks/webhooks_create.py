@@ -99,9 +99,11 @@ def sync_detailed(
     headers `webhook-id`, `webhook-timestamp`, `webhook-signature`. A 2xx answer within 10 s is a
     success; anything else (a redirect included) is retried after 1 min, 5 min, 30 min, 2 h and 12 h (6
     attempts), honouring `Retry-After`. `410 Gone` disables the webhook at once, and so do 5 events in a
-    row whose every attempt failed. After a secret rotation the replaced secret signs beside the new one
-    for 24 hours: `webhook-signature` lists both (`v1,<new> v1,<old>`) and `X-Service-Signature-
-    Previous` carries the old secret's `sha256=`.
+    row whose every attempt failed. After 5 attempts in a row that time out or cannot connect, the
+    webhook's circuit opens (`circuit_open_until`): its deliveries wait, pending, for a minute (doubling
+    at each reopening), then one is tried; a success lets the rest go out. After a secret rotation the
+    replaced secret signs beside the new one for 24 hours: `webhook-signature` lists both (`v1,<new>
+    v1,<old>`) and `X-Service-Signature-Previous` carries the old secret's `sha256=`.
 
     Args:
         body (SubscriptionCreateRequest):
@@ -139,9 +141,11 @@ def sync(
     headers `webhook-id`, `webhook-timestamp`, `webhook-signature`. A 2xx answer within 10 s is a
     success; anything else (a redirect included) is retried after 1 min, 5 min, 30 min, 2 h and 12 h (6
     attempts), honouring `Retry-After`. `410 Gone` disables the webhook at once, and so do 5 events in a
-    row whose every attempt failed. After a secret rotation the replaced secret signs beside the new one
-    for 24 hours: `webhook-signature` lists both (`v1,<new> v1,<old>`) and `X-Service-Signature-
-    Previous` carries the old secret's `sha256=`.
+    row whose every attempt failed. After 5 attempts in a row that time out or cannot connect, the
+    webhook's circuit opens (`circuit_open_until`): its deliveries wait, pending, for a minute (doubling
+    at each reopening), then one is tried; a success lets the rest go out. After a secret rotation the
+    replaced secret signs beside the new one for 24 hours: `webhook-signature` lists both (`v1,<new>
+    v1,<old>`) and `X-Service-Signature-Previous` carries the old secret's `sha256=`.
 
     Args:
         body (SubscriptionCreateRequest):
@@ -174,9 +178,11 @@ async def asyncio_detailed(
     headers `webhook-id`, `webhook-timestamp`, `webhook-signature`. A 2xx answer within 10 s is a
     success; anything else (a redirect included) is retried after 1 min, 5 min, 30 min, 2 h and 12 h (6
     attempts), honouring `Retry-After`. `410 Gone` disables the webhook at once, and so do 5 events in a
-    row whose every attempt failed. After a secret rotation the replaced secret signs beside the new one
-    for 24 hours: `webhook-signature` lists both (`v1,<new> v1,<old>`) and `X-Service-Signature-
-    Previous` carries the old secret's `sha256=`.
+    row whose every attempt failed. After 5 attempts in a row that time out or cannot connect, the
+    webhook's circuit opens (`circuit_open_until`): its deliveries wait, pending, for a minute (doubling
+    at each reopening), then one is tried; a success lets the rest go out. After a secret rotation the
+    replaced secret signs beside the new one for 24 hours: `webhook-signature` lists both (`v1,<new>
+    v1,<old>`) and `X-Service-Signature-Previous` carries the old secret's `sha256=`.
 
     Args:
         body (SubscriptionCreateRequest):
@@ -212,9 +218,11 @@ async def asyncio(
     headers `webhook-id`, `webhook-timestamp`, `webhook-signature`. A 2xx answer within 10 s is a
     success; anything else (a redirect included) is retried after 1 min, 5 min, 30 min, 2 h and 12 h (6
     attempts), honouring `Retry-After`. `410 Gone` disables the webhook at once, and so do 5 events in a
-    row whose every attempt failed. After a secret rotation the replaced secret signs beside the new one
-    for 24 hours: `webhook-signature` lists both (`v1,<new> v1,<old>`) and `X-Service-Signature-
-    Previous` carries the old secret's `sha256=`.
+    row whose every attempt failed. After 5 attempts in a row that time out or cannot connect, the
+    webhook's circuit opens (`circuit_open_until`): its deliveries wait, pending, for a minute (doubling
+    at each reopening), then one is tried; a success lets the rest go out. After a secret rotation the
+    replaced secret signs beside the new one for 24 hours: `webhook-signature` lists both (`v1,<new>
+    v1,<old>`) and `X-Service-Signature-Previous` carries the old secret's `sha256=`.
 
     Args:
         body (SubscriptionCreateRequest):

@@ -95,7 +95,8 @@ def sync_detailed(
 
     Sends the delivery again now, with a new series of attempts, whatever its status: the same event id
     (`webhook-id`), so a receiver that already has it can tell. 409 `DELIVERY_IN_FLIGHT` while an
-    attempt is under way, `WEBHOOK_DISABLED` while the webhook is disabled.
+    attempt is under way, `WEBHOOK_DISABLED` while the webhook is disabled. Counts against the webhook's
+    limit of test events and redeliveries (429 `RATE_LIMITED` past it).
 
     Args:
         id (UUID):
@@ -133,7 +134,8 @@ def sync(
 
     Sends the delivery again now, with a new series of attempts, whatever its status: the same event id
     (`webhook-id`), so a receiver that already has it can tell. 409 `DELIVERY_IN_FLIGHT` while an
-    attempt is under way, `WEBHOOK_DISABLED` while the webhook is disabled.
+    attempt is under way, `WEBHOOK_DISABLED` while the webhook is disabled. Counts against the webhook's
+    limit of test events and redeliveries (429 `RATE_LIMITED` past it).
 
     Args:
         id (UUID):
@@ -166,7 +168,8 @@ async def asyncio_detailed(
 
     Sends the delivery again now, with a new series of attempts, whatever its status: the same event id
     (`webhook-id`), so a receiver that already has it can tell. 409 `DELIVERY_IN_FLIGHT` while an
-    attempt is under way, `WEBHOOK_DISABLED` while the webhook is disabled.
+    attempt is under way, `WEBHOOK_DISABLED` while the webhook is disabled. Counts against the webhook's
+    limit of test events and redeliveries (429 `RATE_LIMITED` past it).
 
     Args:
         id (UUID):
@@ -202,7 +205,8 @@ async def asyncio(
 
     Sends the delivery again now, with a new series of attempts, whatever its status: the same event id
     (`webhook-id`), so a receiver that already has it can tell. 409 `DELIVERY_IN_FLIGHT` while an
-    attempt is under way, `WEBHOOK_DISABLED` while the webhook is disabled.
+    attempt is under way, `WEBHOOK_DISABLED` while the webhook is disabled. Counts against the webhook's
+    limit of test events and redeliveries (429 `RATE_LIMITED` past it).
 
     Args:
         id (UUID):

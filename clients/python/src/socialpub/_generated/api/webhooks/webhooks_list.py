@@ -73,7 +73,8 @@ def sync_detailed(
 
      Requires scope `webhooks:read`.
 
-    The team's webhooks with their delivery health. Secrets are never shown again.
+    The team's webhooks with their delivery health and circuit (`circuit_open_until`). Secrets are never
+    shown again.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -100,7 +101,8 @@ def sync(
 
      Requires scope `webhooks:read`.
 
-    The team's webhooks with their delivery health. Secrets are never shown again.
+    The team's webhooks with their delivery health and circuit (`circuit_open_until`). Secrets are never
+    shown again.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -123,7 +125,8 @@ async def asyncio_detailed(
 
      Requires scope `webhooks:read`.
 
-    The team's webhooks with their delivery health. Secrets are never shown again.
+    The team's webhooks with their delivery health and circuit (`circuit_open_until`). Secrets are never
+    shown again.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -148,7 +151,8 @@ async def asyncio(
 
      Requires scope `webhooks:read`.
 
-    The team's webhooks with their delivery health. Secrets are never shown again.
+    The team's webhooks with their delivery health and circuit (`circuit_open_until`). Secrets are never
+    shown again.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

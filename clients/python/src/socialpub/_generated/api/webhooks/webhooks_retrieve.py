@@ -85,7 +85,8 @@ def sync_detailed(
 
      Requires scope `webhooks:read`.
 
-    One webhook with its delivery health. 404 for another team's webhook.
+    One webhook with its delivery health and circuit (`circuit_open_until`). 404 for another team's
+    webhook.
 
     Args:
         id (UUID):
@@ -118,7 +119,8 @@ def sync(
 
      Requires scope `webhooks:read`.
 
-    One webhook with its delivery health. 404 for another team's webhook.
+    One webhook with its delivery health and circuit (`circuit_open_until`). 404 for another team's
+    webhook.
 
     Args:
         id (UUID):
@@ -146,7 +148,8 @@ async def asyncio_detailed(
 
      Requires scope `webhooks:read`.
 
-    One webhook with its delivery health. 404 for another team's webhook.
+    One webhook with its delivery health and circuit (`circuit_open_until`). 404 for another team's
+    webhook.
 
     Args:
         id (UUID):
@@ -177,7 +180,8 @@ async def asyncio(
 
      Requires scope `webhooks:read`.
 
-    One webhook with its delivery health. 404 for another team's webhook.
+    One webhook with its delivery health and circuit (`circuit_open_until`). 404 for another team's
+    webhook.
 
     Args:
         id (UUID):

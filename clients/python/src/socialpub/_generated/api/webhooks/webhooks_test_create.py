@@ -92,7 +92,8 @@ def sync_detailed(
 
     Sends a `webhook.test` event to this webhook only, signed, retried and logged like every delivery.
     Answers 202 with the delivery; follow it in the delivery log. 409 `WEBHOOK_DISABLED` for a disabled
-    webhook (enable it first).
+    webhook (enable it first). Test events and redeliveries of one webhook share a limit of
+    `WEBHOOK_TEST_PER_MINUTE` a minute (5 by default): past it, 429 `RATE_LIMITED`.
 
     Args:
         id (UUID):
@@ -127,7 +128,8 @@ def sync(
 
     Sends a `webhook.test` event to this webhook only, signed, retried and logged like every delivery.
     Answers 202 with the delivery; follow it in the delivery log. 409 `WEBHOOK_DISABLED` for a disabled
-    webhook (enable it first).
+    webhook (enable it first). Test events and redeliveries of one webhook share a limit of
+    `WEBHOOK_TEST_PER_MINUTE` a minute (5 by default): past it, 429 `RATE_LIMITED`.
 
     Args:
         id (UUID):
@@ -157,7 +159,8 @@ async def asyncio_detailed(
 
     Sends a `webhook.test` event to this webhook only, signed, retried and logged like every delivery.
     Answers 202 with the delivery; follow it in the delivery log. 409 `WEBHOOK_DISABLED` for a disabled
-    webhook (enable it first).
+    webhook (enable it first). Test events and redeliveries of one webhook share a limit of
+    `WEBHOOK_TEST_PER_MINUTE` a minute (5 by default): past it, 429 `RATE_LIMITED`.
 
     Args:
         id (UUID):
@@ -190,7 +193,8 @@ async def asyncio(
 
     Sends a `webhook.test` event to this webhook only, signed, retried and logged like every delivery.
     Answers 202 with the delivery; follow it in the delivery log. 409 `WEBHOOK_DISABLED` for a disabled
-    webhook (enable it first).
+    webhook (enable it first). Test events and redeliveries of one webhook share a limit of
+    `WEBHOOK_TEST_PER_MINUTE` a minute (5 by default): past it, 429 `RATE_LIMITED`.
 
     Args:
         id (UUID):
