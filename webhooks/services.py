@@ -414,6 +414,13 @@ def delivery_attempt(*, delivery_id: str) -> None:
         logger.info("Webhook %s was deleted while delivery %s was in flight", delivery.subscription_id, delivery.pk)
 
 
+def delivery_team(*, delivery_id: str) -> str:
+    """The team whose share of the webhooks lane a delivery counts against ("" when it is gone:
+    the attempt then finds nothing to do)."""
+    team_id = Delivery.objects.filter(pk=delivery_id).values_list("subscription__team_id", flat=True).first()
+    return str(team_id or "")
+
+
 def delivery_hand_back(*, delivery_id: str) -> None:
     """Its team holds its share of the webhooks lane: the delivery is not attempted now. It stays
     pending with its attempts unchanged, due again in LANE_RETRY_SECONDS, when the message handed

@@ -22,7 +22,9 @@ DELIVER_TIME_LIMIT = 40  # seconds; a slot of the lane is leased for as long (a 
 
 
 @shared_task(name="webhooks.deliver", soft_time_limit=30, time_limit=DELIVER_TIME_LIMIT)
-def deliver(delivery_id: str, team_id: str) -> None:
+def deliver(delivery_id: str, team_id: str | None = None) -> None:
+    if team_id is None:  # a message queued before messages named their team
+        team_id = services.delivery_team(delivery_id=delivery_id)
     with lanes.team_share("webhooks", team_id, lease_seconds=DELIVER_TIME_LIMIT) as held:
         if held:
             services.delivery_attempt(delivery_id=delivery_id)

@@ -80,3 +80,16 @@ def test_the_share_is_free_again_after_each_delivery(owner, receiver):
 
     assert len(receiver.posts) == 3
     assert lanes.held("webhooks", owner.team.pk) == 0
+
+
+def test_a_message_queued_before_messages_named_their_team_counts_against_its_team(owner, receiver):
+    subscribe(owner.team, receiver.url)
+    waiting = delivery_of(emit(owner.team))
+
+    with ExitStack() as stack:
+        _holding_the_share(stack, owner.team)
+        tasks.deliver(str(waiting.pk))  # an older worker's message: the delivery id alone
+
+        assert Delivery.objects.get(pk=waiting.pk).attempts == 0
+    tasks.deliver(str(waiting.pk))
+    assert Delivery.objects.get(pk=waiting.pk).state == "succeeded"

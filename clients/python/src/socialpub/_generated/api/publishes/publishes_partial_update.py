@@ -115,8 +115,10 @@ def sync_detailed(
     keep their values; `targets`, when given, is the complete set (kept targets keep omitted fields);
     top-level `media_ids` replaces the media of kept targets unless an entry gives its own. A scheduled
     publish keeps its time (move it with /reschedule). In a team that requires approval, a member's edit
-    of an approved publish waits for approval again. 400 with no editable field, an invalid account or
-    media; 422 `NOT_EDITABLE` in any other state, or for media the platform does not take.
+    of a submitted publish (approved or not, whoever submitted it) waits for approval again
+    (`approval_status: pending_approval`, event `post.pending_approval`) and nothing of it is sent
+    before. 400 with no editable field, an invalid account or media; 422 `NOT_EDITABLE` in any other
+    state, or for media the platform does not take.
 
     Args:
         id (UUID):
@@ -156,8 +158,10 @@ def sync(
     keep their values; `targets`, when given, is the complete set (kept targets keep omitted fields);
     top-level `media_ids` replaces the media of kept targets unless an entry gives its own. A scheduled
     publish keeps its time (move it with /reschedule). In a team that requires approval, a member's edit
-    of an approved publish waits for approval again. 400 with no editable field, an invalid account or
-    media; 422 `NOT_EDITABLE` in any other state, or for media the platform does not take.
+    of a submitted publish (approved or not, whoever submitted it) waits for approval again
+    (`approval_status: pending_approval`, event `post.pending_approval`) and nothing of it is sent
+    before. 400 with no editable field, an invalid account or media; 422 `NOT_EDITABLE` in any other
+    state, or for media the platform does not take.
 
     Args:
         id (UUID):
@@ -192,8 +196,10 @@ async def asyncio_detailed(
     keep their values; `targets`, when given, is the complete set (kept targets keep omitted fields);
     top-level `media_ids` replaces the media of kept targets unless an entry gives its own. A scheduled
     publish keeps its time (move it with /reschedule). In a team that requires approval, a member's edit
-    of an approved publish waits for approval again. 400 with no editable field, an invalid account or
-    media; 422 `NOT_EDITABLE` in any other state, or for media the platform does not take.
+    of a submitted publish (approved or not, whoever submitted it) waits for approval again
+    (`approval_status: pending_approval`, event `post.pending_approval`) and nothing of it is sent
+    before. 400 with no editable field, an invalid account or media; 422 `NOT_EDITABLE` in any other
+    state, or for media the platform does not take.
 
     Args:
         id (UUID):
@@ -231,8 +237,10 @@ async def asyncio(
     keep their values; `targets`, when given, is the complete set (kept targets keep omitted fields);
     top-level `media_ids` replaces the media of kept targets unless an entry gives its own. A scheduled
     publish keeps its time (move it with /reschedule). In a team that requires approval, a member's edit
-    of an approved publish waits for approval again. 400 with no editable field, an invalid account or
-    media; 422 `NOT_EDITABLE` in any other state, or for media the platform does not take.
+    of a submitted publish (approved or not, whoever submitted it) waits for approval again
+    (`approval_status: pending_approval`, event `post.pending_approval`) and nothing of it is sent
+    before. 400 with no editable field, an invalid account or media; 422 `NOT_EDITABLE` in any other
+    state, or for media the platform does not take.
 
     Args:
         id (UUID):

@@ -110,7 +110,9 @@ def sync_detailed(
 
      Requires scope `posts:write`.
 
-    A scheduled publish not yet sent moves to a new future time (400 otherwise); else 422.
+    A scheduled publish not yet sent moves to a new future time (400 otherwise); else 422. In a team
+    that requires approval, a member's move waits for approval again (`approval_status:
+    pending_approval`); moving it to the time it has changes nothing.
 
     Args:
         id (UUID):
@@ -146,7 +148,9 @@ def sync(
 
      Requires scope `posts:write`.
 
-    A scheduled publish not yet sent moves to a new future time (400 otherwise); else 422.
+    A scheduled publish not yet sent moves to a new future time (400 otherwise); else 422. In a team
+    that requires approval, a member's move waits for approval again (`approval_status:
+    pending_approval`); moving it to the time it has changes nothing.
 
     Args:
         id (UUID):
@@ -177,7 +181,9 @@ async def asyncio_detailed(
 
      Requires scope `posts:write`.
 
-    A scheduled publish not yet sent moves to a new future time (400 otherwise); else 422.
+    A scheduled publish not yet sent moves to a new future time (400 otherwise); else 422. In a team
+    that requires approval, a member's move waits for approval again (`approval_status:
+    pending_approval`); moving it to the time it has changes nothing.
 
     Args:
         id (UUID):
@@ -211,7 +217,9 @@ async def asyncio(
 
      Requires scope `posts:write`.
 
-    A scheduled publish not yet sent moves to a new future time (400 otherwise); else 422.
+    A scheduled publish not yet sent moves to a new future time (400 otherwise); else 422. In a team
+    that requires approval, a member's move waits for approval again (`approval_status:
+    pending_approval`); moving it to the time it has changes nothing.
 
     Args:
         id (UUID):
