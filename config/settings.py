@@ -443,11 +443,18 @@ FFPROBE_BINARY = env.str("FFPROBE_BINARY", default="ffprobe")
 FFMPEG_BINARY = env.str("FFMPEG_BINARY", default="ffmpeg")
 MEDIA_PROBE_TIMEOUT_SECONDS = env.float("MEDIA_PROBE_TIMEOUT_SECONDS", default=30.0)
 MEDIA_PROCESS_MEMORY_BYTES = env.int("MEDIA_PROCESS_MEMORY_BYTES", default=2 * 1024**3)
-# A fit runs inside the deliver task, before the platform is called: well inside its limit.
+# Fitted renditions are made by the `media.fit` task in the media lane (never in a dispatch
+# thread), each by one bounded subprocess: ffmpeg for videos, `media/fit_image.py` (Pillow)
+# for images. One rendition may take this long.
 MEDIA_FIT_TIMEOUT_SECONDS = env.float("MEDIA_FIT_TIMEOUT_SECONDS", default=DISPATCH_SOFT_TIME_LIMIT / 3)
-# Videos longer than this are not transcoded (the create names the problem instead): at
-# ultrafast x264 speeds on one core this keeps a transcode inside MEDIA_FIT_TIMEOUT_SECONDS.
+# Videos longer than this are not transcoded (the create names the problem instead).
 MEDIA_FIT_MAX_VIDEO_SECONDS = env.float("MEDIA_FIT_MAX_VIDEO_SECONDS", default=600.0)
+# The most one fit may decode, in megapixels: width x height x frames (a video's duration x
+# frame rate; an image's first frame, all a JPEG keeps). A fit over it is refused before any
+# work, and a create whose media would need one is a 400. 10,000 (a 1080p30 video of 160 s,
+# 4K30 of 40 s) keeps a transcode well inside MEDIA_FIT_TIMEOUT_SECONDS at the ~100 megapixels
+# a second x264 `veryfast` makes on two cores.
+MEDIA_FIT_BUDGET_MEGAPIXELS = env.int("MEDIA_FIT_BUDGET_MEGAPIXELS", default=10_000)
 # Hostile media: refused whatever the platform, as probed (or sniffed, while the probe runs).
 MEDIA_MAX_DIMENSION = env.int("MEDIA_MAX_DIMENSION", default=16384)
 MEDIA_MAX_PIXELS = env.int("MEDIA_MAX_PIXELS", default=100_000_000)

@@ -29,7 +29,7 @@ from rest_framework.views import APIView
 from config.errors import Forbidden, NotFound
 from config.schema import api_operation, data_envelope, error_response
 from config.serializers import represented, validated
-from media import selectors, services, storage
+from media import processing, selectors, services, storage
 from media.models import CONTENT_TYPES, MediaUpload
 from teams.authentication import get_caller
 
@@ -93,7 +93,8 @@ class MediaProbeSerializer(serializers.ModelSerializer[MediaUpload]):
     def get_error(self, upload: MediaUpload) -> dict[str, str] | None:
         if not upload.probe_error_code:
             return None
-        return {"code": upload.probe_error_code, "message": upload.probe_error}
+        code = upload.probe_error_code
+        return {"code": code, "message": processing.public_message(code, upload.probe_error)}
 
 
 _PROBE_HELP = "What ffprobe found in the file (codecs, frame rate, bit rate, aspect ratio), once confirmed."

@@ -119,3 +119,38 @@ class MediaRendition(BaseModel):
 
     def __str__(self) -> str:
         return f"{self.profile} of {self.upload_id}"
+
+
+class FitState(models.TextChoices):
+    MAKING = "making"  # a worker holds the lease and is making the rendition
+    DONE = "done"
+    FAILED = "failed"
+
+
+class MediaFit(BaseModel):
+    """The making of one rendition (`media.fitting`): which worker holds it (a lease, so two
+    fits of one (upload, profile) never both run the tool), who waits for it (the deliveries
+    handed over again when it settles), and why it failed: what a waiting delivery then
+    fails with, instead of asking for the fit again."""
+
+    upload = models.ForeignKey(MediaUpload, on_delete=models.CASCADE, related_name="fits")
+    profile = models.CharField(max_length=40)
+    state = models.CharField(max_length=10, choices=FitState.choices, default=FitState.MAKING)
+    lease_until = models.DateTimeField(null=True, blank=True, help_text="While making: taken over past this.")
+    tries = models.PositiveSmallIntegerField(default=0, help_text="Leases taken since it last settled.")
+    waiting = models.JSONField(default=list, blank=True, help_text="Tasks to send when it settles.")
+    error_code = models.CharField(max_length=40, blank=True)
+    error_message = models.CharField(max_length=500, blank=True)
+    failed_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["upload", "profile"], name="mediafit_one_per_profile"),
+            models.CheckConstraint(
+                condition=~Q(state="failed") | (~Q(error_code="") & Q(failed_at__isnull=False)),
+                name="mediafit_failed_has_evidence",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"fit {self.profile} of {self.upload_id}: {self.state}"

@@ -6,7 +6,9 @@ util-linux's `prlimit` wrapping it (no Python code runs between fork and exec, w
 the dispatch worker's threads), or by `resource.setrlimit` in the child where `prlimit` is
 missing. A hostile file (a decoder bomb, a header claiming 100000x100000 pixels, a
 truncated box that makes a demuxer spin) can therefore cost at most those, and ends as a
-`ProcessingError` with a message fit to show.
+`ProcessingError`. What it tells a user is a fixed text for its code (`MESSAGES`): the tool's
+own words name server paths and heap addresses ("[gif @ 0x55d0...]"), so they go to the log
+only.
 
 `probe()` reads what ffprobe finds (`-show_format -show_streams`) into a `Probed`; the caps
 of `refusal()` (dimensions, pixels, duration) apply to those facts whatever the platform.
@@ -15,6 +17,7 @@ of `refusal()` (dimensions, pixels, duration) apply to those facts whatever the 
 from __future__ import annotations
 
 import json
+import logging
 import math
 import os
 import resource
@@ -27,14 +30,33 @@ from typing import Any
 
 from django.conf import settings
 
+logger = logging.getLogger(__name__)
+
+# What a user is told of a file a tool could not handle, by code.
+MESSAGES = {
+    "MEDIA_UNREADABLE": "The file could not be read as an image or a video.",
+    "MEDIA_PROCESSING_TIMEOUT": "Processing the file took longer than this service allows.",
+    "MEDIA_OUT_OF_MEMORY": "Processing the file needed more memory than this service allows.",
+    "MEDIA_TOOLS_MISSING": "This server cannot process media files: its media tools are not installed.",
+}
+
 
 class ProcessingError(Exception):
-    """ffprobe or ffmpeg failed, was killed at a bound, or is not installed. `code` is stable."""
+    """A tool failed, was killed at a bound, or is not installed. `code` is stable; `message`
+    is fit to show (the fixed text of the code unless given); `detail` is what the tool said,
+    for the log."""
 
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
+    def __init__(self, code: str, message: str = "", *, detail: str = "") -> None:
         self.code = code
-        self.message = message
+        self.message = message or MESSAGES.get(code) or MESSAGES["MEDIA_UNREADABLE"]
+        self.detail = detail or self.message
+        super().__init__(self.message)
+
+
+def public_message(code: str, message: str) -> str:
+    """The text a user is shown for a stored error: the fixed one of its code when it has one
+    (a row written before messages were fixed may hold a tool's own words)."""
+    return MESSAGES.get(code, message)
 
 
 @dataclass(frozen=True)
@@ -63,13 +85,14 @@ def _limits(cpu_seconds: int, memory_bytes: int) -> Callable[[], None]:
     return apply
 
 
-def run(args: Sequence[str], *, timeout: float) -> tuple[bytes, str]:
+def run(args: Sequence[str], *, timeout: float, exit_codes: Mapping[int, str] | None = None) -> tuple[bytes, str]:
     """Run `args` within the bounds; its stdout and the errors it wrote, or ProcessingError
-    naming what went wrong when it failed."""
+    naming what went wrong when it failed (`exit_codes`: the code of each exit status the
+    program gives a meaning; any other failure is MEDIA_UNREADABLE)."""
     cpu = max(1, math.ceil(timeout * (os.cpu_count() or 1)))  # ffmpeg's threads share the budget
     memory = settings.MEDIA_PROCESS_MEMORY_BYTES
     if not available(args[0]):  # said plainly here, not as the wrapper's failure to start it
-        raise ProcessingError("MEDIA_TOOLS_MISSING", f"{args[0]} cannot run: it is not installed")
+        raise _failed("MEDIA_TOOLS_MISSING", f"{args[0]} cannot run: it is not installed")
     wrapper = shutil.which("prlimit")
     command = list(args)
     if wrapper is not None:
@@ -84,14 +107,20 @@ def run(args: Sequence[str], *, timeout: float) -> tuple[bytes, str]:
             preexec_fn=None if wrapper is not None else _limits(cpu, memory),
         )
     except subprocess.TimeoutExpired as exc:
-        raise ProcessingError("MEDIA_PROCESSING_TIMEOUT", f"{args[0]} did not finish within {timeout:g} s") from exc
+        raise _failed("MEDIA_PROCESSING_TIMEOUT", f"{args[0]} did not finish within {timeout:g} s") from exc
     except OSError as exc:
-        raise ProcessingError("MEDIA_TOOLS_MISSING", f"{args[0]} cannot run: {exc}") from exc
+        raise _failed("MEDIA_TOOLS_MISSING", f"{args[0]} cannot run: {exc}") from exc
     if done.returncode != 0:
         lines = done.stderr.decode("utf-8", "replace").strip().splitlines()
         reason = lines[-1] if lines else f"killed by signal {-done.returncode}" if done.returncode < 0 else "failed"
-        raise ProcessingError("MEDIA_UNREADABLE", f"{args[0]}: {reason[:300]}")
+        code = (exit_codes or {}).get(done.returncode, "MEDIA_UNREADABLE")
+        raise _failed(code, f"{args[0]}: {reason[:300]}")
     return done.stdout, done.stderr.decode("utf-8", "replace").strip()
+
+
+def _failed(code: str, detail: str) -> ProcessingError:
+    logger.warning("Media processing failed (%s): %s", code, detail)
+    return ProcessingError(code, detail=detail)
 
 
 def probe(path: str) -> Probed:
@@ -101,13 +130,13 @@ def probe(path: str) -> Probed:
     try:
         found = parse(json.loads(output))
     except ValueError as exc:
-        raise ProcessingError("MEDIA_UNREADABLE", "ffprobe gave no readable answer") from exc
+        raise _failed("MEDIA_UNREADABLE", "ffprobe gave no readable answer") from exc
     # A picture ffprobe could not decode (a broken chunk, an impossible size) still exits 0;
     # its errors, and a picture without dimensions, say the file is not usable.
     if errors and (found.duration_seconds is None or not found.width):
-        raise ProcessingError("MEDIA_UNREADABLE", f"ffprobe: {errors.splitlines()[-1][:300]}")
+        raise _failed("MEDIA_UNREADABLE", f"ffprobe: {errors.splitlines()[-1][:300]}")
     if found.video_codec and not (found.width and found.height):
-        raise ProcessingError("MEDIA_UNREADABLE", "ffprobe found a picture without dimensions")
+        raise _failed("MEDIA_UNREADABLE", "ffprobe found a picture without dimensions")
     return found
 
 
@@ -117,7 +146,7 @@ def parse(found: Mapping[str, Any]) -> Probed:
     picture = next((s for s in streams if s.get("codec_type") == "video"), None)
     sound = next((s for s in streams if s.get("codec_type") == "audio"), None)
     if picture is None and sound is None:
-        raise ProcessingError("MEDIA_UNREADABLE", "ffprobe found no picture or sound in the file")
+        raise _failed("MEDIA_UNREADABLE", "ffprobe found no picture or sound in the file")
     width, height = _int((picture or {}).get("width")), _int((picture or {}).get("height"))
     still = picture is not None and str(fmt.get("format_name", "")).endswith(("_pipe", "image2"))
     return Probed(

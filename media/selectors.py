@@ -44,7 +44,8 @@ def media_refusal(upload: MediaUpload) -> tuple[str, str] | None:
     """(code, message) when the file cannot go anywhere: its probe failed, or what is known of
     it (the probe's facts, or the sniff's while the probe runs) is over the hard caps."""
     if upload.probe_status == ProbeStatus.FAILED:
-        return upload.probe_error_code or "MEDIA_UNREADABLE", upload.probe_error
+        code = upload.probe_error_code or "MEDIA_UNREADABLE"
+        return code, processing.public_message(code, upload.probe_error)
     refused = processing.caps_refusal(upload.width, upload.height, upload.duration_seconds)
     return (refused.code, refused.message) if refused else None
 
@@ -68,3 +69,12 @@ def downloadable(file_id: str) -> tuple[str, str, dt.datetime] | None:
     if rendition is not None:
         return rendition.content_key, rendition.content_type, rendition.created_at
     return None
+
+
+def renditions_made(pairs: Sequence[tuple[str, str]]) -> dict[tuple[str, str], MediaRendition]:
+    """The renditions made among (upload id, profile) pairs, by pair, in one query."""
+    if not pairs:
+        return {}
+    rows = MediaRendition.objects.filter(upload_id__in={upload_id for upload_id, _ in pairs})
+    made = {(str(r.upload_id), r.profile): r for r in rows}
+    return {pair: made[pair] for pair in pairs if pair in made}

@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
-from celery import shared_task
+import datetime as dt
+from typing import Any
 
-from media import probing, services
+from celery import shared_task
+from django.conf import settings
+
+from media import fitting, probing, services
 
 
 @shared_task(name="media.fetch_source", soft_time_limit=900, time_limit=960)
@@ -30,3 +34,15 @@ def probe(upload_id: str) -> None:
 @shared_task(name="media.sweep_probes", soft_time_limit=100, time_limit=120)
 def sweep_probes() -> int:
     return probing.media_sweep_probes()
+
+
+# The limits of a fit of one rendition; `fitting.fit_hand_over` sets them per message, by the
+# number of renditions it asks for.
+_FIT_LIMIT = settings.MEDIA_PROBE_TIMEOUT_SECONDS + settings.MEDIA_FIT_TIMEOUT_SECONDS + 60
+
+
+@shared_task(name="media.fit", soft_time_limit=_FIT_LIMIT, time_limit=_FIT_LIMIT + 30)
+def fit(pairs: list[list[str]], then: dict[str, Any], since: str) -> None:
+    """Make the renditions a delivery or a thread item waits for, then send it again (`then`)."""
+    made = [(str(upload_id), str(profile)) for upload_id, profile in pairs]
+    fitting.media_fit(pairs=made, then=then, since=dt.datetime.fromisoformat(since))

@@ -6,6 +6,10 @@ Every caller that wrote jobs (a publish transition in a view, the admin or the d
 scheduler; the relay) hands them over through `send_after_commit`, once its transaction has
 committed.
 
+A delivery never makes a fitted rendition: one whose post needs a rendition not made yet
+gives its claim back and hands the making to the media lane (`media.fit`), which hands the job
+over again when it is made or failed (`publishing.renditions`, `media.fitting`).
+
 Uniqueness lives in PostgreSQL, not in the broker: a job is claimed with a compare-and-set
 (`UPDATE ... WHERE state = 'pending'`), so a duplicate message, a redelivery after a lost
 worker or a double relay does nothing. The broker is never called inside a transaction.
@@ -259,17 +263,17 @@ def _post_and_uploads(target: Target) -> tuple[Post, Mapping[str, MediaUpload]]:
     return post, uploads
 
 
-def _prepared(target: Target) -> tuple[Post, dict[str, Any]] | Outcome:
-    """The post to send, with renditions made for the files its platform cannot take as they
-    are (before the attempt starts, so a long transcode is never a call in flight), and the
-    record of what is sent (the attempt's request, naming each file); a FAILED outcome
-    instead when nothing can be sent: the media is gone, or a rendition cannot be made."""
+def _prepared(target: Target, *, since: dt.datetime) -> tuple[Post, dict[str, Any]] | Outcome | renditions.Missing:
+    """The post to send, with renditions standing in for the files its platform cannot take
+    as they are, and the record of what is sent (the attempt's request, naming each file);
+    the renditions still to make, when some are; a FAILED outcome instead when nothing can be
+    sent: the media is gone, or a rendition cannot be made (its fit failed since `since`)."""
     try:
-        post, uploads = _post_and_uploads(target)
+        post, _ = _post_and_uploads(target)
     except InvalidRequest as exc:
         return Outcome(OutcomeKind.FAILED, error_code=exc.code, error_message=exc.message)
-    fitted = renditions.fitted(target.platform, post, uploads)
-    if isinstance(fitted, Outcome):
+    fitted = renditions.fitted(target.platform, post, since=since)
+    if isinstance(fitted, Outcome | renditions.Missing):
         return fitted
     post = renditions.with_renditions(post, fitted)
     request: dict[str, Any] = {
@@ -313,7 +317,12 @@ def job_run(*, job_id: str) -> None:
     if job is None:
         return
     account, publish = job.target.account, job.target.publish
-    prepared = _prepared(job.target)  # read once; a queued target's post no longer changes
+    # Read once; a queued target's post no longer changes. A fit failed since the job was
+    # written fails it; one older (another publish's, before a retry) is asked for again.
+    prepared = _prepared(job.target, since=job.created_at)
+    if isinstance(prepared, renditions.Missing):
+        _wait_for_renditions(job, prepared)
+        return
     attempt = delivery.attempt_start(job=job)
     if attempt is None:
         move_jobs(DeliveryJob.objects.filter(pk=job.pk), JobState.DONE)
@@ -342,6 +351,23 @@ def job_run(*, job_id: str) -> None:
     has_thread = getattr(target, "has_thread", target.platform in validation.THREAD_PLATFORMS)
     if outcome.kind is OutcomeKind.PUBLISHED and has_thread:
         threads.thread_hand_over(target_id=target.pk)
+
+
+def _wait_for_renditions(job: DeliveryJob, missing: renditions.Missing) -> None:
+    """Give the claim back (the job is pending again, its run not counted) and hand the making
+    of the missing renditions to the media lane, which hands the job over again once they are
+    made or one failed: a transcode never holds a dispatch thread. Should that message be
+    lost, the relay sends the job again (its mark is now), and a fit already under way is
+    waited for, not made twice (`media.fitting`)."""
+    from publishing.tasks import deliver
+
+    now = timezone.now()
+    back = DeliveryJob.objects.filter(pk=job.pk)
+    if not move_jobs(back, JobState.PENDING, runs=F("runs") - 1, enqueued_at=now, updated_at=now):
+        return
+    then = {"task": deliver.name, "args": [str(job.pk)]}
+    if not renditions.hand_over(missing, then=then, since=job.created_at):
+        back.filter(state=JobState.PENDING, enqueued_at=now).update(enqueued_at=None)  # the relay's next run
 
 
 def _call(target: Target, attempt: DeliveryAttempt, post: Post) -> Outcome:

@@ -63,10 +63,10 @@ WITH claimed AS (
     UPDATE publishing_deliveryjob
     SET state = '{JobState.RUNNING.value}', claimed_at = %(now)s, runs = runs + 1
     WHERE id = %(job_id)s AND state IN ({sql_states(JOB_SOURCES[JobState.RUNNING])}) AND not_before <= %(now)s
-    RETURNING id, target_id, number, dispatch_id, runs
+    RETURNING id, target_id, number, dispatch_id, runs, created_at
 )
-SELECT claimed.id, claimed.number, claimed.dispatch_id, claimed.runs, {_TARGET_COLUMNS}, {_ACCOUNT_COLUMNS},
-    {_PUBLISH_COLUMNS},
+SELECT claimed.id, claimed.number, claimed.dispatch_id, claimed.runs, claimed.created_at, {_TARGET_COLUMNS},
+    {_ACCOUNT_COLUMNS}, {_PUBLISH_COLUMNS},
     EXISTS (SELECT 1 FROM {ThreadItem._meta.db_table} i WHERE i.target_id = t.id) AS has_thread
 FROM claimed
 JOIN publishing_target t ON t.id = claimed.target_id
@@ -160,12 +160,12 @@ def claim(job_id: str, now: dt.datetime) -> DeliveryJob | None:
     """Claim the job if it is pending and due (compare-and-set: a second message for it finds
     nothing) and return it with its target, the target's account and publish (the publish's
     team deferred but for its id), and on the target `has_thread`: whether it has thread items
-    (read in the same statement, so a target without one costs no lookup once published);
-    None when it is not claimable."""
+    (read in the same statement, so a target without one costs no lookup once published), and
+    when the job was written (a fit failed since then fails it); None when it is not claimable."""
     found = run(_CLAIM_SQL, {"job_id": job_id, "now": now})
     if not found:
         return None
-    row, at = found[0], 4
+    row, at = found[0], 5
     target = loaded(Target, _TARGET_FIELDS, row[at : (at := at + len(_TARGET_FIELDS))])
     account = loaded(SocialAccount, _ACCOUNT_FIELDS, row[at : (at := at + len(_ACCOUNT_FIELDS))])
     publish = loaded(Publish, _PUBLISH_FIELDS, row[at : at + len(_PUBLISH_FIELDS)])
@@ -174,8 +174,8 @@ def claim(job_id: str, now: dt.datetime) -> DeliveryJob | None:
     target.has_thread = row[-1]  # type: ignore[attr-defined]  # whether its thread follows once published
     job = loaded(
         DeliveryJob,
-        ("id", "target", "number", "dispatch_id", "runs", "state", "claimed_at"),
-        (row[0], target.pk, row[1], row[2], row[3], JobState.RUNNING.value, now),
+        ("id", "target", "number", "dispatch_id", "runs", "created_at", "state", "claimed_at"),
+        (row[0], target.pk, row[1], row[2], row[3], row[4], JobState.RUNNING.value, now),
     )
     job.target = target
     return job

@@ -1,48 +1,69 @@
 """Fitted renditions in a post: which uploads the platform cannot take as they are, the
-renditions made for them (`media.fitting`), and the post with those standing in.
+renditions made for them (`media.fitting`, in the media lane), and the post with those
+standing in.
 
 A delivery (`publishing.dispatch`) and a thread item (`publishing.threads`) fit their post the
-same way, before the call that could create it. The original uploads are never changed.
+same way, before the call that could create it: `fitted()` finds the renditions made (one
+query); when some are missing it answers `Missing`, and the caller hands their making to the
+media lane (`hand_over`) and waits to be sent again, never making them in a dispatch thread.
+A fit that failed since the caller asked (`since`) fails it: nothing is sent. The original
+uploads are never changed.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import logging
+import datetime as dt
 from collections.abc import Mapping
 from typing import Any
 
 from accounts.platforms import formats
 from accounts.platforms.base import Media, Outcome, OutcomeKind, Post
 from media import fitting
-from media.models import MediaRendition, MediaUpload
-from media.selectors import open_rendition, rendition_pull_url
-
-logger = logging.getLogger(__name__)
+from media.models import MediaRendition
+from media.selectors import open_rendition, rendition_pull_url, renditions_made
 
 
-def fitted(platform: str, post: Post, uploads: Mapping[str, MediaUpload]) -> dict[str, MediaRendition] | Outcome:
+@dataclasses.dataclass(frozen=True)
+class Missing:
+    """The renditions a post needs that are not made yet, as (upload id, profile) pairs."""
+
+    pairs: tuple[tuple[str, str], ...]
+
+
+def fitted(platform: str, post: Post, *, since: dt.datetime) -> dict[str, MediaRendition] | Outcome | Missing:
     """By upload id, the renditions `platform` needs in place of uploads it does not take as
-    they are, made now (or found made). A FAILED outcome (MEDIA_FIT_FAILED) when one cannot be
-    made or still does not fit: nothing is sent then."""
+    they are; `Missing` when some are not made yet. A FAILED outcome (MEDIA_FIT_FAILED) when
+    one cannot be made (over the budget, or its fit failed at `since` or later) or still does
+    not fit: nothing is sent then."""
     if platform not in formats.FORMATS:
         return {}
-    made: dict[str, MediaRendition] = {}
+    needed: dict[str, tuple[Media, str]] = {}
     for media in post.media:
         profile = formats.profile_for(platform, media) if media.fit else None
-        if profile is None or media.id in made:
+        if profile is None or media.id in needed:
             continue
-        try:
-            rendition = fitting.rendition_for(upload=uploads[media.id], profile=profile)
-        except fitting.FitFailed as exc:
-            return _fit_failed(media, f"the {profile} rendition could not be made: {exc.message}")
-        except Exception as exc:  # storage or database trouble: nothing was sent, fail plainly
-            logger.exception("Making the %s rendition of %s raised", profile, media.id)
-            return _fit_failed(media, f"the {profile} rendition could not be made ({type(exc).__name__})")
-        if left := formats.findings(platform, sent(media, rendition)):
-            return _fit_failed(media, f"the {profile} rendition still does not fit: {left[0].message}")
-        made[media.id] = rendition
-    return made
+        if refused := formats.budget_refusal(media):  # learnt since the create (the probe ran): never started
+            return _fit_failed(media, profile, refused)
+        needed[media.id] = (media, profile)
+    pairs = [(media_id, profile) for media_id, (_, profile) in needed.items()]
+    made = renditions_made(pairs)
+    missing = [pair for pair in pairs if pair not in made]
+    if missing:
+        if failures := fitting.fit_failures(pairs=missing, since=since):
+            (media_id, profile), message = next(iter(failures.items()))
+            return _fit_failed(needed[media_id][0], profile, message)
+        return Missing(tuple(missing))
+    for (media_id, profile), rendition in made.items():
+        if left := formats.findings(platform, sent(needed[media_id][0], rendition)):
+            return _fit_failed(needed[media_id][0], profile, f"It still does not fit: {left[0].message}")
+    return {media_id: rendition for (media_id, _), rendition in made.items()}
+
+
+def hand_over(missing: Missing, *, then: Mapping[str, Any], since: dt.datetime) -> bool:
+    """Ask the media lane for the missing renditions; `then` ({"task", "args"}) is sent again
+    once they are made or one failed. False when the broker refused."""
+    return fitting.fit_hand_over(pairs=missing.pairs, then=then, since=since)
 
 
 def with_renditions(post: Post, renditions: Mapping[str, MediaRendition]) -> Post:
@@ -81,5 +102,9 @@ def sent(media: Media, rendition: MediaRendition | None) -> Media:
     )
 
 
-def _fit_failed(media: Media, message: str) -> Outcome:
-    return Outcome(OutcomeKind.FAILED, error_code="MEDIA_FIT_FAILED", error_message=f"media {media.id}: {message}")
+def _fit_failed(media: Media, profile: str, message: str) -> Outcome:
+    return Outcome(
+        OutcomeKind.FAILED,
+        error_code="MEDIA_FIT_FAILED",
+        error_message=f"media {media.id}: the {profile} rendition could not be made. {message}",
+    )

@@ -100,15 +100,24 @@ def _first_open(target_id: Id) -> Any:
 
 def thread_send(*, target_id: Id) -> None:
     """Send the target's next item: claim it (committed), call the platform once, record the
-    answer; published, the item after it is handed over. A second run finds nothing to claim."""
+    answer; published, the item after it is handed over. A second run finds nothing to claim.
+    An item whose renditions are not made yet is not claimed: their making goes to the media
+    lane, which hands the thread over again."""
+    if _waits_for_renditions(target_id):
+        return
     item = item_claim(target_id=target_id)
     if item is None:
         return
     target = item.target
     try:
-        post, uploads = _post_of(target, item)
-        fit = renditions.fitted(target.platform, post, uploads)  # MEDIA_FIT_FAILED: nothing is sent
-        outcome = fit if isinstance(fit, Outcome) else _call(target, item, renditions.with_renditions(post, fit))
+        post, _ = _post_of(target, item)
+        fit = renditions.fitted(target.platform, post, since=item.created_at)
+        if isinstance(fit, renditions.Missing):  # not made after all: back to pending, nothing sent
+            outcome = Outcome(OutcomeKind.NOT_SENT, error_code="MEDIA_FIT_PENDING", error_message="Not fitted yet.")
+        elif isinstance(fit, Outcome):  # MEDIA_FIT_FAILED: nothing is sent
+            outcome = fit
+        else:
+            outcome = _call(target, item, renditions.with_renditions(post, fit))
     except Exception as exc:
         if isinstance(exc, InvalidRequest):  # its media is gone: nothing was sent
             outcome = Outcome(OutcomeKind.FAILED, error_code=exc.code, error_message=exc.message)
@@ -117,6 +126,34 @@ def thread_send(*, target_id: Id) -> None:
             outcome = Outcome(OutcomeKind.UNKNOWN, error_code="CLIENT_ERROR", error_message=type(exc).__name__)
     if item_record(item_id=item.pk, outcome=outcome) == ThreadItemState.PUBLISHED:
         thread_hand_over(target_id=target_id)
+
+
+def _waits_for_renditions(target_id: Id) -> bool:
+    """Whether the target's next item (pending, its target published) needs renditions not
+    made yet. Then their making is handed to the media lane with this task to send again once
+    they are made (or one failed), and the item's hand-over lease is renewed, so the sweep
+    does not send it meanwhile; should that message be lost, the sweep sends it once the
+    lease is out. A failed fit is not waited for: the claim's path records it."""
+    from publishing.tasks import send_thread
+
+    first = _first_open(target_id)
+    items = ThreadItem.objects.select_related("target__account", "target__publish__team")
+    item = items.filter(pk=first, state=ThreadItemState.PENDING, target__state=TargetState.PUBLISHED).first()
+    if item is None or not item.media_ids:
+        return False
+    try:
+        post, _ = _item_post(item.target, item)
+    except InvalidRequest:  # its media is gone: the claim's path records that
+        return False
+    missing = renditions.fitted(item.target.platform, post, since=item.created_at)
+    if not isinstance(missing, renditions.Missing):
+        return False
+    now = timezone.now()
+    pending = ThreadItem.objects.filter(pk=item.pk, state=ThreadItemState.PENDING)
+    pending.update(next_check_at=now + _hand_over_lease(), updated_at=now)
+    then = {"task": send_thread.name, "args": [str(target_id)]}
+    renditions.hand_over(missing, then=then, since=item.created_at)
+    return True
 
 
 def item_claim(*, target_id: Id) -> ThreadItem | None:
@@ -146,10 +183,14 @@ def item_claim(*, target_id: Id) -> ThreadItem | None:
 def _post_of(target: Target, item: ThreadItem) -> tuple[Post, Mapping[str, MediaUpload]]:
     """The item's post, replying to the item before it (the target's post for the first), and
     its uploads."""
+    post, uploads = _item_post(target, item)
+    return replace(post, reply_to=_reply_to(target, item)), uploads
+
+
+def _item_post(target: Target, item: ThreadItem) -> tuple[Post, Mapping[str, MediaUpload]]:
     uploads = validation.uploads_by_id(team=target.publish.team, media_ids=item.media_ids)
     fit = target.platform_settings.get("fit_media") is not False
-    post = validation.item_post(account=target.account, item=item, uploads=uploads, fit=fit)
-    return replace(post, reply_to=_reply_to(target, item)), uploads
+    return validation.item_post(account=target.account, item=item, uploads=uploads, fit=fit), uploads
 
 
 def _reply_to(target: Target, item: ThreadItem) -> ReplyTo:

@@ -7,6 +7,10 @@ an aspect ratio or a duration is never cropped or cut). `profile_for()` merges t
 of an item's findings into the one rendition the worker makes. Profiles are names:
 "jpeg" (convert), "jpeg-fit-WxH" (downscale within a box, re-encode), "h264-aac-mp4" and
 "h264-aac-mp4-fit-WxH" (transcode, scaled within a box). Codec names are ffprobe's.
+
+A fit costs what it decodes (`fit_megapixels`): width x height x frames. One whose cost is
+over MEDIA_FIT_BUDGET_MEGAPIXELS is never started: `findings()` then names MEDIA_FIT_OVER_BUDGET,
+which no rendition mends, so a create is a 400 naming the item.
 """
 
 from __future__ import annotations
@@ -23,6 +27,9 @@ from accounts.platforms.types import Media
 
 # A JPEG re-encoded within this box fits every platform's image size cap in practice.
 SHRINK_BOX = (2048, 2048)
+# The frame rate a video's fit is costed at while the probe has not read the real one (a
+# camera's usual); the fit itself counts with the probed rate.
+ASSUMED_FRAME_RATE = 30.0
 _BOX = re.compile(r"-fit-(\d+)x(\d+)$")
 
 
@@ -109,11 +116,58 @@ def can_transcode(media: Media) -> bool:
 
 
 def findings(platform: str, media: Media) -> list[Finding]:
-    """What keeps `media` from `platform`, in the order a create names them."""
+    """What keeps `media` from `platform`, in the order a create names them; last, when a
+    rendition would mend them all but costs more than the budget, that (no mend)."""
+    found = _format_findings(platform, media)
+    if found and all(f.profile for f in found) and (over := budget_refusal(media)):
+        found.append(Finding("MEDIA_FIT_OVER_BUDGET", f"{found[0].message} {over}", None))
+    return found
+
+
+def _format_findings(platform: str, media: Media) -> list[Finding]:
     limits = limits_for(platform)
     if media.is_video:
         return _video_findings(platform, limits.videos, FORMATS[platform], media)
     return _image_findings(platform, limits.images, FORMATS[platform], media)
+
+
+def fit_megapixels(
+    width: int | None,
+    height: int | None,
+    *,
+    video: bool,
+    duration_seconds: float | None = None,
+    frame_rate: float | None = None,
+) -> float | None:
+    """What a fit decodes, in megapixels: an image's first frame (all a JPEG keeps), every
+    frame of a video; None when the size, or a video's length, is unknown."""
+    if not width or not height:
+        return None
+    frames = 1.0
+    if video:
+        if not duration_seconds:
+            return None
+        frames = duration_seconds * (frame_rate or ASSUMED_FRAME_RATE)
+    return width * height * frames / 1_000_000
+
+
+def over_budget(megapixels: float | None) -> str | None:
+    """Why a fit of this cost is refused, or None when it is within the budget (or unknown)."""
+    budget = settings.MEDIA_FIT_BUDGET_MEGAPIXELS
+    if megapixels is None or megapixels <= budget:
+        return None
+    return f"Converting it would decode {megapixels:,.0f} megapixels, over this service's limit of {budget:,}."
+
+
+def budget_refusal(media: Media) -> str | None:
+    cost = fit_megapixels(
+        media.width,
+        media.height,
+        video=media.is_video,
+        duration_seconds=media.duration_seconds,
+        frame_rate=media.frame_rate,
+    )
+    return over_budget(cost)
 
 
 def _image_findings(name: str, rule: MediaLimits, fmt: MediaFormats, media: Media) -> list[Finding]:
@@ -195,7 +249,7 @@ def _video_shape(name: str, fmt: MediaFormats, media: Media, mp4: str | None) ->
 def profile_for(platform: str, media: Media) -> str | None:
     """The one rendition that mends every finding of `media` on `platform`; None when it goes
     as it is, or when some finding has no mend (the create refused it; nothing to make)."""
-    found = findings(platform, media)
+    found = _format_findings(platform, media)
     if not found or not all(f.profile for f in found):
         return None
     profiles = [f.profile for f in found if f.profile]

@@ -115,3 +115,18 @@ def png_header(width: int, height: int, body: bytes = b"garbage" * 50) -> bytes:
     ihdr = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
     chunk = struct.pack(">I4s", len(ihdr), b"IHDR") + ihdr + struct.pack(">I", zlib.crc32(b"IHDR" + ihdr))
     return b"\x89PNG\r\n\x1a\n" + chunk + body
+
+
+@functools.cache
+def png_bomb(width: int, height: int) -> bytes:
+    """An RGBA PNG of width x height transparent pixels, a few hundred KB on disk for what
+    decodes to width * height * 4 bytes; made row by row, so this process never holds it."""
+    ihdr = struct.pack(">IIBBBBB", width, height, 8, 6, 0, 0, 0)  # 8 bits, RGBA
+    squeeze = zlib.compressobj(9)
+    row = b"\x00" * (1 + 4 * width)  # filter byte "none", then the pixels
+    data = b"".join(squeeze.compress(row) for _ in range(height)) + squeeze.flush()
+
+    def chunk(kind: bytes, payload: bytes) -> bytes:
+        return struct.pack(">I", len(payload)) + kind + payload + struct.pack(">I", zlib.crc32(kind + payload))
+
+    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", ihdr) + chunk(b"IDAT", data) + chunk(b"IEND", b"")

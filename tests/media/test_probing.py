@@ -87,6 +87,29 @@ def test_a_broken_image_fails_its_probe_and_a_publish_with_it_is_a_400(api, owne
     assert error["details"]["targets"][0]["problems"][0]["field"] == "media[0]"
 
 
+def test_a_probe_error_shows_a_fixed_text_never_the_tools_words(api, owner, served, accounts_x):
+    upload = _upload(api, owner.key, files.png_header(64, 64), "image/png", "broken.png")
+
+    error = upload["probe"]["error"]
+    assert error == {"code": "MEDIA_UNREADABLE", "message": "The file could not be read as an image or a video."}
+    message = _publish(api, owner.key, upload["media_id"], accounts_x).json()["error"]["message"]
+    assert error["message"] in message
+    for said in (error["message"], message):
+        assert "/" not in said
+        assert "0x" not in said
+        assert "ffprobe" not in said
+
+
+def test_a_probe_error_stored_with_the_tools_words_is_shown_as_the_fixed_text(api, owner, served):
+    upload = _upload(api, owner.key, files.png_header(64, 64), "image/png", "broken.png")
+    leaked = "ffprobe: [png @ 0x55d0c0ffee00] /srv/app/var/media/teams/x/broken.png: Invalid data"
+    MediaUpload.objects.filter(pk=upload["media_id"]).update(probe_error=leaked)
+
+    shown = api.as_(owner.key).get(f"/api/v1/media/uploads/{upload['media_id']}").json()["data"]["probe"]["error"]
+
+    assert shown["message"] == "The file could not be read as an image or a video."
+
+
 def test_an_image_claiming_100000_px_a_side_is_refused_whatever_the_probe_says(api, owner, served, accounts_x):
     started = time.monotonic()
     upload = _upload(api, owner.key, files.png_header(100_000, 100_000), "image/png", "bomb.png")
@@ -158,7 +181,7 @@ def test_the_probe_limits_memory(settings, tmp_path):
     with pytest.raises(processing.ProcessingError) as refused:
         processing.run([os.environ.get("PYTHON", "python3"), str(script)], timeout=10)
     assert refused.value.code == "MEDIA_UNREADABLE"
-    assert "MemoryError" in refused.value.message
+    assert "MemoryError" in refused.value.detail  # for the log; the user is told a fixed text
 
 
 @pytest.fixture
