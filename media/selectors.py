@@ -18,6 +18,12 @@ def upload_for_team(*, team: Team, media_id: str) -> MediaUpload | None:
     return MediaUpload.objects.filter(team=team, pk=media_id).first()
 
 
+def team_of_upload(upload_id: str) -> str:
+    """The team whose share of a lane work on the upload counts against ("" when it is gone:
+    the work then finds nothing to do)."""
+    return str(MediaUpload.objects.filter(pk=upload_id).values_list("team_id", flat=True).first() or "")
+
+
 def ready_media(*, team: Team) -> QuerySet[MediaUpload]:
     return MediaUpload.objects.filter(team=team, state=MediaState.READY).order_by("-created_at", "-id")
 
