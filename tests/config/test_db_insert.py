@@ -64,6 +64,7 @@ def _read(model: type[Model], pks: list[Any]) -> list[dict[str, Any]]:
     return [{k: v for k, v in row.items() if k not in differ and k.removesuffix("_id") not in differ} for row in rows]
 
 
+@pytest.mark.postgres  # one statement is PostgreSQL's; other databases take one per group
 def test_the_rows_of_one_statement_read_back_as_bulk_create_writes_them(team):
     accounts = [sandbox_account(team, "x"), sandbox_account(team, "linkedin")]
     ours = _rows(team, accounts, CONTENT)
@@ -95,6 +96,7 @@ def test_nothing_to_insert_runs_no_statement(team):
     assert queries.captured_queries == []
 
 
+@pytest.mark.postgres  # PostgreSQL's statement adapts every value before it runs
 def test_a_value_with_no_json_form_is_refused_before_anything_is_written(team):
     publish = Publish(team=team, content="x")
     publish.media_ids = {"a set": {1, 2}}  # not JSON
