@@ -482,6 +482,21 @@ def test_key_form_problems_are_shown_beside_their_fields(client, owner):
     assert not ApiKey.objects.filter(user=owner.user, name="").exists()
 
 
+@pytest.mark.parametrize(
+    ("value", "problem"),
+    [
+        ("9999-12-31T23:00-05:00", "Pick a date before the year 9999."),
+        ("9999-12-31T23:59", "Pick a date before the year 9999."),
+        ("0001-01-01T00:00+05:00", "That date is out of range."),
+    ],
+)
+def test_an_expiry_out_of_range_is_shown_beside_the_field(client, owner, value, problem):
+    page = _text(_create_key(client, owner, expires_at=value), status=400)
+
+    assert _problem(page, "key-expires-problem") == problem
+    assert not ApiKey.objects.filter(name="Script").exists()
+
+
 def test_a_revoked_key_answers_401(client, api, owner):
     plaintext = _plaintext(_text(client.get(_create_key(client, owner).url)))
     key = ApiKey.objects.get(name="Script")
