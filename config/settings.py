@@ -247,6 +247,9 @@ LINKEDIN_API_VERSION = env.str("LINKEDIN_API_VERSION", default="202507")
 # kept this long in the cache; a failed read is not kept. YouTube's categories are those of
 # this region (ISO 3166-1 alpha-2).
 CAPABILITIES_CACHE_SECONDS = env.int("CAPABILITIES_CACHE_SECONDS", default=300)
+# `refresh=true` reads the platform again at most once per account in this window; sooner, the
+# cached options answer (API and compose page alike).
+CAPABILITIES_REFRESH_SECONDS = env.int("CAPABILITIES_REFRESH_SECONDS", default=60)
 YOUTUBE_REGION_CODE = env.str("YOUTUBE_REGION_CODE", default="US")
 SSRF_ALLOW_PRIVATE = env.bool("SSRF_ALLOW_PRIVATE", default=False)
 # CIDRs that user-supplied URLs may reach although they are not public (an operator allow-list).
