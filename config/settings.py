@@ -85,6 +85,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "accounts.login_throttle.LoginThrottleMiddleware",
+    "config.middleware.ContentSecurityPolicyMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -367,6 +368,11 @@ if not DEVELOPMENT:
     SECURE_HSTS_PRELOAD = env.bool("SECURE_HSTS_PRELOAD", default=False)
     if not SECURE_HSTS_PRELOAD:
         SILENCED_SYSTEM_CHECKS = ["security.W021"]
+
+# Every HTML page carries a Content-Security-Policy (config/middleware.py): scripts and styles
+# from this service only; images and video also from the media storage, whose address is read
+# from it. Further origins media URLs may point to (a CDN in front of the bucket), comma-separated.
+CSP_MEDIA_ORIGINS = env.list("CSP_MEDIA_ORIGINS", default=[])
 
 # --- Internationalisation and time ------------------------------------------------------
 LANGUAGE_CODE = "en-us"
