@@ -160,7 +160,12 @@ AccountCapabilitiesResponse = data_envelope("AccountCapabilitiesResponse", Accou
 
 class CapabilitiesQuerySerializer(serializers.Serializer[Any]):
     refresh = serializers.BooleanField(
-        required=False, default=False, help_text="Read the live options from the platform again, not from the cache."
+        required=False,
+        default=False,
+        help_text=(
+            "Read the live options from the platform again, not from the cache: at most once per account"
+            " every CAPABILITIES_REFRESH_SECONDS (60 s); a refresh sooner answers from the cache."
+        ),
     )
 
 

@@ -7,6 +7,12 @@ connection, tokens a client renewed kept, a refused token expiring the account. 
 per account for CAPABILITIES_CACHE_SECONDS, since a form asks on every pick and TikTok allows 20
 creator_info reads a minute per token. A failed read is never cached and never fails the
 answer: the static schema comes back with `live.available` false and why.
+
+`refresh` (the API's `?refresh=true`, the compose page's reload button) reads the platform
+again at most once per account every CAPABILITIES_REFRESH_SECONDS, whoever asks: a refresh
+within that window answers from the cache (`live.cached` true), so a script asking in a loop
+cannot spend the account's platform quota. The window is claimed with an atomic cache add, so
+concurrent refreshes make one read.
 """
 
 from __future__ import annotations
@@ -43,6 +49,11 @@ def cache_key(account: SocialAccount) -> str:
     return f"capabilities:live:{account.pk}"
 
 
+def _refresh_allowed(account: SocialAccount) -> bool:
+    """Whether a refresh may read the platform now: the first in its window does."""
+    return bool(cache.add(f"capabilities:refreshed:{account.pk}", 1, settings.CAPABILITIES_REFRESH_SECONDS))
+
+
 def account_capabilities(*, account: SocialAccount, refresh: bool = False) -> dict[str, Any]:
     """The account's capabilities; `refresh` reads the live options again, cache or not."""
     client = client_for(account.platform)
@@ -70,7 +81,7 @@ def _options(account: SocialAccount, client: PlatformClient, *, refresh: bool) -
     """The options, when they were read, and whether they came from the cache."""
     if account.status in NOT_ACTIVE:
         raise LiveUnavailable(*NOT_ACTIVE[AccountStatus(account.status)])
-    cached = None if refresh else cache.get(cache_key(account))
+    cached = None if refresh and _refresh_allowed(account) else cache.get(cache_key(account))
     if cached is not None:
         return cached["options"], cached["fetched_at"], True
     options = _read(account, client)

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import base64
 import hashlib
-import math
 import secrets
 import time
 import uuid
@@ -255,15 +254,6 @@ def disconnect(request: HttpRequest, account_id: str) -> HttpResponse:
         services.account_disconnect(account=account)
         messages.success(request, f"Disconnected {account}.")
     return _back(team)
-
-
-def locked_out(request: HttpRequest, response: HttpResponse | None, credentials: Any = None) -> HttpResponse:
-    """What a login refused by django-axes shows (AXES_LOCKOUT_CALLABLE), dashboard and admin alike."""
-    context = {
-        "failure_limit": settings.AXES_FAILURE_LIMIT,
-        "cooloff_minutes": math.ceil(settings.AXES_COOLOFF_TIME.total_seconds() / 60),
-    }
-    return render(request, "registration/locked_out.html", context, status=429)
 
 
 @login_required

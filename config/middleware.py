@@ -1,13 +1,18 @@
-"""Request ids: every response carries `X-Request-ID`, every log line and error body the same id."""
+"""Request ids: every response carries `X-Request-ID`, every log line and error body the same id.
+And the Content-Security-Policy of every HTML page."""
 
 from __future__ import annotations
 
 import contextvars
 import logging
 import re
+import uuid
 from collections.abc import Callable
+from urllib.parse import urlsplit
 
+from django.conf import settings
 from django.http import HttpRequest, HttpResponse
+from django.urls import reverse
 from django.utils.functional import LazyObject
 
 from config.ids import new_id
@@ -77,3 +82,65 @@ class ReleaseMiddleware:
         if isinstance(state.get("user"), LazyObject):
             del state["user"]
         return response
+
+
+class ContentSecurityPolicyMiddleware:
+    """A Content-Security-Policy on every HTML page: scripts and styles only from this
+    service's static files (no inline script, style or event handler runs, so markup that
+    slipped into a page cannot act), images and video also from the media storage (and `blob:`
+    for the compose page's previews of files being uploaded), no framing, forms posting only
+    here (the accounts page's connect buttons also to the platforms' authorize pages). The
+    admin and the API's Swagger UI set inline styles, so their pages allow those; scripts stay
+    static files everywhere (the docs load theirs with `?script`)."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        response = self.get_response(request)
+        if response.get("Content-Type", "").startswith("text/html"):
+            response.setdefault("Content-Security-Policy", content_security_policy(request.path_info))
+        return response
+
+
+def content_security_policy(path: str) -> str:
+    media = " ".join(_media_origins())
+    inline_styles = path.startswith((reverse("admin:index"), reverse("docs")))
+    directives = {
+        "default-src": "'self'",
+        "script-src": "'self'",
+        "style-src": "'self' 'unsafe-inline'" if inline_styles else "'self'",
+        "img-src": f"'self' data: blob: {media}",
+        "media-src": f"'self' blob: {media}",
+        "connect-src": f"'self' {media}",  # uploads PUT straight to the storage
+        "object-src": "'none'",
+        "frame-ancestors": "'none'",
+        "base-uri": "'self'",
+        "form-action": _form_targets(path),
+    }
+    return "; ".join(f"{name} {value}".strip() for name, value in directives.items())
+
+
+def _form_targets(path: str) -> str:
+    """Connecting an account posts here and is redirected to the platform's authorize page,
+    and the browser holds that redirect to form-action too. Those pages (a Bluesky user's own
+    server among them) are all https; the sandbox's, in development, are the sandbox's."""
+    if path != reverse("dashboard"):
+        return "'self'"
+    sandbox = _origin(settings.SANDBOX_URL) if settings.DEVELOPMENT else ""
+    return f"'self' https: {sandbox}".strip()
+
+
+def _media_origins() -> list[str]:
+    """Where media URLs point: this service's public address (local storage) or the bucket."""
+    from media import storage  # an app's module: imported once the apps are ready
+
+    sample = storage.download_url(key="csp", media_id=str(uuid.UUID(int=0)))  # only its origin is read
+    origins = {_origin(str(settings.PUBLIC_BASE_URL)), _origin(sample)}
+    origins.update(settings.CSP_MEDIA_ORIGINS)
+    return sorted(origin for origin in origins if origin)
+
+
+def _origin(url: str) -> str:
+    parts = urlsplit(url)
+    return f"{parts.scheme}://{parts.netloc}" if parts.scheme and parts.netloc else ""

@@ -7,7 +7,6 @@ needs no server and no secret; `production` refuses to start without `SECRET_KEY
 
 from __future__ import annotations
 
-import datetime as dt
 import secrets
 from pathlib import Path
 
@@ -64,7 +63,6 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "django_celery_beat",
-    "axes",
     "teams",
     "accounts",
     "media",
@@ -86,8 +84,8 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
-    # Last, as django-axes asks: it turns a locked-out login into the lockout page.
-    "axes.middleware.AxesMiddleware",
+    "accounts.login_throttle.LoginThrottleMiddleware",
+    "config.middleware.ContentSecurityPolicyMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -262,6 +260,9 @@ LINKEDIN_API_VERSION = env.str("LINKEDIN_API_VERSION", default="202507")
 # kept this long in the cache; a failed read is not kept. YouTube's categories are those of
 # this region (ISO 3166-1 alpha-2).
 CAPABILITIES_CACHE_SECONDS = env.int("CAPABILITIES_CACHE_SECONDS", default=300)
+# `refresh=true` reads the platform again at most once per account in this window; sooner, the
+# cached options answer (API and compose page alike).
+CAPABILITIES_REFRESH_SECONDS = env.int("CAPABILITIES_REFRESH_SECONDS", default=60)
 YOUTUBE_REGION_CODE = env.str("YOUTUBE_REGION_CODE", default="US")
 SSRF_ALLOW_PRIVATE = env.bool("SSRF_ALLOW_PRIVATE", default=False)
 # CIDRs that user-supplied URLs may reach although they are not public (an operator allow-list).
@@ -352,16 +353,19 @@ SPECTACULAR_SETTINGS = {
 }
 
 # --- Auth, sessions, security -----------------------------------------------------------
-# https://django-axes.readthedocs.io/en/latest/4_configuration.html
-# Every password login (dashboard and admin) passes django-axes first: after
-# AXES_FAILURE_LIMIT failures of one username from one address, that pair is refused, even
-# with the right password, until AXES_COOLOFF_MINUTES have passed without another try.
-AUTHENTICATION_BACKENDS = ["axes.backends.AxesStandaloneBackend", "django.contrib.auth.backends.ModelBackend"]
-AXES_FAILURE_LIMIT = env.int("AXES_FAILURE_LIMIT", default=5)
-AXES_COOLOFF_TIME = dt.timedelta(minutes=env.int("AXES_COOLOFF_MINUTES", default=15))
-AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
-AXES_RESET_ON_SUCCESS = True
-AXES_LOCKOUT_CALLABLE = "accounts.views.locked_out"  # a page that says when to try again, status 429
+# Password logins (dashboard and admin) slow down per client address (accounts/login_throttle.py):
+# after LOGIN_FAILURE_LIMIT failures of one username from one address, or
+# LOGIN_ADDRESS_FAILURE_LIMIT of any usernames, the next try waits LOGIN_DELAY_SECONDS, doubling
+# with each further failure up to LOGIN_DELAY_MAX_SECONDS; failures are forgotten a day after
+# the last. The same username from another address is never slowed.
+LOGIN_FAILURE_LIMIT = env.int("LOGIN_FAILURE_LIMIT", default=5)
+LOGIN_ADDRESS_FAILURE_LIMIT = env.int("LOGIN_ADDRESS_FAILURE_LIMIT", default=20)
+LOGIN_DELAY_SECONDS = env.int("LOGIN_DELAY_SECONDS", default=30)
+LOGIN_DELAY_MAX_SECONDS = env.int("LOGIN_DELAY_MAX_SECONDS", default=900)
+LOGIN_FAILURE_MEMORY_SECONDS = env.int("LOGIN_FAILURE_MEMORY_SECONDS", default=86400)
+# How many proxies in front of the service append to X-Forwarded-For (config/proxies.py): the
+# client's address is read that many entries from the right; 0 (no proxy) uses REMOTE_ADDR.
+TRUSTED_PROXY_COUNT = env.int("TRUSTED_PROXY_COUNT", default=0)
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
@@ -392,6 +396,11 @@ if not DEVELOPMENT:
     SECURE_HSTS_PRELOAD = env.bool("SECURE_HSTS_PRELOAD", default=False)
     if not SECURE_HSTS_PRELOAD:
         SILENCED_SYSTEM_CHECKS = ["security.W021"]
+
+# Every HTML page carries a Content-Security-Policy (config/middleware.py): scripts and styles
+# from this service only; images and video also from the media storage, whose address is read
+# from it. Further origins media URLs may point to (a CDN in front of the bucket), comma-separated.
+CSP_MEDIA_ORIGINS = env.list("CSP_MEDIA_ORIGINS", default=[])
 
 # --- Internationalisation and time ------------------------------------------------------
 LANGUAGE_CODE = "en-us"

@@ -8,6 +8,7 @@ from django import forms
 from django.core.exceptions import ValidationError
 from django.utils import timezone
 
+from config.datetime_input import utc_moment
 from teams.models import SCOPES, ApiKey, ApiKeyKind
 
 
@@ -24,11 +25,7 @@ class ApiKeyCreateForm(forms.Form):
         text = self.cleaned_data["expires_at"].strip()
         if not text:
             return None
-        try:
-            moment = dt.datetime.fromisoformat(text)
-        except ValueError:
-            raise ValidationError("Give a date and a time (UTC), or leave it empty.") from None
-        moment = moment.replace(tzinfo=dt.UTC) if moment.tzinfo is None else moment.astimezone(dt.UTC)
+        moment = utc_moment(text, malformed="Give a date and a time (UTC), or leave it empty.")
         if moment <= timezone.now():
             raise ValidationError("The expiry must be in the future.")
         return moment

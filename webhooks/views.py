@@ -6,8 +6,9 @@ secret rotated (the new one shown once, the old one signing beside it for a day)
 Members see both pages read-only: no forms, no buttons, and their POSTs are refused (403). A
 subscription or delivery of another team is 404. Input is checked by the API's own serializer
 and each action calls the one service the API calls, so the rules and their messages are the
-API's. The secret goes from the subscribe POST to the next page through the session, popped
-on first display, so a reload never shows it again; a rotated secret goes the same way.
+API's. The secret goes from the subscribe POST to the next page through the session, encrypted
+and removed on first display (`config.shown_once`), so a reload never shows it again; a
+rotated secret goes the same way.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST
 from rest_framework.exceptions import ValidationError
 
+from config import shown_once
 from config.errors import ApplicationError, NotFound
 from config.serializers import validated
 from teams.dashboard import can_manage, page_context, requested_membership
@@ -91,7 +93,8 @@ def webhooks(request: HttpRequest) -> HttpResponse:
     created = _subscribe(request, membership.team)
     if not isinstance(created, Subscription):
         return _list(request, membership, problems=created, status=400)
-    request.session[_CREATED] = {"team": str(membership.team.pk), "url": created.url, "secret": created.secret}
+    shown = {"team": str(membership.team.pk), "url": created.url, "secret": created.secret}
+    shown_once.keep(request.session, _CREATED, shown)
     messages.success(request, f"Subscribed {created.url}. Copy its secret now: it is not shown again.")
     return redirect(_list_url(membership.team))
 
@@ -137,8 +140,8 @@ def _list(
 
 def _created_secret(request: HttpRequest, team: Team) -> dict[str, str] | None:
     """The secret of the subscription just created, once: it leaves the session as it is read."""
-    created = request.session.pop(_CREATED, None)
-    return created if isinstance(created, dict) and created.get("team") == str(team.pk) else None
+    created = shown_once.take(request.session, _CREATED)
+    return created if created is not None and created.get("team") == str(team.pk) else None
 
 
 # --- one subscription -----------------------------------------------------------------------
@@ -150,14 +153,14 @@ def webhook(request: HttpRequest, subscription_id: uuid.UUID) -> HttpResponse:
     membership = requested_membership(request)
     subscription = _subscription(membership.team, subscription_id)
     deliveries = selectors.deliveries_of(subscription=subscription)
-    rotated = request.session.pop(_ROTATED, None)
+    rotated = shown_once.take(request.session, _ROTATED)
     context = page_context(
         request,
         membership,
         subscription=subscription,
         page=Paginator(deliveries, PAGE_SIZE).get_page(request.GET.get("page")),
         sendable_again={state.value for state in _SENDABLE_AGAIN},
-        rotated=rotated if isinstance(rotated, dict) and rotated.get("id") == str(subscription.pk) else None,
+        rotated=rotated if rotated is not None and rotated.get("id") == str(subscription.pk) else None,
         previous_secret_expires_at=subscription.previous_secret_signs_until(timezone.now()),
     )
     return render(request, "webhooks/webhook.html", context)
@@ -220,6 +223,6 @@ def rotate_secret(request: HttpRequest, subscription_id: uuid.UUID) -> HttpRespo
         rotated = services.subscription_rotate_secret(subscription=subscription)
     except NotFound as exc:  # deleted meanwhile
         raise Http404(exc.message) from exc
-    request.session[_ROTATED] = {"id": str(rotated.pk), "secret": rotated.secret}
+    shown_once.keep(request.session, _ROTATED, {"id": str(rotated.pk), "secret": rotated.secret})
     messages.success(request, "Rotated the secret. Copy the new one now: it is not shown again.")
     return redirect(_detail_url(subscription))

@@ -18,6 +18,7 @@ from urllib.parse import urlencode
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core.exceptions import ValidationError
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -26,7 +27,8 @@ from django.utils.text import capfirst
 from django.views.decorators.http import require_POST
 
 from accounts.models import Platform
-from config.errors import ApplicationError, NotFound
+from config.datetime_input import utc_moment
+from config.errors import ApplicationError, InvalidRequest, NotFound
 from publishing import lifecycle, outbox
 from publishing.models import Publish
 from publishing.selectors import publish_by_id, publishes_between
@@ -37,6 +39,7 @@ from teams.models import Team
 
 TEMPLATE = "publishing/calendar.html"
 WEEK = dt.timedelta(days=7)
+MALFORMED = "Enter the date and time as YYYY-MM-DD HH:MM (UTC)."
 
 
 @dataclass(frozen=True)
@@ -155,13 +158,14 @@ def _when(moment: dt.datetime) -> str:
 
 
 def _utc(value: str) -> dt.datetime | None:
-    """A datetime-local value, read as UTC; None when empty or malformed (the lifecycle then
-    answers that a time is required)."""
-    try:
-        moment = dt.datetime.fromisoformat(value)
-    except ValueError:
+    """A datetime-local value, read as UTC; None when empty (the lifecycle then answers that a
+    time is required)."""
+    if not value.strip():
         return None
-    return moment.replace(tzinfo=dt.UTC) if moment.tzinfo is None else moment.astimezone(dt.UTC)
+    try:
+        return utc_moment(value, malformed=MALFORMED)
+    except ValidationError as exc:
+        raise InvalidRequest(exc.messages[0], code="SCHEDULED_AT_INVALID", details={"field": "scheduled_at"}) from None
 
 
 def _move(

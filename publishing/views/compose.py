@@ -96,13 +96,12 @@ def compose(request: HttpRequest) -> HttpResponse:
 
 
 def _submit(request: HttpRequest, membership: Membership, accounts: list[SocialAccount]) -> HttpResponse:
-    body = form.create_body(request.POST, {str(a.pk): a.platform for a in accounts})
-    account_ids = [t["account_id"] for t in body["targets"]]
+    platforms = {str(a.pk): a.platform for a in accounts}
+    account_ids = request.POST.getlist("account")  # the body's targets, in order
     # Without a button's choice (a script's submit), nothing is sent: it is kept as a draft.
     mode = request.POST.get("publish_mode", PublishMode.DRAFT)
-    if mode == PublishMode.IMMEDIATE:
-        body.pop("scheduled_at", None)  # "Publish now" means now, whatever the time field holds
     try:
+        body = form.create_body(request.POST, platforms, with_time=mode != PublishMode.IMMEDIATE)
         publish = _create(request, membership, {**body, "publish_mode": mode})
     except ValidationError as exc:
         problems, status = form.problems_of_serializer(exc.detail, account_ids), 400
@@ -157,10 +156,9 @@ def check(request: HttpRequest) -> JsonResponse:
     defaults."""
     membership = requested_membership(request)
     accounts = {str(a.pk): a.platform for a in _accounts(membership.team).only("id", "platform")}
-    body = form.create_body(request.POST, accounts)
-    account_ids = [t["account_id"] for t in body["targets"]]
+    account_ids = request.POST.getlist("account")  # the body's targets, in order
     try:
-        data = validated(CreatePublishSerializer(data=body))
+        data = validated(CreatePublishSerializer(data=form.create_body(request.POST, accounts)))
     except ValidationError as exc:
         return JsonResponse(form.as_check(form.problems_of_serializer(exc.detail, account_ids), account_ids))
     result = checks.publish_check(

@@ -16,11 +16,14 @@ from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from django.core.exceptions import ValidationError as DjangoValidationError
 from django.http import QueryDict
+from rest_framework import serializers
 
 from accounts.models import AccountStatus, SocialAccount
 from accounts.platforms import facebook, linkedin, tiktok, tiktok_payloads, youtube
 from accounts.platforms.limits import limits_for
+from config.datetime_input import utc_moment
 from config.errors import ApplicationError
 from media.models import MediaUpload
 
@@ -99,21 +102,24 @@ def name_of(account_id: str, key: str) -> str:
 
 
 def scheduled_at_of(data: QueryDict) -> str | dt.datetime | None:
-    """The datetime-local value as a UTC time; anything else as typed, for the serializer to
-    refuse in its own words."""
+    """The datetime-local value as a UTC time; anything that is no time as typed, for the
+    serializer to refuse in its own words. A time out of range is refused here, as a problem of
+    the field (serializers.ValidationError)."""
     raw = data.get("scheduled_at", "").strip()
     if not raw:
         return None
     try:
-        moment = dt.datetime.fromisoformat(raw)
-    except ValueError:
-        return raw
-    return moment.replace(tzinfo=dt.UTC) if moment.tzinfo is None else moment
+        return utc_moment(raw, malformed=raw)
+    except DjangoValidationError as exc:
+        if exc.code != "out_of_range":
+            return raw
+        raise serializers.ValidationError({"scheduled_at": exc.messages}) from None
 
 
-def create_body(data: QueryDict, platforms: Mapping[str, str]) -> dict[str, Any]:
+def create_body(data: QueryDict, platforms: Mapping[str, str], *, with_time: bool = True) -> dict[str, Any]:
     """The body of POST /api/v1/publishes the form holds (without publish_mode): `platforms`
-    maps each of the team's accounts to its platform, for the settings it offers."""
+    maps each of the team's accounts to its platform, for the settings it offers. Without
+    `with_time` the time field is left out, whatever it holds ("Publish now" means now)."""
     body: dict[str, Any] = {
         "content": data.get("content", ""),
         "media_ids": [i for i in data.getlist("media_ids") if i],
@@ -121,7 +127,7 @@ def create_body(data: QueryDict, platforms: Mapping[str, str]) -> dict[str, Any]
             _target_body(data, account_id, platforms.get(account_id)) for account_id in data.getlist("account")
         ],
     }
-    if (moment := scheduled_at_of(data)) is not None:
+    if with_time and (moment := scheduled_at_of(data)) is not None:
         body["scheduled_at"] = moment
     return body
 

@@ -24,12 +24,14 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core.exceptions import ValidationError
 from django.http import Http404, HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.text import Truncator, capfirst
 from django.views.decorators.http import require_GET, require_POST
 
+from config.datetime_input import utc_moment
 from config.errors import ApplicationError, InvalidRequest, NotFound
 from media.models import MediaUpload
 from media.selectors import media_pull_url, ready_media, ready_media_by_ids
@@ -332,14 +334,13 @@ def _scheduled_at(form: QueryDict) -> dt.datetime | None:
     if form.get("when") != "schedule":
         return None
     value = form.get("scheduled_at", "").strip()
-    problem = "Pick the date and time (UTC) to publish it at."
-    try:
-        moment = dt.datetime.fromisoformat(value) if value else None
-    except ValueError:
-        moment, problem = None, "Enter the date and time as YYYY-MM-DD HH:MM (UTC)."
-    if moment is None:
+    if not value:
+        problem = "Pick the date and time (UTC) to publish it at."
         raise InvalidRequest(problem, code="SCHEDULED_AT_REQUIRED", details={"field": "scheduled_at"})
-    return moment if moment.tzinfo else moment.replace(tzinfo=dt.UTC)  # datetime-local is read as UTC
+    try:
+        return utc_moment(value, malformed="Enter the date and time as YYYY-MM-DD HH:MM (UTC).")
+    except ValidationError as exc:
+        raise InvalidRequest(exc.messages[0], code="SCHEDULED_AT_INVALID", details={"field": "scheduled_at"}) from None
 
 
 @login_required

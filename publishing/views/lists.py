@@ -25,6 +25,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
 from accounts.models import Platform, SocialAccount
+from config.datetime_input import day_in_range
 from publishing.models import Publish, PublishStatus
 from publishing.selectors import approvals_for, publishes_matching, with_accounts
 from teams.dashboard import can_manage, page_context, requested_membership, signed_in_user
@@ -61,6 +62,12 @@ class PublishFilterForm(forms.Form):
         accounts = SocialAccount.objects.filter(team=team).order_by("platform", "handle", "id")
         self.fields["account"].queryset = accounts  # type: ignore[attr-defined]
 
+    def clean_created_from(self) -> dt.date | None:
+        return _in_range(self.cleaned_data["created_from"])
+
+    def clean_created_to(self) -> dt.date | None:
+        return _in_range(self.cleaned_data["created_to"])
+
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
         start, end = data.get("created_from"), data.get("created_to")
@@ -85,6 +92,12 @@ class PublishFilterForm(forms.Form):
             "created_before": _midnight(end + dt.timedelta(days=1)) if end else None,
             "search": data.get("q") or None,
         }
+
+
+def _in_range(day: dt.date | None) -> dt.date | None:
+    if day is not None:
+        day_in_range(day)  # the filter reads the day before the first and after the last
+    return day
 
 
 def _midnight(day: dt.date) -> dt.datetime:

@@ -3,8 +3,9 @@ that creates one through `services.api_key_create`, and revoking through
 `services.api_key_revoke`.
 
 The plaintext of a new key exists only in the create request's answer: it goes to the next
-page through the session, popped on first display, and that page is not cached, so a reload
-or the back button never shows it again. Only its hash is stored.
+page through the session, encrypted and removed on first display (`config.shown_once`), and
+that page is not cached, so a reload or the back button never shows it again. Only its hash is
+stored.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from django.shortcuts import render
 from django.utils import timezone
 from django.views.decorators.cache import never_cache
 
+from config import shown_once
 from config.errors import ApplicationError
 from teams import selectors, services
 from teams.dashboard import can_manage, page_context, signed_in_user
@@ -37,7 +39,7 @@ def _render(
         request,
         membership,
         keys=selectors.api_keys_shown(team=membership.team, user=signed_in_user(request)),
-        new_key=request.session.pop(NEW_KEY, None),
+        new_key=shown_once.take(request.session, NEW_KEY),
         form=form,
         kinds=ApiKeyKind.choices,
         chosen_kind=form["kind"].value(),
@@ -72,7 +74,7 @@ def create(request: HttpRequest, membership: Membership) -> HttpResponse:
     except ApplicationError as exc:
         form.add_error(None, exc.message)
         return _render(request, membership, form=form, status=exc.status_code)
-    request.session[NEW_KEY] = {"name": api_key.name, "prefix": api_key.prefix, "plaintext": plaintext}
+    shown_once.keep(request.session, NEW_KEY, {"name": api_key.name, "prefix": api_key.prefix, "plaintext": plaintext})
     messages.success(request, f"Created the key “{api_key.name}”. Copy it now: it is not shown again.")
     return back_to("settings-keys", team)
 

@@ -98,6 +98,23 @@ def test_a_second_read_comes_from_the_cache_and_refresh_reads_again(api, owner, 
     assert refreshed["boards"][-1]["name"] == "Fresh board"
 
 
+def test_refreshes_read_the_platform_once_per_window_for_the_api_and_the_dashboard(client, api, owner, sandbox):
+    account = sandbox_account(owner.team, Platform.PINTEREST, "pin-owner-loop")
+    client.force_login(owner.user)
+    dashboard = f"/dashboard/accounts/{account.pk}/capabilities/?team={owner.team.pk}&refresh=true"
+
+    first = capabilities(api, owner.key, account, "?refresh=true").json()["data"]["live"]
+    add_boards(sandbox, "pin-owner-loop", ["Fresh board"])
+    again = [capabilities(api, owner.key, account, "?refresh=true").json()["data"]["live"] for _ in range(5)]
+    from_page = [client.get(dashboard).json()["data"]["live"] for _ in range(5)]
+
+    assert len(read(sandbox, "/v5/boards")) == 1
+    assert first["cached"] is False
+    for live in again + from_page:
+        assert live["cached"] is True
+        assert (live["fetched_at"], live["boards"]) == (first["fetched_at"], first["boards"])
+
+
 def test_tiktok_creator_info_narrows_privacy_and_gives_the_video_cap(api, owner, sandbox):
     account = sandbox_account(owner.team, Platform.TIKTOK, "tt-creator-1")
 

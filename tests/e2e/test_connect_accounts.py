@@ -10,7 +10,8 @@ from accounts.models import SocialAccount
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.e2e]
 
 
-def test_connecting_x_in_a_browser(signed_in, sandbox, owner, screenshot):
+def test_connecting_x_in_a_browser(sandbox, signed_in, owner, screenshot):
+    # The sandbox first: the page's Content-Security-Policy names its address as a form target.
     page = signed_in
 
     page.click("form[action$='/connect/x/'] button")

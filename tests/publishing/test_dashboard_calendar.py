@@ -248,6 +248,27 @@ def test_an_empty_time_is_refused_with_a_message(client, owner, accounts, monday
     assert "was not moved: scheduled_at is required." in _page(client.get(response["Location"]))
 
 
+@pytest.mark.parametrize(
+    ("value", "problem"),
+    [
+        ("9999-12-31T23:00-05:00", "Pick a date before the year 9999."),
+        ("9999-06-01T12:00", "Pick a date before the year 9999."),
+        ("0001-01-01T00:00+05:00", "That date is out of range."),
+        ("next tuesday", "Enter the date and time as YYYY-MM-DD HH:MM (UTC)."),
+    ],
+)
+def test_a_time_out_of_range_is_refused_with_a_message(client, owner, accounts, monday, value, problem):
+    publish = _create(owner, accounts.x, "Launch day", when=_at(monday, 9))
+
+    response = _post(client, owner, publish, "reschedule", scheduled_at=value)
+
+    assert response.status_code == 302
+    publish.refresh_from_db()
+    assert publish.scheduled_at == _at(monday, 9)
+    assert ScheduledRelease.objects.get(publish=publish).due_at == _at(monday, 9)
+    assert html.escape(f"“Launch day” was not moved: {problem}") in _page(client.get(response["Location"]))
+
+
 def test_a_post_already_sent_cannot_be_moved(client, owner, accounts, sandbox, monday):
     publish = _create(owner, accounts.x, "Out already", mode=PublishMode.IMMEDIATE)
     dispatch.send_after_commit(publish)

@@ -357,6 +357,35 @@ def test_a_past_time_is_shown_next_to_the_time_field_with_the_input_kept(client,
     assert Publish.objects.count() == 0
 
 
+@pytest.mark.parametrize(
+    ("value", "problem"),
+    [
+        ("9999-12-31T23:00-05:00", "Pick a date before the year 9999."),
+        ("9999-12-31T23:59", "Pick a date before the year 9999."),
+        ("0001-01-01T00:00+05:00", "That date is out of range."),
+    ],
+)
+def test_a_time_out_of_range_is_shown_next_to_the_time_field(client, owner, accounts, value, problem):
+    form = _form(owner, accounts.x, content="Keep this text", publish_mode="scheduled", scheduled_at=value)
+
+    response = _as(client, owner).post(URL, form)
+
+    page = response.content.decode()
+    assert response.status_code == 400
+    assert _problem_text(page, "scheduled_at-problem") == problem
+    assert ">Keep this text</textarea>" in page
+    assert Publish.objects.count() == 0
+    check = _check(client, owner, accounts.x, scheduled_at=value)
+    assert [(p["field"], p["message"]) for p in check["problems"]] == [("scheduled_at", problem)]
+
+
+def test_publish_now_ignores_a_time_out_of_range(client, owner, accounts, sandbox):
+    form = _form(owner, accounts.x, publish_mode="immediate", scheduled_at="9999-12-31T23:00-05:00")
+
+    assert _as(client, owner).post(URL, form).status_code == 302
+    assert Publish.objects.get().scheduled_at is None
+
+
 def test_schedule_without_a_time_asks_for_one_next_to_the_field(client, owner, accounts):
     response = _as(client, owner).post(URL, _form(owner, accounts.x, publish_mode="scheduled"))
 

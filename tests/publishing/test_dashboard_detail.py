@@ -399,6 +399,9 @@ def test_confirming_with_a_time_schedules_it_at_that_time_in_utc(client, owner, 
         ("2001-01-01T00:00", "scheduled_at must be in the future."),
         ("", "Pick the date and time (UTC) to publish it at."),
         ("tomorrow", "Enter the date and time as YYYY-MM-DD HH:MM (UTC)."),
+        ("9999-12-31T23:00-05:00", "Pick a date before the year 9999."),
+        ("9999-12-31T23:59", "Pick a date before the year 9999."),
+        ("0001-01-01T00:00+05:00", "That date is out of range."),
     ],
 )
 def test_a_bad_time_is_shown_beside_the_time(client, owner, accounts, value, problem):

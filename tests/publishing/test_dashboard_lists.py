@@ -211,6 +211,21 @@ def test_a_bad_date_is_shown_beside_its_field_and_the_other_filters_still_apply(
     assert _rows(page) == _ids(beta)
 
 
+@pytest.mark.parametrize(
+    ("field", "value", "problem"),
+    [
+        ("created_to", "9999-12-31", "Pick a date before the year 9999."),
+        ("created_from", "9999-01-01", "Pick a date before the year 9999."),
+        ("created_from", "0001-01-01", "That date is out of range."),
+    ],
+)
+def test_a_date_at_the_end_of_the_calendar_is_shown_beside_its_field(client, owner, three, field, value, problem):
+    page = _page(client, owner, **{field: value})
+
+    assert _problem(page, field) == problem
+    assert _rows(page) == _ids(*three)
+
+
 def test_an_end_before_the_start_is_refused_beside_the_end(client, owner, three):
     alpha, beta, _ = three  # gamma was created in January 2024
 

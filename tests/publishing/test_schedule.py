@@ -385,3 +385,27 @@ def test_unscheduling_withdraws_an_approval_so_nothing_goes_out_while_pending(ap
     waiting = _post(api, member.key, submitted["id"], "confirm", {}).json()["data"]
     assert (waiting["status"], waiting["approval_status"]) == ("draft", "pending_approval")
     assert sandbox.posts() == []
+
+
+# --- times out of range ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("value", ["9999-12-31T23:00-05:00", "0001-01-01T00:00+05:00"])
+def test_a_time_out_of_range_is_a_400_on_create_confirm_and_reschedule(api, owner, accounts, sandbox, value):
+    when = _at(2)
+    draft, scheduled = _draft(api, owner.key, accounts.x), _scheduled(api, owner.key, accounts.x, at=when)
+    body = {"content": "Hello", "targets": [{"account_id": str(accounts.x.pk)}], "publish_mode": "scheduled"}
+
+    answers = [
+        api.as_(owner.key).post("/api/v1/publishes", {**body, "scheduled_at": value}, format="json"),
+        _post(api, owner.key, draft["id"], "confirm", {"scheduled_at": value}),
+        _post(api, owner.key, scheduled["id"], "reschedule", {"scheduled_at": value}),
+    ]
+
+    for response in answers:
+        assert response.status_code == 400
+        error = response.json()["error"]
+        assert (error["type"], error["code"]) == ("invalid_request", "VALIDATION_ERROR")
+        assert error["details"] == {"scheduled_at": ["Datetime value out of range."]}
+    assert _get(api, owner.key, draft["id"])["status"] == "draft"
+    assert [r.due_at for r in _releases(scheduled["id"])] == [when]

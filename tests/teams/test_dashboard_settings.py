@@ -6,9 +6,11 @@ from __future__ import annotations
 
 import datetime as dt
 import html
+import json
 import re
 
 import pytest
+from django.contrib.sessions.models import Session
 from django.test import Client
 from django.utils import timezone
 
@@ -405,6 +407,12 @@ def test_an_admin_cannot_delete_the_team(client, admin, owner, doomed, second):
     assert Team.objects.filter(pk=doomed.pk).exists()
 
 
+def _stored_session(client) -> str:
+    """The signed-in session as the store keeps it (the django_session row), decoded."""
+    row = Session.objects.get(session_key=client.session.session_key)
+    return json.dumps(row.get_decoded()) + row.session_data
+
+
 # --- API keys ------------------------------------------------------------------------------------------
 
 
@@ -444,6 +452,19 @@ def test_a_created_key_is_shown_once_and_authenticates(client, api, owner):
     assert "no-store" in client.get(response.url)["Cache-Control"]
 
 
+def test_the_stored_session_never_holds_the_plaintext(client, owner):
+    response = _create_key(client, owner)
+    key = ApiKey.objects.get(name="Script")
+
+    waiting = _stored_session(client)  # between the create and the page that shows it
+    plaintext = _plaintext(_text(client.get(response.url)))
+
+    assert plaintext.startswith(f"sk_{key.prefix}_")
+    assert plaintext not in waiting
+    assert plaintext.split("_")[-1] not in waiting
+    assert NEW_KEY not in _stored_session(client)
+
+
 def test_a_user_key_acts_in_the_page_team(client, api, owner, second):
     response = _create_key(client, owner, team=second, kind="user", scopes=["billing:read"])
 
@@ -480,6 +501,21 @@ def test_key_form_problems_are_shown_beside_their_fields(client, owner):
     assert _problem(page, "key-scopes-problem") == "Choose at least one scope."
     assert _problem(page, "key-expires-problem") == "The expiry must be in the future."
     assert not ApiKey.objects.filter(user=owner.user, name="").exists()
+
+
+@pytest.mark.parametrize(
+    ("value", "problem"),
+    [
+        ("9999-12-31T23:00-05:00", "Pick a date before the year 9999."),
+        ("9999-12-31T23:59", "Pick a date before the year 9999."),
+        ("0001-01-01T00:00+05:00", "That date is out of range."),
+    ],
+)
+def test_an_expiry_out_of_range_is_shown_beside_the_field(client, owner, value, problem):
+    page = _text(_create_key(client, owner, expires_at=value), status=400)
+
+    assert _problem(page, "key-expires-problem") == problem
+    assert not ApiKey.objects.filter(name="Script").exists()
 
 
 def test_a_revoked_key_answers_401(client, api, owner):

@@ -12,6 +12,7 @@ import json
 import re
 
 import pytest
+from django.contrib.sessions.models import Session
 from django.test import Client
 from django.utils import timezone
 from standardwebhooks import Webhook
@@ -142,6 +143,12 @@ def test_the_list_takes_the_same_number_of_queries_for_1_and_25_webhooks(
     assert page.count('<tr id="webhook-') == services.MAX_SUBSCRIPTIONS_PER_TEAM
 
 
+def _stored_session(client) -> str:
+    """The signed-in session as the store keeps it (the django_session row), decoded."""
+    row = Session.objects.get(session_key=client.session.session_key)
+    return json.dumps(row.get_decoded()) + row.session_data
+
+
 # --- subscribing -------------------------------------------------------------------------------
 
 
@@ -161,6 +168,17 @@ def test_subscribing_shows_the_secret_once(client, admin):
     again = _text(client.get(response["Location"]))
     assert subscription.secret not in again
     assert PUBLIC_HTTPS in again
+
+
+def test_the_stored_session_never_holds_the_new_secret(client, admin):
+    response = _subscribe_in_page(client, admin)
+    secret = Subscription.objects.get(team=admin.team).secret
+
+    waiting = _stored_session(client)
+    assert secret in _text(client.get(response["Location"]))
+
+    assert secret not in waiting
+    assert "webhooks:created" not in _stored_session(client)
 
 
 def test_a_private_url_is_refused_with_the_apis_message_next_to_the_field(client, api, owner, settings):
@@ -447,6 +465,18 @@ def test_rotating_shows_the_new_secret_once_and_the_overlap(client, owner):
     again = _text(_as(client, owner).get(f"{_detail(subscription)}?team={owner.team.pk}"))
     assert subscription.secret not in again  # shown once
     assert "The previous secret also signs each delivery until" in again
+
+
+def test_the_stored_session_never_holds_the_rotated_secret(client, owner):
+    subscription = subscribe(owner.team, PUBLIC_HTTPS)
+
+    _post(client, owner, f"{_detail(subscription)}rotate-secret/")
+    subscription.refresh_from_db()
+    waiting = _stored_session(client)
+    assert subscription.secret in _text(client.get(f"{_detail(subscription)}?team={owner.team.pk}"))
+
+    assert subscription.secret not in waiting
+    assert "webhooks:rotated" not in _stored_session(client)
 
 
 def test_a_member_cannot_rotate_and_another_team_gets_404(client, member, owner, outsider):
