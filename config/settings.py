@@ -376,8 +376,8 @@ LOGOUT_REDIRECT_URL = "/login/"
 SESSION_COOKIE_HTTPONLY = True
 SECURE_CONTENT_TYPE_NOSNIFF = True
 X_FRAME_OPTIONS = "DENY"
-# The admin shows a new API key once, as a message: kept in the session, never in a cookie.
-MESSAGE_STORAGE = "django.contrib.messages.storage.session.SessionStorage"
+# The admin shows a new API key once, as a message: kept in the session (encrypted), never in a cookie.
+MESSAGE_STORAGE = "config.messages.EncryptedSessionStorage"
 # https://docs.djangoproject.com/en/5.2/ref/middleware/#referrer-policy
 SECURE_REFERRER_POLICY = "same-origin"
 if not DEVELOPMENT:

@@ -5,7 +5,7 @@ from django.db.models import QuerySet
 from django.http import HttpRequest
 
 from media import services
-from media.models import MediaRendition, MediaUpload
+from media.models import MediaFit, MediaRendition, MediaUpload
 
 
 class MediaRenditionInline(admin.TabularInline[MediaRendition, MediaUpload]):
@@ -68,4 +68,21 @@ class MediaRenditionAdmin(admin.ModelAdmin[MediaRendition]):
         return False
 
     def has_delete_permission(self, request: HttpRequest, obj: MediaRendition | None = None) -> bool:
+        return False
+
+
+@admin.register(MediaFit)
+class MediaFitAdmin(admin.ModelAdmin[MediaFit]):
+    """Read-only: the making of each rendition in the media lane, who waits for it and why it
+    failed (what a waiting delivery failed with)."""
+
+    list_display = ["upload", "profile", "state", "tries", "lease_until", "error_code", "failed_at"]
+    list_filter = ["state", "profile", "error_code"]
+    search_fields = ["upload__filename", "upload__id", "profile"]
+    readonly_fields = [f.name for f in MediaFit._meta.fields]
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: MediaFit | None = None) -> bool:
         return False
