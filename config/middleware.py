@@ -1,13 +1,19 @@
-"""Request ids: every response carries `X-Request-ID`, every log line and error body the same id."""
+"""Request ids: every response carries `X-Request-ID`, every log line and error body the same id.
+Request bodies without a Content-Length: read within the body cap (`SizedBodies`), or refused
+with 411 (`LengthRequiredMiddleware`). Releasing a request's objects once it is answered.
+"""
 
 from __future__ import annotations
 
 import contextvars
+import io
 import logging
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
+from typing import Any
 
-from django.http import HttpRequest, HttpResponse
+from django.conf import settings
+from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.utils.functional import LazyObject
 
 from config.ids import new_id
@@ -77,3 +83,44 @@ class ReleaseMiddleware:
         if isinstance(state.get("user"), LazyObject):
             del state["user"]
         return response
+
+
+def _unsized(environ: dict[str, Any]) -> bool:
+    return bool(environ.get("HTTP_TRANSFER_ENCODING")) and not environ.get("CONTENT_LENGTH")
+
+
+class SizedBodies:
+    """WSGI middleware (config.wsgi) for chunked request bodies: Transfer-Encoding, no
+    Content-Length. Django reads a body only as far as CONTENT_LENGTH says, so it would read
+    one of these as empty. gunicorn decodes the chunks and says where the body ends
+    (`wsgi.input_terminated`); the body is then read here, at most one byte past
+    API_MAX_BODY_BYTES, and handed on with the length read. A larger body is never held whole:
+    it arrives declared one byte too long, and Django's and the API's limits answer 413 as for
+    any body over the cap. A server that cannot say where the body ends leaves it without a
+    length, and `LengthRequiredMiddleware` answers 411."""
+
+    def __init__(self, app: Callable[..., Iterable[bytes]]) -> None:
+        self.app = app
+
+    def __call__(self, environ: dict[str, Any], start_response: Callable[..., Any]) -> Iterable[bytes]:
+        if _unsized(environ) and environ.get("wsgi.input_terminated"):
+            body = environ["wsgi.input"].read(settings.API_MAX_BODY_BYTES + 1)
+            environ["wsgi.input"] = io.BytesIO(body)
+            environ["CONTENT_LENGTH"] = str(len(body))
+        return self.app(environ, start_response)
+
+
+class LengthRequiredMiddleware:
+    """411 for a body whose end the server could not tell (see `SizedBodies`)."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        if not _unsized(request.META):
+            return self.get_response(request)
+        from config.errors import error_body  # config.errors imports this module
+        from config.parsers import length_required
+
+        error = length_required()
+        return JsonResponse(error_body(type=error.type, code=error.code, message=error.message), status=411)
