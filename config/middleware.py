@@ -1,17 +1,22 @@
 """Request ids: every response carries `X-Request-ID`, every log line and error body the same id.
-And the Content-Security-Policy of every HTML page."""
+The Content-Security-Policy of every HTML page. Request bodies without a Content-Length: read
+within the body cap (`SizedBodies`), or refused with 411 (`LengthRequiredMiddleware`).
+Releasing a request's objects once it is answered.
+"""
 
 from __future__ import annotations
 
 import contextvars
+import io
 import logging
 import re
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
+from typing import Any
 from urllib.parse import urlsplit
 
 from django.conf import settings
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.urls import reverse
 from django.utils.functional import LazyObject
 
@@ -144,3 +149,44 @@ def _media_origins() -> list[str]:
 def _origin(url: str) -> str:
     parts = urlsplit(url)
     return f"{parts.scheme}://{parts.netloc}" if parts.scheme and parts.netloc else ""
+
+
+def _unsized(environ: dict[str, Any]) -> bool:
+    return bool(environ.get("HTTP_TRANSFER_ENCODING")) and not environ.get("CONTENT_LENGTH")
+
+
+class SizedBodies:
+    """WSGI middleware (config.wsgi) for chunked request bodies: Transfer-Encoding, no
+    Content-Length. Django reads a body only as far as CONTENT_LENGTH says, so it would read
+    one of these as empty. gunicorn decodes the chunks and says where the body ends
+    (`wsgi.input_terminated`); the body is then read here, at most one byte past
+    API_MAX_BODY_BYTES, and handed on with the length read. A larger body is never held whole:
+    it arrives declared one byte too long, and Django's and the API's limits answer 413 as for
+    any body over the cap. A server that cannot say where the body ends leaves it without a
+    length, and `LengthRequiredMiddleware` answers 411."""
+
+    def __init__(self, app: Callable[..., Iterable[bytes]]) -> None:
+        self.app = app
+
+    def __call__(self, environ: dict[str, Any], start_response: Callable[..., Any]) -> Iterable[bytes]:
+        if _unsized(environ) and environ.get("wsgi.input_terminated"):
+            body = environ["wsgi.input"].read(settings.API_MAX_BODY_BYTES + 1)
+            environ["wsgi.input"] = io.BytesIO(body)
+            environ["CONTENT_LENGTH"] = str(len(body))
+        return self.app(environ, start_response)
+
+
+class LengthRequiredMiddleware:
+    """411 for a body whose end the server could not tell (see `SizedBodies`)."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        if not _unsized(request.META):
+            return self.get_response(request)
+        from config.errors import error_body  # config.errors imports this module
+        from config.parsers import length_required
+
+        error = length_required()
+        return JsonResponse(error_body(type=error.type, code=error.code, message=error.message), status=411)

@@ -21,6 +21,15 @@ from rest_framework.parsers import JSONParser
 from config.errors import InvalidRequest, PayloadTooLarge
 
 
+class LengthRequired(InvalidRequest):
+    status_code = 411
+    code = "LENGTH_REQUIRED"
+
+
+def length_required() -> LengthRequired:
+    return LengthRequired("The request body has no Content-Length and its end cannot be told: send Content-Length.")
+
+
 def too_large() -> PayloadTooLarge:
     limit = settings.API_MAX_BODY_BYTES
     return PayloadTooLarge(f"The request body is larger than {limit // 1024} KB.", details={"max_bytes": limit})

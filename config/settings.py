@@ -76,6 +76,7 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "config.middleware.ReleaseMiddleware",
     "config.middleware.RequestIdMiddleware",
+    "config.middleware.LengthRequiredMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -444,7 +445,14 @@ MEDIA_MAX_BYTES = 500 * 1024 * 1024  # spec §8: 500 MB per file
 MEDIA_UPLOAD_URL_SECONDS = 15 * 60  # spec §8: presigned URLs live 15 minutes
 MEDIA_DOWNLOAD_URL_SECONDS = env.int("MEDIA_DOWNLOAD_URL_SECONDS", default=60 * 60)
 MEDIA_UNCONFIRMED_RETENTION_HOURS = 24  # spec §8
-MEDIA_FETCH_DEADLINE_SECONDS = env.float("MEDIA_FETCH_DEADLINE_SECONDS", default=600.0)
+# A source_url fetch (media.fetch_source, on the `fetch` lane) ends by its deadline, and sooner
+# (FETCH_TOO_SLOW) once, after the grace period, it has averaged less than the minimum rate, or
+# sends nothing at all for a while. At the 50 KB/s floor a 500 MB file would take ~2.8 hours;
+# 300 s carries ~15 MB at the floor and the whole 500 MB at ~1.7 MB/s, so one fetch holds one of
+# its team's FETCH_TEAM_CONCURRENCY slots for 5 minutes at most.
+MEDIA_FETCH_DEADLINE_SECONDS = env.float("MEDIA_FETCH_DEADLINE_SECONDS", default=300.0)
+MEDIA_FETCH_MIN_BYTES_PER_SECOND = env.int("MEDIA_FETCH_MIN_BYTES_PER_SECOND", default=50 * 1024)
+MEDIA_FETCH_MIN_RATE_AFTER_SECONDS = env.float("MEDIA_FETCH_MIN_RATE_AFTER_SECONDS", default=10.0)
 # Probing (ffprobe) and fitted renditions (Pillow, ffmpeg) run in workers, never in a web
 # thread, each as a subprocess bounded by a wall clock, CPU seconds and address space. Without
 # the binaries, probing records `skipped` and no rendition can be made.

@@ -17,11 +17,11 @@ from django.conf import settings
 from django.contrib.auth.models import User
 from django.core.exceptions import SuspiciousFileOperation
 from django.db import transaction
-from django.db.models import F, Sum
+from django.db.models import F, Q, Sum
 from django.utils import timezone
 from django.utils.text import get_valid_filename
 
-from config import outbound
+from config import lanes, outbound
 from config.errors import Conflict, InvalidRequest, NotFound, QuotaExceeded, Unprocessable
 from media import probing, sniff, storage
 from media.models import FetchStatus, MediaState, MediaUpload, ProbeStatus
@@ -277,42 +277,88 @@ def _finish_fetch(upload: MediaUpload, *, size: int | None = None, error: str = 
 def _download(upload: MediaUpload) -> int:
     cap = upload.size_bytes or settings.MEDIA_MAX_BYTES
     with outbound.stream(
-        upload.source_url, max_bytes=cap, deadline_seconds=settings.MEDIA_FETCH_DEADLINE_SECONDS
+        upload.source_url,
+        max_bytes=cap,
+        deadline_seconds=settings.MEDIA_FETCH_DEADLINE_SECONDS,
+        min_bytes_per_second=settings.MEDIA_FETCH_MIN_BYTES_PER_SECOND,
+        min_rate_after_seconds=settings.MEDIA_FETCH_MIN_RATE_AFTER_SECONDS,
     ) as response:
         if not 200 <= response.status_code < 300:
             raise FetchRefused(response.status_code)
         return storage.write_stream(upload.storage_key, response.iter_bytes())
 
 
-def media_fetch_source(*, upload_id: str) -> None:
-    """Fetch an upload's source_url into storage. Idempotent: only a pending fetch is claimed,
-    so a duplicate task message does nothing."""
-    upload = _claim_fetch(upload_id)
-    if upload is None:
-        return
+def _fetch_error(exc: Exception) -> str:
+    if isinstance(exc, outbound.OutboundError) and exc.code == "TOO_SLOW":
+        rate = f"{settings.MEDIA_FETCH_MIN_BYTES_PER_SECOND / 1024:g} KB/s"
+        return (
+            f"FETCH_TOO_SLOW: The source sent less than {rate}; host it somewhere faster or upload the file directly."
+        )
+    return f"{getattr(exc, 'code', 'FETCH_FAILED')}: {exc}"
+
+
+def _run_fetch(upload: MediaUpload) -> None:
     try:
         size = _download(upload)
         _check_storage_quota(team=upload.team, adding=size - (upload.size_bytes or 0))
     except (outbound.OutboundError, FetchRefused, QuotaExceeded) as exc:
         storage.delete(upload.storage_key)
-        reason = getattr(exc, "code", "FETCH_FAILED")
-        _finish_fetch(upload, error=f"{reason}: {exc}")
+        _finish_fetch(upload, error=_fetch_error(exc))
         return
     _finish_fetch(upload, size=size)
+
+
+def _defer_fetch(upload_id: str) -> None:
+    """Hand the fetch back to the broker, still pending. A pending fetch's `fetch_started_at`
+    says when it was last handed back: the sweep leaves it alone while that is recent, and a
+    second message arriving meanwhile (a duplicate: its own round would come no sooner than
+    LANE_RETRY_SECONDS) ends there, so one upload never has two messages going round."""
+    from media import tasks  # media.tasks imports this module
+
+    now = timezone.now()
+    recently = now - dt.timedelta(seconds=settings.LANE_RETRY_SECONDS / 2)
+    pending = MediaUpload.objects.filter(pk=upload_id, fetch_status=FetchStatus.PENDING)
+    if pending.filter(Q(fetch_started_at=None) | Q(fetch_started_at__lt=recently)).update(fetch_started_at=now):
+        lanes.later(tasks.fetch_source, upload_id)
+
+
+def media_fetch_source(*, upload_id: str) -> None:
+    """Fetch an upload's source_url into storage, in one of its team's slots of the `fetch`
+    lane. Idempotent: only a pending fetch is claimed, so a duplicate task message does
+    nothing. When the team already holds its share of the lane, the fetch is not claimed: it
+    stays pending, costs no attempt, and its task comes back a little later."""
+    from media import tasks  # media.tasks imports this module
+
+    pending = MediaUpload.objects.filter(pk=upload_id, fetch_status=FetchStatus.PENDING)
+    team_id = pending.values_list("team_id", flat=True).first()
+    if team_id is None:
+        return
+    with lanes.team_share("fetch", team_id, lease_seconds=tasks.FETCH_TIME_LIMIT) as held:
+        if not held:
+            _defer_fetch(upload_id)
+            return
+        upload = _claim_fetch(upload_id)
+        if upload is not None:
+            _run_fetch(upload)
 
 
 def media_sweep_fetches() -> int:
     """Re-send fetches whose task message was lost (broker down at create) and take back
     fetches whose worker died mid-way; give up after a few attempts. Returns fetches re-sent."""
+    from media import tasks  # media.tasks imports this module
+
     now = timezone.now()
-    stale_start = now - dt.timedelta(seconds=settings.MEDIA_FETCH_DEADLINE_SECONDS + 60)
+    # Past the task's hard limit, no worker can still be running the fetch.
+    stale_start = now - dt.timedelta(seconds=tasks.FETCH_TIME_LIMIT)
     lost = MediaUpload.objects.filter(fetch_status=FetchStatus.FETCHING, fetch_started_at__lt=stale_start)
     lost.filter(fetch_attempts__gte=MAX_FETCH_ATTEMPTS).update(
         fetch_status=FetchStatus.FAILED, fetch_error="WORKER_LOST: the fetch did not finish after several attempts"
     )
     lost.update(fetch_status=FetchStatus.PENDING)
+    # Not a fetch handed back for its team's share just now: its message is going round.
+    quiet = now - dt.timedelta(seconds=max(30.0, 3 * settings.LANE_RETRY_SECONDS))
     waiting = MediaUpload.objects.filter(
-        fetch_status=FetchStatus.PENDING, created_at__lt=now - dt.timedelta(seconds=30)
+        Q(fetch_started_at=None) | Q(fetch_started_at__lt=quiet), fetch_status=FetchStatus.PENDING, created_at__lt=quiet
     ).values_list("pk", flat=True)
     ids = list(waiting[:500])
     for upload_id in ids:

@@ -11,8 +11,12 @@ from django.conf import settings
 from config import lanes
 from media import fitting, probing, selectors, services
 
+# The download ends by its deadline; what is left is storing the last bytes and the quota check.
+FETCH_SOFT_TIME_LIMIT = settings.MEDIA_FETCH_DEADLINE_SECONDS + 60
+FETCH_TIME_LIMIT = FETCH_SOFT_TIME_LIMIT + 60
 
-@shared_task(name="media.fetch_source", soft_time_limit=900, time_limit=960)
+
+@shared_task(name="media.fetch_source", soft_time_limit=FETCH_SOFT_TIME_LIMIT, time_limit=FETCH_TIME_LIMIT)
 def fetch_source(upload_id: str) -> None:
     services.media_fetch_source(upload_id=upload_id)
 

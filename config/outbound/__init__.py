@@ -13,7 +13,9 @@ Every request goes through the same steps, on the first hop and on every redirec
    repeats steps 1-2 for each hop (`redirects`).
 4. A byte cap (declared Content-Length and running total, `response`) and a total deadline
    whose watchdog shuts the socket down, which also wakes a read blocked on a server trickling
-   one byte at a time (`transport`).
+   one byte at a time (`transport`). The deadline starts before the host is resolved: a lookup
+   is waited for only as long as it has left (`policy`). Optionally the deadline also asks for
+   a minimum throughput after a grace period, and expires early when the body falls behind it.
 
 Why not requests-hardened (1.3.0, read from its source)? Its pinning itself is sound - it swaps
 the pool key's host for the resolved IP and sets `server_hostname`/`assert_hostname` to the
@@ -26,12 +28,12 @@ environment, where the proxy resolves the name again. Using it would mean overri
 checking function and adding everything else around it, so this package pins with urllib3
 connections directly (about the size of its adapter) and keeps all policy in one place.
 
-Limits worth knowing: DNS resolution is bounded by the system resolver's own timeouts, not by
-`deadline_seconds` (getaddrinfo cannot be interrupted). Bodies are returned as sent on the
-wire (`Accept-Encoding: identity` is requested, nothing is decompressed), and `max_bytes`
-counts wire bytes. Response headers are a requests `CaseInsensitiveDict` (typed `Mapping`);
-repeated headers are joined with ", ". Error messages never name the body or a resolved
-address (`errors`).
+Limits worth knowing: getaddrinfo cannot be interrupted, so a lookup the deadline stopped
+waiting for ends on its own thread, by the system resolver's timeouts. Bodies are returned as
+sent on the wire (`Accept-Encoding: identity` is requested, nothing is decompressed), and
+`max_bytes` counts wire bytes. Response headers are a requests `CaseInsensitiveDict` (typed
+`Mapping`); repeated headers are joined with ", ". Error messages never name the body or a
+resolved address (`errors`).
 """
 
 from __future__ import annotations
@@ -68,11 +70,12 @@ __all__ = [
 ]
 
 
-def check_url(url: str) -> None:
+def check_url(url: str, *, deadline_seconds: float = 10.0) -> None:
     """Validate a URL for later use (e.g. when a webhook is created): syntax, scheme, port, and
-    that its host resolves only to allowed addresses. Raises BlockedDestination, or
-    OutboundConnectionError (code DNS_FAILED) when the host does not resolve."""
-    checked_target(url)
+    that its host resolves only to allowed addresses. Raises BlockedDestination,
+    OutboundConnectionError (code DNS_FAILED) when the host does not resolve, or OutboundTimeout
+    when resolving takes longer than `deadline_seconds`."""
+    checked_target(url, timeout=deadline_seconds)
 
 
 def close_idle_connections() -> None:
@@ -93,18 +96,23 @@ def stream(
     max_bytes: int,
     max_redirects: int = 3,
     keep_alive: bool = False,
+    min_bytes_per_second: float = 0.0,
+    min_rate_after_seconds: float = 10.0,
 ) -> Iterator[OutboundStream]:
     """Send one request and yield the response with its body unread. GET follows up to
     `max_redirects` redirects (more is TOO_MANY_REDIRECTS; 0 returns the 3xx); other methods
-    never follow. `deadline_seconds` covers connecting, every hop and reading the body inside
-    the `with` block. Caller headers are sent as given, except Host, Content-Length,
+    never follow. `deadline_seconds` covers resolving, connecting, every hop and reading the
+    body inside the `with` block. With `min_bytes_per_second`, the body must also arrive at
+    that average rate once `min_rate_after_seconds` have passed (counted from the start, so
+    they also cover resolving and connecting): a server that falls behind, or stops sending,
+    is cut off with OutboundTimeout code TOO_SLOW. Caller headers are sent as given, except Host, Content-Length,
     Transfer-Encoding and Connection, which this client sets; User-Agent defaults to USER_AGENT.
     With `keep_alive`, an idle connection to the same checked address is reused and the
     connection is kept after the `with` block when the response ended (see `transport`)."""
     if max_bytes < 0 or max_redirects < 0:
         raise ValueError("max_bytes and max_redirects must not be negative")
     request = Request(method.upper(), caller_headers(headers), body, connect_timeout, read_timeout, keep_alive)
-    with Deadline(deadline_seconds) as deadline:
+    with Deadline(deadline_seconds, min_rate=min_bytes_per_second, grace=min_rate_after_seconds) as deadline:
         hop = follow(url, request, deadline, max_redirects)
         try:
             if request.method != "HEAD":
@@ -128,6 +136,8 @@ def request(
     max_bytes: int = 1024 * 1024,
     max_redirects: int = 0,
     keep_alive: bool = False,
+    min_bytes_per_second: float = 0.0,
+    min_rate_after_seconds: float = 10.0,
 ) -> OutboundResponse:
     """Send one request and read its (capped) body. With max_redirects=0 a 3xx is returned."""
     with stream(
@@ -141,6 +151,8 @@ def request(
         max_bytes=max_bytes,
         max_redirects=max_redirects,
         keep_alive=keep_alive,
+        min_bytes_per_second=min_bytes_per_second,
+        min_rate_after_seconds=min_rate_after_seconds,
     ) as response:
         content = b"".join(response.iter_bytes())
     return OutboundResponse(response.status_code, response.headers, response.url, content)

@@ -2,11 +2,12 @@
 
 1. Parse the URL once (`_parse`): http/https only, a host, no `user:pass@`, no control
    characters, no ambiguous numeric hosts (`2130706433`, `0x7f000001`, `127.1`).
-2. Resolve the host once (`socket.getaddrinfo`) and check EVERY address (`_check_address`): it
-   must be public (`is_global`, not multicast/reserved/CGNAT/6to4/..., IPv4 embedded in
-   IPv4-mapped or NAT64 IPv6 judged as IPv4) and the port must be 80 or 443 - unless
-   `settings.SSRF_ALLOW_PRIVATE` is on, or the address is inside
-   `settings.SSRF_ALLOWED_NETWORKS`; both of those also lift the port rule.
+2. Resolve the host once (`socket.getaddrinfo`, waited for no longer than the caller's
+   deadline allows) and check EVERY address (`_check_address`): it must be public
+   (`is_global`, not multicast/reserved/CGNAT/6to4/..., IPv4 embedded in IPv4-mapped or NAT64
+   IPv6 judged as IPv4) and the port must be 80 or 443 - unless `settings.SSRF_ALLOW_PRIVATE`
+   is on, or the address is inside `settings.SSRF_ALLOWED_NETWORKS`; both of those also lift
+   the port rule.
 
 `checked_target` does both and returns the addresses a connection may use; it runs again for
 every redirect hop.
@@ -17,8 +18,9 @@ from __future__ import annotations
 import ipaddress
 import re
 import socket
+import threading
 from dataclasses import dataclass
-from typing import Final
+from typing import Any, Final
 from urllib.parse import SplitResult, urlsplit
 
 import idna
@@ -26,7 +28,7 @@ from django.conf import settings
 from django.core.exceptions import ImproperlyConfigured
 from requests.utils import requote_uri
 
-from .errors import BlockedDestination, OutboundConnectionError
+from .errors import BlockedDestination, OutboundConnectionError, OutboundTimeout
 
 IPAddress = ipaddress.IPv4Address | ipaddress.IPv6Address
 IPNetwork = ipaddress.IPv4Network | ipaddress.IPv6Network
@@ -198,9 +200,35 @@ def _check_address(ip: IPAddress, port: int, policy: _Policy) -> None:
         raise BlockedDestination("Only ports 80 and 443 are allowed.", code="BLOCKED_PORT")
 
 
-def _resolve(host: str, port: int) -> tuple[str, ...]:
+def _getaddrinfo(host: str, port: int, timeout: float) -> list[Any]:
+    """`socket.getaddrinfo`, waited for at most `timeout` seconds. The call itself cannot be
+    interrupted, so it runs on a daemon thread of its own that the caller stops waiting for: a
+    lookup left behind ends by the system resolver's own timeouts. A thread per lookup rather
+    than a shared pool, so names whose servers hang cannot take every thread and stall lookups
+    for everyone else."""
+    answer: list[Any] = []
+    failure: list[Exception] = []
+    done = threading.Event()
+
+    def lookup() -> None:
+        try:
+            answer.extend(socket.getaddrinfo(host, port, type=socket.SOCK_STREAM))
+        except (OSError, UnicodeError) as exc:  # handed to the caller, who raises it
+            failure.append(exc)
+        finally:
+            done.set()
+
+    threading.Thread(target=lookup, name="outbound-dns", daemon=True).start()
+    if not done.wait(timeout):
+        raise OutboundTimeout("Resolving the host name ran past the deadline.", code="TIMEOUT")
+    if failure:
+        raise failure[0]
+    return answer
+
+
+def _resolve(host: str, port: int, timeout: float) -> tuple[str, ...]:
     try:
-        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+        infos = _getaddrinfo(host, port, timeout)
     except UnicodeError as exc:  # a label longer than 63 characters
         raise _invalid("The URL's host is not a valid domain name.") from exc
     except OSError as exc:
@@ -218,11 +246,12 @@ class Target:
     addresses: tuple[str, ...]  # every one checked; connections go only to these
 
 
-def checked_target(url: str) -> Target:
-    """Parse `url`, resolve its host and check every address; raises BlockedDestination, or
-    OutboundConnectionError (code DNS_FAILED) when the host does not resolve."""
+def checked_target(url: str, *, timeout: float) -> Target:
+    """Parse `url`, resolve its host within `timeout` seconds and check every address; raises
+    BlockedDestination, OutboundConnectionError (code DNS_FAILED) when the host does not
+    resolve, or OutboundTimeout when resolving takes longer."""
     location = _parse(url)
-    addresses = _resolve(location.host, location.port)
+    addresses = _resolve(location.host, location.port, timeout)
     policy = _policy()
     for address in addresses:
         _check_address(ipaddress.ip_address(address), location.port, policy)

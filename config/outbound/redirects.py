@@ -34,7 +34,8 @@ def _for_redirect(request: Request, previous: Location, following: Location) -> 
 
 def _redirect(hop: Hop, location: str, request: Request, deadline: Deadline) -> tuple[Hop, Request]:
     try:
-        target = checked_target(urljoin(hop.location.url, location))  # every check again, for this hop
+        # Every check again, for this hop.
+        target = checked_target(urljoin(hop.location.url, location), timeout=deadline.remaining())
         request = _for_redirect(request, hop.location, target.location)
         return send(target, request, deadline), request
     except OutboundError as exc:
@@ -43,7 +44,7 @@ def _redirect(hop: Hop, location: str, request: Request, deadline: Deadline) -> 
 
 
 def follow(url: str, request: Request, deadline: Deadline, max_redirects: int) -> Hop:
-    hop = send(checked_target(url), request, deadline)
+    hop = send(checked_target(url, timeout=deadline.remaining()), request, deadline)
     for _ in range(max_redirects):
         location = _redirect_location(hop, request.method)
         if location is None:

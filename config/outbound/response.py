@@ -1,5 +1,6 @@
 """Responses as callers see them, with the byte cap: a declared Content-Length over the cap is
-refused before reading, and the running total of wire bytes is checked on every read."""
+refused before reading, and the running total of wire bytes is checked on every read (and
+counted towards the deadline's minimum throughput, when it has one)."""
 
 from __future__ import annotations
 
@@ -47,7 +48,9 @@ class OutboundStream:
         # One byte past the cap is enough to know the body is too large.
         amount = max(1, min(chunk_size, self._max_bytes - self._received + 1))
         with translated(self._deadline, sent=True):
-            chunk = self._response.read(amount, decode_content=False)
+            # What has arrived, without waiting for a whole chunk: the throughput counts bytes as they come.
+            chunk = self._response.read1(amount, decode_content=False)
+        self._deadline.received(len(chunk))
         # A shut-down socket reads as end of body when there is no Content-Length.
         self._deadline.check(sent=True)
         self._received += len(chunk)

@@ -8,7 +8,9 @@ too, so verification is as strict as for an unpinned connection.
 The deadline is enforced by a watchdog thread (one per process) that shuts the socket down when
 it expires, which wakes a read that is blocked on a server trickling one byte at a time
 (per-read timeouts alone never fire there). The deadline holds a `dup()` of the TCP socket's
-descriptor, so it also cuts a TLS handshake.
+descriptor, so it also cuts a TLS handshake. A deadline may also ask for a minimum throughput:
+past a grace period the body bytes received must keep up with `min_rate` bytes a second on
+average, so it also expires, sooner, once a server falls behind, even one that sends nothing.
 
 Connections are not reused unless the caller asks for keep-alive (webhooks, which send many
 requests to one receiver): then a hop first takes an idle connection from the pool under the
@@ -83,9 +85,10 @@ class _Watchdog:
         self._order = itertools.count()
         self._thread: threading.Thread | None = None
 
-    def add(self, deadline: Deadline) -> None:
+    def add(self, deadline: Deadline, at: float) -> None:
+        """Call `deadline.expire()` at monotonic time `at`."""
         with self._wake:
-            heapq.heappush(self._queue, (deadline.ends, next(self._order), deadline))
+            heapq.heappush(self._queue, (at, next(self._order), deadline))
             if self._thread is None:
                 self._thread = threading.Thread(target=self._run, name="outbound-deadlines", daemon=True)
                 self._thread.start()
@@ -109,22 +112,48 @@ class _Watchdog:
 
 class Deadline:
     """A total time budget. When it runs out, the watchdog shuts the watched socket down, so a
-    read blocked on a trickling server returns at once instead of waiting for more bytes."""
+    read blocked on a trickling server returns at once instead of waiting for more bytes.
 
-    def __init__(self, seconds: float) -> None:
-        self.ends = time.monotonic() + max(seconds, 0.0)
+    With `min_rate` (bytes a second), it also runs out as soon as the body bytes received
+    (`received`) fall below `min_rate * (elapsed - grace)`: when no more bytes come, that
+    happens at `started + grace + received / min_rate`. The watchdog is woken at that time;
+    if bytes came meanwhile, the time has moved on and it is woken again then."""
+
+    def __init__(self, seconds: float, *, min_rate: float = 0.0, grace: float = 0.0) -> None:
+        self.started = time.monotonic()
+        self.ends = self.started + max(seconds, 0.0)
+        self.min_rate, self.grace = max(min_rate, 0.0), max(grace, 0.0)
         self._lock = threading.Lock()
         self._watched: socket.socket | None = None
         self._finished = False
+        self._received = 0
         self.expired = False
-        _WATCHDOG.add(self)
+        self.too_slow = False  # expired by the minimum throughput, before `ends`
+        _WATCHDOG.add(self, self.due())
+
+    def due(self) -> float:
+        """When the deadline expires if no further byte arrives."""
+        if not self.min_rate:
+            return self.ends
+        return min(self.ends, self.started + self.grace + self._received / self.min_rate)
 
     def remaining(self) -> float:
-        return max(0.0, self.ends - time.monotonic())
+        return max(0.0, self.due() - time.monotonic())
+
+    def received(self, count: int) -> None:
+        """Count body bytes towards the minimum throughput."""
+        with self._lock:
+            self._received += count
+
+    def error(self, *, sent: bool) -> OutboundTimeout:
+        if self.too_slow or (not self.expired and self.due() < self.ends):
+            message = f"The server sent less than {self.min_rate:g} bytes a second."
+            return OutboundTimeout(message, code="TOO_SLOW", sent=sent)
+        return OutboundTimeout("The request ran past its deadline.", code="TIMEOUT", sent=sent)
 
     def check(self, *, sent: bool) -> None:
         if self.expired or self.remaining() <= 0:
-            raise OutboundTimeout("The request ran past its deadline.", code="TIMEOUT", sent=sent)
+            raise self.error(sent=sent)
 
     def watch(self, sock: socket.socket) -> None:
         # A plain socket on a duplicate of the descriptor: shutting it down also ends a TLS
@@ -142,13 +171,18 @@ class Deadline:
             self._release()
 
     def expire(self) -> None:
-        """The time is up: mark the deadline expired and shut the watched socket down."""
+        """Called by the watchdog at the time `due` said. Unless bytes arrived since and moved
+        that time on, the time is up: mark the deadline expired and shut the watched socket down."""
         with self._lock:
             if self._finished:
                 return
-            self.expired = True
-            if self._watched is not None:
-                _shutdown(self._watched)
+            due = self.due()
+            if time.monotonic() >= due:
+                self.expired, self.too_slow = True, due < self.ends
+                if self._watched is not None:
+                    _shutdown(self._watched)
+                return
+        _WATCHDOG.add(self, due)
 
     def _release(self) -> None:
         if self._watched is not None:
@@ -234,7 +268,7 @@ def _connection(location: Location, address: str, request: Request, deadline: De
 
 def _translate(exc: BaseException, deadline: Deadline, *, sent: bool) -> OutboundError:
     if deadline.expired:
-        return OutboundTimeout("The request ran past its deadline.", sent=sent)
+        return deadline.error(sent=sent)
     # NewConnectionError subclasses ConnectTimeoutError, so it is tested first.
     if isinstance(exc, urllib3_errors.NewConnectionError):
         return OutboundConnectionError("The server could not be reached.", sent=False)

@@ -32,8 +32,16 @@ def test_tasks_have_explicit_stable_names(tasks):
     assert all(name.split(".")[0] in {"media", "webhooks", "publishing", "analytics", "accounts"} for name in tasks)
 
 
+FETCH_TASKS = {"media.fetch_source", "media.sweep_fetches"}
+
+
 def test_media_tasks_go_to_the_media_queue_and_fetches_to_their_own(tasks):
     for name in tasks:
         if name.startswith("media."):
-            lane = "fetch" if name in ("media.fetch_source", "media.sweep_fetches") else "media"
-            assert app.amqp.router.route({}, name)["queue"].name == lane
+            assert app.amqp.router.route({}, name)["queue"].name == ("fetch" if name in FETCH_TASKS else "media"), name
+
+
+def test_a_fetchs_download_deadline_ends_before_its_task_limits(tasks):
+    fetch = tasks["media.fetch_source"]
+
+    assert settings.MEDIA_FETCH_DEADLINE_SECONDS < fetch.soft_time_limit < fetch.time_limit

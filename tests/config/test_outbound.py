@@ -1,9 +1,10 @@
 """config.outbound over real HTTP on loopback: refusals, pinning, redirects, byte cap, deadline,
 keep-alive connection reuse.
 
-Servers are `ThreadingHTTPServer`s on 127.0.0.1 / 127.0.0.2. Only the DNS-rebinding, failover
-and DNS-failure tests replace `socket.getaddrinfo` (the stdlib resolver, not project code) to
-script answers for made-up names; every other name goes to the machine's real resolver.
+Servers are `ThreadingHTTPServer`s on 127.0.0.1 / 127.0.0.2. Only the DNS-rebinding, failover,
+DNS-failure and hanging-resolver tests replace `socket.getaddrinfo` (the stdlib resolver, not
+project code) to script answers for made-up names; every other name goes to the machine's real
+resolver.
 """
 
 from __future__ import annotations
@@ -757,6 +758,121 @@ def test_trickling_server_is_cut_off_at_the_deadline(serve: Callable[..., Server
 
     assert time.monotonic() - started < 3
     assert (timed_out.value.code, timed_out.value.sent) == ("TIMEOUT", True)
+
+
+SLOW = {"min_bytes_per_second": 1000, "min_rate_after_seconds": 0.5}
+
+
+@pytest.mark.usefixtures("private_on")
+@pytest.mark.parametrize("framing", ["content-length", "chunked", "until-close", "headers"])
+def test_a_server_below_the_minimum_throughput_is_cut_off_as_too_slow(
+    serve: Callable[..., Server], framing: str
+) -> None:
+    server = serve({"/": trickle(framing)})  # 5 bytes a second, where 1000 are asked for
+
+    with pytest.raises(OutboundTimeout) as too_slow:
+        request(server.url(), method="GET", read_timeout=60, deadline_seconds=60, **SLOW)
+
+    assert (too_slow.value.code, too_slow.value.sent) == ("TOO_SLOW", True)
+
+
+def _read_into(received: bytearray, url: str, **options: Any) -> None:
+    with stream(url, **options) as response:
+        for chunk in response.iter_bytes():
+            received += chunk
+
+
+def sends_then_stalls(sent: bytes) -> Route:
+    def route(handler: Handler) -> None:
+        handler.send_response(200)
+        handler.send_header("Content-Length", str(10**9))
+        handler.end_headers()
+        handler.wfile.write(sent)
+        handler.wfile.flush()
+        handler.server.release.wait(30)
+
+    return route
+
+
+@pytest.mark.usefixtures("private_on")
+@pytest.mark.parametrize("sent", [b"", b"s" * 3000], ids=["nothing", "a first part"])
+def test_a_server_that_stops_sending_is_cut_off_once_it_falls_behind(serve: Callable[..., Server], sent: bytes) -> None:
+    """A read blocked on a silent socket is woken too; bytes that came earlier earn their time."""
+    server = serve({"/": sends_then_stalls(sent)})
+    received = bytearray()
+
+    with pytest.raises(OutboundTimeout) as too_slow:
+        _read_into(received, server.url(), max_bytes=10**10, read_timeout=60, deadline_seconds=60, **SLOW)
+
+    assert too_slow.value.code == "TOO_SLOW"
+    assert received == sent
+
+
+def steady(pieces: int, piece: bytes, interval: float) -> Route:
+    def route(handler: Handler) -> None:
+        handler.send_response(200)
+        handler.send_header("Content-Length", str(pieces * len(piece)))
+        handler.end_headers()
+        for _ in range(pieces):
+            handler.wfile.write(piece)
+            handler.wfile.flush()
+            time.sleep(interval)
+
+    return route
+
+
+@pytest.mark.usefixtures("private_on")
+@pytest.mark.parametrize(
+    ("route", "size"),
+    [(reply(b"f" * 300_000), 300_000), (steady(20, b"s" * 500, 0.05), 10_000)],
+    ids=["fast", "steady"],
+)
+def test_a_server_above_the_minimum_throughput_is_read_to_the_end(
+    serve: Callable[..., Server], route: Route, size: int
+) -> None:
+    server = serve({"/": route})  # "steady": 10 kB a second, where 1000 bytes are asked for
+
+    response = request(server.url(), method="GET", max_bytes=10**6, deadline_seconds=60, **SLOW)
+
+    assert len(response.content) == size
+
+
+@pytest.fixture
+def hanging_resolver(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """`hang.test` is looked up for 30 s, then fails; other names go to the real resolver."""
+    answer = threading.Event()
+    real_getaddrinfo = socket.getaddrinfo
+
+    def getaddrinfo(host: Any, port: Any, *args: Any, **kwargs: Any) -> Any:
+        if host != "hang.test":
+            return real_getaddrinfo(host, port, *args, **kwargs)
+        answer.wait(30)
+        raise socket.gaierror(socket.EAI_AGAIN, "Temporary failure in name resolution")
+
+    monkeypatch.setattr(socket, "getaddrinfo", getaddrinfo)
+    yield
+    answer.set()
+
+
+@pytest.mark.usefixtures("private_on", "hanging_resolver")
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda: request("http://hang.test/hook", body=b"{}", deadline_seconds=1),
+        lambda: request(
+            "http://hang.test/", method="GET", deadline_seconds=60, min_rate_after_seconds=1, min_bytes_per_second=1
+        ),
+        lambda: check_url("http://hang.test/hook", deadline_seconds=1),
+    ],
+    ids=["request", "minimum-throughput", "check_url"],
+)
+def test_a_resolver_that_hangs_is_given_up_on_at_the_deadline(call: Callable[[], object]) -> None:
+    started = time.monotonic()
+    with pytest.raises(OutboundTimeout) as timed_out:
+        call()
+
+    assert time.monotonic() - started < 10  # the resolver would answer after 30 s
+    assert (timed_out.value.code, timed_out.value.sent) == ("TIMEOUT", False)
 
 
 @pytest.mark.usefixtures("private_on")
