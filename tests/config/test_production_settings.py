@@ -74,7 +74,7 @@ def test_production_enforces_https_behind_a_proxy(tmp_path):
         "SECURE_REFERRER_POLICY": "same-origin",
         "SESSION_COOKIE_SECURE": True,
         "CSRF_COOKIE_SECURE": True,
-        "MESSAGE_STORAGE": "django.contrib.messages.storage.session.SessionStorage",
+        "MESSAGE_STORAGE": "config.messages.EncryptedSessionStorage",
     }
 
 
