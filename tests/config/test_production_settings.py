@@ -27,7 +27,7 @@ DROPPED = (
 
 
 def _env(tmp_path: Path, **overrides: str) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if k not in DROPPED and not k.startswith(("SECURE_", "AXES_"))}
+    env = {k: v for k, v in os.environ.items() if k not in DROPPED and not k.startswith(("SECURE_", "LOGIN_"))}
     env.update(
         APP_ENV="production",
         SECRET_KEY=secrets.token_urlsafe(60),
