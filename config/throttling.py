@@ -69,6 +69,23 @@ def _hit_local(key: str) -> int:
         return _local_counts[key]
 
 
+def spend(bucket: str, ident: object) -> tuple[int, int, float, float]:
+    """Count one request of `ident` in `bucket`'s current window: (its count, the limit, when
+    the window ends, now). Over the limit once the count passes it."""
+    limit = settings.RATE_LIMITS[bucket]
+    now = time.time()
+    window = int(now // WINDOW_SECONDS)
+    count, local = _hit(f"{settings.RATE_LIMIT_KEY_PREFIX}:{bucket}:{ident}:{window}")
+    return count, local_limit(limit) if local else limit, (window + 1) * WINDOW_SECONDS, now
+
+
+def object_wait(bucket: str, team_id: object, object_id: object) -> float:
+    """Count one action on an object outside the API (the dashboard's buttons), in the bucket
+    and under the ident `ObjectRateThrottle` uses: seconds to wait when over the limit, else 0."""
+    count, limit, reset_at, now = spend(bucket, f"{team_id}:{object_id}")
+    return 0.0 if count <= limit else max(1.0, reset_at - now)
+
+
 class _WindowThrottle(BaseThrottle):
     """Counts one request in a bucket's fixed window and says the bucket's X-RateLimit-* headers."""
 
@@ -76,14 +93,7 @@ class _WindowThrottle(BaseThrottle):
     now: float
 
     def _allow(self, request: Request, bucket: str, ident: object) -> bool:
-        limit = settings.RATE_LIMITS[bucket]
-        now = time.time()
-        window = int(now // WINDOW_SECONDS)
-        self.reset_at = (window + 1) * WINDOW_SECONDS
-        self.now = now
-        count, local = _hit(f"{settings.RATE_LIMIT_KEY_PREFIX}:{bucket}:{ident}:{window}")
-        if local:
-            limit = local_limit(limit)
+        count, limit, self.reset_at, self.now = spend(bucket, ident)
         headers = {
             "X-RateLimit-Limit": str(limit),
             "X-RateLimit-Remaining": str(max(0, limit - count)),

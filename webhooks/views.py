@@ -13,6 +13,7 @@ rotated secret goes the same way.
 
 from __future__ import annotations
 
+import math
 import uuid
 from typing import Any
 
@@ -29,7 +30,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST
 from rest_framework.exceptions import ValidationError
 
-from config import shown_once
+from config import shown_once, throttling
 from config.errors import ApplicationError, NotFound
 from config.serializers import validated
 from teams.dashboard import can_manage, page_context, requested_membership
@@ -188,10 +189,23 @@ def enable(request: HttpRequest, subscription_id: uuid.UUID) -> HttpResponse:
     return _back(request, subscription)
 
 
+def _too_many(request: HttpRequest, subscription: Subscription) -> HttpResponse | None:
+    """Test events and re-sends share the API's limit per webhook (WEBHOOK_TEST_PER_MINUTE)."""
+    wait = throttling.object_wait("webhook_test", subscription.team_id, subscription.pk)
+    if not wait:
+        return None
+    messages.error(
+        request, f"Too many test events and re-sends for this webhook: try again in {math.ceil(wait)} seconds."
+    )
+    return redirect(_detail_url(subscription))
+
+
 @login_required
 @require_POST
 def send_test(request: HttpRequest, subscription_id: uuid.UUID) -> HttpResponse:
     subscription = _subscription(_manager(request).team, subscription_id)
+    if refused := _too_many(request, subscription):
+        return refused
     try:
         services.subscription_send_test(subscription=subscription)
     except NotFound as exc:
@@ -208,6 +222,8 @@ def send_test(request: HttpRequest, subscription_id: uuid.UUID) -> HttpResponse:
 def send_again(request: HttpRequest, subscription_id: uuid.UUID, delivery_id: uuid.UUID) -> HttpResponse:
     subscription = _subscription(_manager(request).team, subscription_id)
     delivery = get_object_or_404(Delivery.objects.select_related("event"), pk=delivery_id, subscription=subscription)
+    if refused := _too_many(request, subscription):
+        return refused
     if not services.delivery_send_again(delivery=delivery):
         messages.error(request, "An attempt of this delivery is under way; send it again once it has finished.")
         return redirect(_detail_url(subscription))

@@ -327,6 +327,21 @@ def test_the_receiver_gets_a_signed_test_event(client, owner, receiver, django_c
     assert "succeeded" in row[: row.index("</tr>")]
 
 
+def test_test_events_from_the_page_share_the_apis_limit_per_webhook(
+    client, api, owner, receiver, settings, django_capture_on_commit_callbacks
+):
+    settings.RATE_LIMITS = {**settings.RATE_LIMITS, "webhook_test": 2}
+    subscription = subscribe(owner.team, receiver.url)
+    assert api.as_(owner.key).post(f"/api/v1/webhooks/{subscription.pk}/test").status_code == 202
+
+    _send_test(client, owner, subscription, django_capture_on_commit_callbacks)
+    refused = _send_test(client, owner, subscription, django_capture_on_commit_callbacks)
+
+    page = _text(client.get(refused["Location"]))
+    assert "Too many test events and re-sends for this webhook: try again in" in page
+    assert Delivery.objects.filter(subscription=subscription).count() == 2  # the API's and the page's first
+
+
 def test_a_webhook_disabled_by_410_is_re_enabled(client, owner, receiver, django_capture_on_commit_callbacks):
     subscription = subscribe(owner.team, receiver.url)
     receiver.always(410)
