@@ -387,13 +387,13 @@ def test_one_tick_releases_many_due_publishes_in_batches(broker, owner, accounts
 
 
 def _armed_runs(client: redis.Redis) -> list[tuple[dt.datetime, dt.datetime, dict[str, Any]]]:
-    """(eta, expires, kwargs) of the release runs waiting in the `default` queue, removed from it."""
+    """(eta, expires, kwargs) of the release runs waiting in the `control` queue, removed from it."""
     runs = []
-    for raw in client.lrange("default", 0, -1):
+    for raw in client.lrange("control", 0, -1):
         message = json.loads(raw)
         if message["headers"]["task"] != "publishing.release_due":
             continue
-        client.lrem("default", 0, raw)
+        client.lrem("control", 0, raw)
         headers = message["headers"]
         _, kwargs, _ = json.loads(base64.b64decode(message["body"]))
         runs.append((dt.datetime.fromisoformat(headers["eta"]), dt.datetime.fromisoformat(headers["expires"]), kwargs))

@@ -480,8 +480,8 @@ class PublishLifecycle(RuleBasedStateMachine):
             state = "scheduled" if pub.status == "scheduled" else "draft"
             kept = {p: t for p, t in pub.targets.items() if p in platforms}
             pub.targets = {p: kept.get(p) or self._new_targets([p], state)[p] for p in platforms}
-        if pub.approval == "approved" and pub.confirmed and self._gated(who):
-            self._ask_approval(pub)  # a member's edit of an approved publish waits for approval again
+        if pub.approval != "pending_approval" and pub.confirmed and self._gated(who):
+            self._ask_approval(pub)  # a member's edit of a submitted publish waits for approval again
         self._check_record(data, pub)
         assert data["data"]["content"] == pub.content
         if pub.status == "scheduled":  # a scheduled publish keeps its time
@@ -578,7 +578,9 @@ class PublishLifecycle(RuleBasedStateMachine):
             self._expect(response, 400)
             return
         data = self._expect(response, 200)
-        pub.scheduled_at = at
+        moved, pub.scheduled_at = at != pub.scheduled_at, at
+        if moved and pub.approval != "pending_approval" and pub.confirmed and self._gated(who):
+            self._ask_approval(pub)  # its time is part of what was approved
         self._check_record(data, pub)
         assert _parse(data["data"]["scheduled_at"]) == at, data
 
