@@ -144,7 +144,7 @@ def _arrival(stack: LiveStack, deadline: float) -> float:
     while time.monotonic() < deadline:
         for arrivals in stack.receiver.received().values():
             first = arrivals[0]
-            if (first.slug, first.type) == ("acme", "post.published"):
+            if (first.team, first.type) == ("acme", "post.published"):
                 return first.at
         time.sleep(0.2)
     raise AssertionError("acme's post.published webhook did not arrive in time")
