@@ -206,6 +206,8 @@ def _getaddrinfo(host: str, port: int, timeout: float) -> list[Any]:
     lookup left behind ends by the system resolver's own timeouts. A thread per lookup rather
     than a shared pool, so names whose servers hang cannot take every thread and stall lookups
     for everyone else."""
+    if _is_address(host):  # nothing to look up: answered at once, without a thread
+        return socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_NUMERICHOST)
     answer: list[Any] = []
     failure: list[Exception] = []
     done = threading.Event()
@@ -224,6 +226,14 @@ def _getaddrinfo(host: str, port: int, timeout: float) -> list[Any]:
     if failure:
         raise failure[0]
     return answer
+
+
+def _is_address(host: str) -> bool:
+    try:
+        ipaddress.ip_address(host.strip("[]"))
+    except ValueError:
+        return False
+    return True
 
 
 def _resolve(host: str, port: int, timeout: float) -> tuple[str, ...]:
