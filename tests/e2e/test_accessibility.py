@@ -9,23 +9,11 @@ import pytest
 from demo.seed import sandbox_account
 from publishing import lifecycle
 from publishing.models import PublishMode
+from tests.e2e.pages import DASHBOARD_PAGES
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.e2e]
 
-PAGES = [
-    "/dashboard/compose/",
-    "/dashboard/calendar/",
-    "/dashboard/calendar/?view=month",
-    "/dashboard/publishes/",
-    "/dashboard/publishes/approvals/",
-    "/dashboard/publishes/{publish}/",
-    "/dashboard/analytics/",
-    "/dashboard/",
-    "/dashboard/settings/",
-    "/dashboard/settings/keys/",
-    "/dashboard/settings/webhooks/",
-    "/dashboard/settings/usage/",
-]
+PAGES = DASHBOARD_PAGES
 
 UNNAMED = """() => Array.from(document.querySelectorAll(
     'input:not([type=hidden]), select, textarea, button, a[href]'

@@ -10,24 +10,14 @@ from demo.seed import sandbox_account
 from publishing import lifecycle
 from publishing.models import PublishMode
 from teams import services
+from tests.e2e.pages import DASHBOARD_PAGES
 from tests.webhooks.helpers import subscribe
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.e2e]
 
 PAGES = [
-    "/dashboard/compose/",
-    "/dashboard/calendar/",
-    "/dashboard/calendar/?view=month",
-    "/dashboard/publishes/",
-    "/dashboard/publishes/approvals/",
-    "/dashboard/publishes/{publish}/",
-    "/dashboard/analytics/",
-    "/dashboard/",
-    "/dashboard/settings/",
-    "/dashboard/settings/keys/",
-    "/dashboard/settings/webhooks/",
+    *DASHBOARD_PAGES,
     "/dashboard/settings/webhooks/{webhook}/",
-    "/dashboard/settings/usage/",
     "/admin/",
     "/admin/teams/apikey/",
 ]
