@@ -55,9 +55,9 @@ class Writer:
     ignore_result: bool
 
 
-# Per (broker URL, task name): its Writer, or None when kombu writes. What decides it (the
+# Per (broker URL, task name, queue asked for): its Writer, or None when kombu writes. What decides it (the
 # routes, serializer and transport options) is read once; the broker URL is read per send.
-_writers: dict[tuple[str, str], Writer | None] = {}
+_writers: dict[tuple[str, str, str | None], Writer | None] = {}
 _writers_lock = threading.Lock()
 
 
@@ -72,16 +72,17 @@ def broker_reachable() -> bool:
     return os.path.isdir(folder) and os.access(folder, os.W_OK)
 
 
-def send(app: Celery, task: Task[Any, Any], calls: Sequence[Call], *, timeout: float) -> None:
+def send(app: Celery, task: Task[Any, Any], calls: Sequence[Call], *, timeout: float, queue: str | None = None) -> None:
     """Send one message of `task` per (task id, args) call, all in one round trip where the
-    broker is Redis. Raises whatever the broker raised; a message may then have been taken or
-    not (the caller must treat the whole batch as uncertain)."""
+    broker is Redis, on `queue` (by default the one the task's route names). Raises whatever
+    the broker raised; a message may then have been taken or not (the caller must treat the
+    whole batch as uncertain)."""
     if not calls:
         return
     url = app.conf.broker_write_url or app.conf.broker_url
-    writer = _writer(app, task, url, timeout)
+    writer = _writer(app, task, url, timeout, queue)
     if writer is None:
-        _send_with_kombu(app, task, calls, timeout=timeout)
+        _send_with_kombu(app, task, calls, timeout=timeout, queue=queue)
         return
     parent = app.current_worker_task  # a task sending others: it is their parent, as in Celery
     lineage = (parent.request.root_id or parent.request.id, parent.request.id) if parent is not None else (None, None)
@@ -128,17 +129,17 @@ def message(
     }
 
 
-def _writer(app: Celery, task: Task[Any, Any], url: str, timeout: float) -> Writer | None:
-    key = (url, task.name)
+def _writer(app: Celery, task: Task[Any, Any], url: str, timeout: float, queue: str | None = None) -> Writer | None:
+    key = (url, task.name, queue)
     if key in _writers:
         return _writers[key]
     with _writers_lock:
         if key not in _writers:
-            _writers[key] = _new_writer(app, task, url, timeout)
+            _writers[key] = _new_writer(app, task, url, timeout, queue)
         return _writers[key]
 
 
-def _new_writer(app: Celery, task: Task[Any, Any], url: str, timeout: float) -> Writer | None:
+def _new_writer(app: Celery, task: Task[Any, Any], url: str, timeout: float, queue_name: str | None) -> Writer | None:
     """A Writer when the broker is Redis and Celery would push the task's messages as
     `message` writes them; None when kombu must. Its client's pool is per process (redis-py
     makes a new one after a fork). A connection the broker closed meanwhile is retried once,
@@ -151,7 +152,7 @@ def _new_writer(app: Celery, task: Task[Any, Any], url: str, timeout: float) -> 
         return None
     if any(getattr(task, option, None) is not None for option in ("queue", "exchange", "routing_key", "priority")):
         return None  # routed by options of its own, which apply_async passes to the router
-    route = app.amqp.router.route({}, task.name, (), {})
+    route = app.amqp.router.route({"queue": queue_name} if queue_name else {}, task.name, (), {})
     queue = route.get("queue")
     if queue is None or route.keys() - {"queue"} or queue.exchange.type != "direct":
         return None  # Celery would name an exchange or a routing key of its own
@@ -173,11 +174,16 @@ def _new_writer(app: Celery, task: Task[Any, Any], url: str, timeout: float) -> 
     )
 
 
-def _send_with_kombu(app: Celery, task: Task[Any, Any], calls: Sequence[Call], *, timeout: float) -> None:
+def _send_with_kombu(
+    app: Celery, task: Task[Any, Any], calls: Sequence[Call], *, timeout: float, queue: str | None = None
+) -> None:
     """`apply_async` over Celery's pooled producer for the broker configured now, batched where
     the transport batches."""
     with pools.producers[app.connection_for_write()].acquire(block=True, timeout=timeout) as producer:
         producer.connection.ensure_connection(max_retries=1, timeout=timeout)
         with producer.batch(max_size=len(calls)):
             for task_id, args in calls:
-                task.apply_async(args=args, task_id=task_id, producer=producer, retry=False)
+                if queue is None:
+                    task.apply_async(args=args, task_id=task_id, producer=producer, retry=False)
+                else:
+                    task.apply_async(args=args, task_id=task_id, producer=producer, retry=False, queue=queue)

@@ -6,6 +6,10 @@ recycled by Django's own rules, as around a request: closed once older than CONN
 after an error that left it unusable, and health-checked before its first query when
 CONN_HEALTH_CHECKS is on. A worker therefore opens a connection now and then, not per task.
 
+A worker started with `--db-connections N` takes its connections from one pool of at most N
+instead of one per thread (config.dbpool): the dispatch lanes run hundreds of threads that
+mostly wait on the platforms.
+
 A worker whose pool does not enforce time limits (threads, as the `dispatch` worker runs, or
 solo) gets a watchdog thread that does (config.task_limits).
 """
@@ -17,7 +21,8 @@ import logging
 import os
 from typing import Any
 
-from celery import Celery
+import click
+from celery import Celery, bootsteps
 from celery.signals import (
     after_setup_logger,
     task_postrun,
@@ -34,6 +39,29 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 app = Celery("social")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
+
+app.user_options["worker"].add(
+    click.Option(
+        ["--db-connections"],
+        type=int,
+        default=0,
+        help="Share at most this many PostgreSQL connections among the worker's threads (0: one per thread).",
+    )
+)
+
+
+class DatabasePool(bootsteps.Step):
+    """`--db-connections N`: the worker's threads share a pool of at most N connections."""
+
+    def __init__(self, parent: Any, db_connections: int = 0, **options: Any) -> None:
+        if db_connections > 0:
+            from config.dbpool import use_pool
+
+            use_pool(db_connections)
+        super().__init__(parent, **options)
+
+
+app.steps["worker"].add(DatabasePool)
 
 
 def recycle_database(sender: Any = None, **_: Any) -> None:

@@ -203,7 +203,8 @@ CELERY_BEAT_SCHEDULER = "django_celery_beat.schedulers:DatabaseScheduler"
 CELERY_TIMEZONE = "UTC"
 # Each lane is a queue with a worker of its own (Procfile; config.lanes says what each carries).
 CELERY_TASK_ROUTES = {
-    "publishing.deliver": {"queue": "dispatch"},
+    "publishing.deliver": {"queue": "dispatch"},  # a post with a video: on `uploads` (the job's lane)
+    "publishing.check": {"queue": "uploads"},  # processing polls and read-backs
     "publishing.send_thread": {"queue": "dispatch"},  # a thread's replies: platform calls like deliver's
     "publishing.release_due": {"queue": "control"},
     "publishing.relay": {"queue": "control"},
@@ -223,6 +224,9 @@ LANE_TEAM_SHARES = {
     "analytics": env.int("ANALYTICS_TEAM_CONCURRENCY", default=1),
 }
 LANE_RETRY_SECONDS = env.float("LANE_RETRY_SECONDS", default=2.0)
+# Each account posts no faster than its platform documents (accounts.pacing); off only for
+# benchmarks that push thousands of posts through a few sandbox accounts.
+PACE_ACCOUNTS = env.bool("PACE_ACCOUNTS", default=True)
 # Retention: the rows of machinery (not of the publishing record) that the purges remove, and
 # how often they run. Delivery jobs are the outbox (each attempt keeps what was sent); webhook
 # deliveries, their attempt logs and their events are the delivery history of the API.

@@ -32,11 +32,12 @@ from django.db.models import F, Max, Q
 from django.db.models.functions import Trunc
 from django.utils import timezone
 
+from accounts import pacing
 from accounts.models import AccountStatus
 from accounts.platforms.base import Connection, Outcome, OutcomeKind, Post
 from accounts.platforms.registry import NoClient, client_for
 from accounts.services import account_note_outcome, account_publish, account_store_renewed, connection_for
-from config import broker
+from config import broker, dbpool
 from config.celery import app
 from config.errors import InvalidRequest
 from media.models import MediaUpload
@@ -79,13 +80,15 @@ class DispatchUncertain(Exception):
 
 
 class _Job(NamedTuple):
-    """What handing a job over needs: its id, its message's task id, its claim count, and the
-    enqueued mark it was written with (None: it is marked once the broker took it)."""
+    """What handing a job over needs: its id, its message's task id, its claim count, the
+    enqueued mark it was written with (None: it is marked once the broker took it), and its
+    lane (the queue its message goes on)."""
 
     pk: str
     dispatch_id: str
     runs: int
     marked: dt.datetime | None = None
+    lane: str = outbox.DISPATCH
 
 
 def _jobs_of(jobs: Iterable[DeliveryJob | Id]) -> list[_Job]:
@@ -95,26 +98,30 @@ def _jobs_of(jobs: Iterable[DeliveryJob | Id]) -> list[_Job]:
     for job in jobs:
         if isinstance(job, DeliveryJob):
             marked = None if "enqueued_at" in job.get_deferred_fields() else job.enqueued_at
-            found.append(_Job(str(job.pk), job.dispatch_id, job.runs, marked))
+            found.append(_Job(str(job.pk), job.dispatch_id, job.runs, marked, job.lane))
         else:
             ids.append(str(job))
     if ids:
-        rows = DeliveryJob.objects.filter(pk__in=ids).values_list("pk", "dispatch_id", "runs")
-        found += [_Job(str(pk), dispatch_id, runs) for pk, dispatch_id, runs in rows]
+        rows = DeliveryJob.objects.filter(pk__in=ids).values_list("pk", "dispatch_id", "runs", "lane")
+        found += [_Job(str(pk), dispatch_id, runs, None, lane) for pk, dispatch_id, runs, lane in rows]
     return found
 
 
 def _hand_over(jobs: Sequence[_Job]) -> None:
-    """Send one `deliver` message per job, all of them in one round trip to a Redis broker
-    (config.broker). In eager mode (tests, tools) each task runs here instead."""
+    """Send one `deliver` message per job on its lane's queue, each lane's in one round trip
+    to a Redis broker (config.broker). In eager mode (tests, tools) each task runs here
+    instead."""
     from publishing.tasks import deliver
 
     if app.conf.task_always_eager:
         for job in jobs:
             deliver.apply_async(args=(job.pk,), task_id=job.dispatch_id)
         return
-    calls = [(job.dispatch_id, (job.pk,)) for job in jobs]
-    broker.send(app, deliver, calls, timeout=settings.CELERY_BROKER_CONNECTION_TIMEOUT)
+    by_lane: dict[str, list[broker.Call]] = defaultdict(list)
+    for job in jobs:
+        by_lane[job.lane].append((job.dispatch_id, (job.pk,)))
+    for lane, calls in by_lane.items():
+        broker.send(app, deliver, calls, timeout=settings.CELERY_BROKER_CONNECTION_TIMEOUT, queue=lane)
 
 
 def _group(jobs: Sequence[_Job], key: Callable[[_Job], Any]) -> dict[Any, list[str]]:
@@ -195,7 +202,7 @@ def _pending_of(publish: Publish) -> Iterable[DeliveryJob]:
         return publish.written_jobs
     # runs=0: a job that already ran and waits out a pause is the relay's to send when due.
     jobs = DeliveryJob.objects.filter(target__publish=publish, state=JobState.PENDING, enqueued_at__isnull=True, runs=0)
-    return jobs.only("pk", "dispatch_id", "runs")
+    return jobs.only("pk", "dispatch_id", "runs", "lane")
 
 
 def _relay_batch(now: dt.datetime, after: tuple[dt.datetime, str] | None) -> list[DeliveryJob]:
@@ -208,7 +215,9 @@ def _relay_batch(now: dt.datetime, after: tuple[dt.datetime, str] | None) -> lis
     if after is not None:
         due = due.filter(Q(not_before__gt=after[0]) | Q(not_before=after[0], pk__gt=after[1]))
     with transaction.atomic():
-        jobs = list(due.order_by("not_before", "pk").only("pk", "dispatch_id", "runs", "not_before")[:RELAY_BATCH])
+        jobs = list(
+            due.order_by("not_before", "pk").only("pk", "dispatch_id", "runs", "not_before", "lane")[:RELAY_BATCH]
+        )
         # Mark them taken for now so a parallel relay skips them; send_jobs sets the real time.
         DeliveryJob.objects.filter(pk__in=[job.pk for job in jobs]).update(enqueued_at=now)
     return jobs
@@ -290,9 +299,11 @@ def _save_ref(attempt: DeliveryAttempt) -> Any:
     saved: dict[str, str] = dict(attempt.ref)
 
     def save(ref: Mapping[str, str]) -> None:
-        # Autocommit: stored before the call that could create the post.
+        # Autocommit: stored before the call that could create the post. The connection goes
+        # back to the pool at once: the next call to the platform is waited for without it.
         saved.update(ref)
         DeliveryAttempt.objects.filter(pk=attempt.pk).update(ref=dict(saved))
+        dbpool.release()
         attempt.ref = dict(saved)  # what attempt_finish merges the answer's ref into
 
     return save
@@ -323,6 +334,11 @@ def job_run(*, job_id: str) -> None:
     if isinstance(prepared, renditions.Missing):
         _wait_for_renditions(job, prepared)
         return
+    if isinstance(prepared, tuple) and account.status == AccountStatus.ACTIVE:  # a post will go out
+        wait = pacing.turn(account_id=account.pk, platform=account.platform)
+        if wait > 0:
+            _wait_for_turn(job, wait)
+            return
     attempt = delivery.attempt_start(job=job)
     if attempt is None:
         move_jobs(DeliveryJob.objects.filter(pk=job.pk), JobState.DONE)
@@ -339,7 +355,8 @@ def job_run(*, job_id: str) -> None:
             outcome = prepared
         else:
             post, request = prepared
-            outcome = _call(target, attempt, post)
+            with dbpool.released():  # no database connection held while the platform answers
+                outcome = _call(target, attempt, post)
     except Exception as exc:
         if isinstance(exc, InvalidRequest):  # refused before any call (a sandbox account in production)
             outcome = Outcome(OutcomeKind.FAILED, error_code=exc.code, error_message=exc.message)
@@ -351,6 +368,15 @@ def job_run(*, job_id: str) -> None:
     has_thread = getattr(target, "has_thread", target.platform in validation.THREAD_PLATFORMS)
     if outcome.kind is OutcomeKind.PUBLISHED and has_thread:
         threads.thread_hand_over(target_id=target.pk)
+
+
+def _wait_for_turn(job: DeliveryJob, wait: float) -> None:
+    """Give the claim back (the job is pending again, its run not counted) until the account
+    may post again (accounts.pacing): the relay sends it once that time has come."""
+    now = timezone.now()
+    back = DeliveryJob.objects.filter(pk=job.pk)
+    later = now + dt.timedelta(seconds=wait)
+    move_jobs(back, JobState.PENDING, runs=F("runs") - 1, not_before=later, enqueued_at=None, updated_at=now)
 
 
 def _wait_for_renditions(job: DeliveryJob, missing: renditions.Missing) -> None:
@@ -431,8 +457,10 @@ def _stale_after() -> dt.timedelta:
 def reconcile(*, now: dt.datetime | None = None) -> int:
     """Settle what is open: attempts left in `sending` become unknown, jobs whose worker was
     lost before sending go back to the queue, then processing and unknown targets that are due
-    are read back from their platform; then the same for thread items
-    (`threads.threads_reconcile`). Returns checks made and threads handed over."""
+    are handed to the `uploads` lane to be read back from their platform (`check`, one task
+    each: a read-back waits on the platform, and a run of them must not hold the control lane);
+    then the same for thread items (`threads.threads_reconcile`). Returns checks handed over or
+    made and threads handed over."""
     now = now or timezone.now()
     stale = DeliveryAttempt.objects.filter(state=AttemptState.SENDING, started_at__lt=now - _stale_after())
     for attempt_id in list(stale.values_list("pk", flat=True)[:BATCH]):
@@ -450,9 +478,28 @@ def reconcile(*, now: dt.datetime | None = None) -> int:
         # A lease: a parallel run skips these while this one asks the platforms.
         lease = dt.timedelta(seconds=settings.RECONCILE_CHECK_LEASE_SECONDS)
         Target.objects.filter(pk__in=due).update(next_check_at=now + lease)
-    for target_id in due:
-        check(target_id=target_id, now=now)
+    _hand_over_checks(due, now=now)
     return len(due) + threads.threads_reconcile(now=now)
+
+
+def _hand_over_checks(target_ids: Sequence[Id], *, now: dt.datetime) -> None:
+    """Send one `publishing.check` message per target, in one round trip; in eager mode (tests,
+    tools) each is checked here, as of `now`. When the broker refuses, the targets' lease is
+    taken off, so the next run hands them over again."""
+    from publishing.tasks import check as check_task
+
+    if not target_ids:
+        return
+    if app.conf.task_always_eager:
+        for target_id in target_ids:
+            check(target_id=target_id, now=now)
+        return
+    calls = [(f"check:{target_id}:{now.timestamp():.3f}", (str(target_id),)) for target_id in target_ids]
+    try:
+        broker.send(app, check_task, calls, timeout=settings.CELERY_BROKER_CONNECTION_TIMEOUT)
+    except Exception:  # noqa: BLE001 - any broker failure: the next run hands them over
+        logger.warning("The broker did not take %d read-backs; handed over at the next run", len(calls))
+        Target.objects.filter(pk__in=target_ids, next_check_at__gt=now).update(next_check_at=now)
 
 
 def check(*, target_id: Id, now: dt.datetime | None = None) -> None:

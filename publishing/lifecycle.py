@@ -181,7 +181,7 @@ def publish_create(
         for t in targets
     ]
     validation.check_targets(publish, rows, accounts=accounts, unsupported_media_is_422=False)
-    jobs = outbox.queue(rows, now=now) if released else []
+    jobs = outbox.queue(rows, now=now, publish_media=media_ids) if released else []
     for job in jobs:  # handed over right after commit, so written marked (dispatch.send_jobs)
         job.enqueued_at = now
     # Everything is decided in memory first, so each row is written once.

@@ -219,6 +219,11 @@ class DeliveryJob(BaseModel):
     target = models.ForeignKey(Target, on_delete=models.CASCADE, related_name="jobs")
     number = models.PositiveIntegerField()
     dispatch_id = models.CharField(max_length=100, unique=True, help_text="deliver:<target id>:<attempt number>")
+    lane = models.CharField(
+        max_length=10,
+        default="dispatch",
+        help_text="The queue its message goes on: dispatch, or uploads for a post with a video (config.lanes).",
+    )
     state = models.CharField(max_length=10, choices=JobState.choices, default=JobState.PENDING)
     not_before = models.DateTimeField(help_text="Not claimed before this (backoff after a not-sent error).")
     enqueued_at = models.DateTimeField(

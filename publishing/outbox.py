@@ -23,6 +23,7 @@ from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from config.db import purge
+from media.models import MediaUpload
 from publishing.models import (
     ApprovalStatus,
     DeliveryJob,
@@ -52,10 +53,12 @@ _QUEUED_FIELDS = [
 ]
 
 
-def queue(targets: Sequence[Target], *, now: dt.datetime) -> list[DeliveryJob]:
+def queue(targets: Sequence[Target], *, now: dt.datetime, publish_media: Sequence[str]) -> list[DeliveryJob]:
     """Give `targets` (in memory) a new attempt number each and clear their last outcome; their
-    outbox jobs, not yet saved. Their state is the caller's to set: a new target is written
-    queued, a stored one is moved (`release`)."""
+    outbox jobs, not yet saved, each in its lane (`lanes`; `publish_media` is what a target
+    without media of its own sends). Their state is the caller's to set: a new target is
+    written queued, a stored one is moved (`release`)."""
+    lane_of = lanes([(target.pk, target.media_ids, publish_media) for target in targets])
     jobs = []
     for target in targets:
         target.attempt_count += 1
@@ -68,16 +71,34 @@ def queue(targets: Sequence[Target], *, now: dt.datetime) -> list[DeliveryJob]:
                 number=target.attempt_count,
                 dispatch_id=f"deliver:{target.pk}:{target.attempt_count}",
                 not_before=now,
+                lane=lane_of[target.pk],
             )
         )
     return jobs
+
+
+DISPATCH, UPLOADS = "dispatch", "uploads"
+
+
+def lanes(targets: Sequence[tuple[Id, Sequence[str] | None, Sequence[str]]]) -> dict[Id, str]:
+    """The lane of each (target id, its own media ids or None, its publish's media ids): a post
+    with a video goes on `uploads`, where its long upload and processing polls wait among their
+    kind, and every other post on `dispatch`, so that a text post never queues behind a video.
+    One query when any target sends media, none otherwise."""
+    sent = {key: own if own is not None else inherited for key, own, inherited in targets}
+    media = {str(media_id) for ids in sent.values() for media_id in ids}
+    videos = set()
+    if media:
+        found = MediaUpload.objects.filter(pk__in=media, content_type__startswith="video/")
+        videos = {str(pk) for pk in found.values_list("pk", flat=True)}
+    return {key: UPLOADS if videos.intersection(map(str, ids)) else DISPATCH for key, ids in sent.items()}
 
 
 def release(publish: Publish, targets: Sequence[Target], *, now: dt.datetime) -> None:
     """Queue `targets` for sending: a new attempt number each and one outbox job per target,
     kept on `publish.written_jobs` for the hand-over after commit."""
     ScheduledRelease.objects.filter(publish=publish).delete()
-    jobs = queue(targets, now=now)
+    jobs = queue(targets, now=now, publish_media=publish.media_ids)
     move_targets(targets, TargetState.QUEUED, fields=_QUEUED_FIELDS)
     publish.written_jobs = DeliveryJob.objects.bulk_create(jobs)
     publish.released_at = publish.released_at or now
@@ -137,15 +158,19 @@ def publishes_release_due(*, now: dt.datetime, limit: int) -> tuple[int, list[De
         .filter(release__due_at__lte=now)
         .exclude(approval_status__in=(ApprovalStatus.PENDING, ApprovalStatus.REJECTED))
         .order_by("release__due_at")
-        .only("pk", "team_id", "status", "released_at", "release__id")[:limit]
+        .only("pk", "team_id", "status", "released_at", "media_ids", "release__id")[:limit]
     )
     if not due:
         return 0, []
     now = timezone.now()  # the jobs are claimable from the real moment of release
-    targets = list(Target.objects.filter(publish__in=due).only("pk", "publish_id", "state", "attempt_count"))
+    targets = list(
+        Target.objects.filter(publish__in=due).only("pk", "publish_id", "state", "attempt_count", "media_ids")
+    )
     # Handed over in due order: the publish due first is sent first.
     position = {publish.pk: n for n, publish in enumerate(due)}
     queued = sorted((t for t in targets if t.state == TargetState.SCHEDULED), key=lambda t: position[t.publish_id])
+    media_of = {publish.pk: publish.media_ids for publish in due}
+    lane_of = lanes([(t.pk, t.media_ids, media_of[t.publish_id]) for t in queued])
     ScheduledRelease.objects.filter(publish__in=due).delete()
     move_targets(
         Target.objects.filter(pk__in=[t.pk for t in queued]),
@@ -162,6 +187,7 @@ def publishes_release_due(*, now: dt.datetime, limit: int) -> tuple[int, list[De
             number=t.attempt_count + 1,
             dispatch_id=f"deliver:{t.pk}:{t.attempt_count + 1}",
             not_before=now,
+            lane=lane_of[t.pk],
         )
         for t in queued
     )

@@ -86,6 +86,12 @@ def reconcile() -> int:
         return dispatch.reconcile() if first else 0
 
 
+@shared_task(name="publishing.check", soft_time_limit=240, time_limit=270)
+def check(target_id: str) -> None:
+    """Read one processing or unknown target back from its platform (in the `uploads` lane)."""
+    dispatch.check(target_id=target_id)
+
+
 @shared_task(name="publishing.purge_idempotency_keys", soft_time_limit=50, time_limit=60)
 def purge_idempotency_keys() -> int:
     from publishing.idempotency import idempotency_purge

@@ -35,9 +35,11 @@ from django.db import transaction
 from django.db.models import Exists, F, OuterRef, Q
 from django.utils import timezone
 
+from accounts import pacing
 from accounts.platforms.base import Connection, Outcome, OutcomeKind, Post, ReplyTo
 from accounts.platforms.registry import client_for
 from accounts.services import account_note_outcome, account_publish, account_store_renewed, connection_for
+from config import dbpool
 from config.errors import InvalidRequest
 from media.models import MediaUpload
 from publishing import delivery, renditions, validation
@@ -109,6 +111,10 @@ def thread_send(*, target_id: Id) -> None:
     if item is None:
         return
     target = item.target
+    wait = pacing.turn(account_id=target.account_id, platform=target.platform)
+    if wait > 0:
+        _wait_for_turn(item, wait)
+        return
     try:
         post, _ = _post_of(target, item)
         fit = renditions.fitted(target.platform, post, since=item.created_at)
@@ -117,7 +123,8 @@ def thread_send(*, target_id: Id) -> None:
         elif isinstance(fit, Outcome):  # MEDIA_FIT_FAILED: nothing is sent
             outcome = fit
         else:
-            outcome = _call(target, item, renditions.with_renditions(post, fit))
+            with dbpool.released():  # no database connection held while the platform answers
+                outcome = _call(target, item, renditions.with_renditions(post, fit))
     except Exception as exc:
         if isinstance(exc, InvalidRequest):  # its media is gone: nothing was sent
             outcome = Outcome(OutcomeKind.FAILED, error_code=exc.code, error_message=exc.message)
@@ -126,6 +133,19 @@ def thread_send(*, target_id: Id) -> None:
             outcome = Outcome(OutcomeKind.UNKNOWN, error_code="CLIENT_ERROR", error_message=type(exc).__name__)
     if item_record(item_id=item.pk, outcome=outcome) == ThreadItemState.PUBLISHED:
         thread_hand_over(target_id=target_id)
+
+
+def _wait_for_turn(item: ThreadItem, wait: float) -> None:
+    """Put the just-claimed item back, nothing sent and its send not counted, until its account
+    may post again (accounts.pacing): the sweep hands it over once that time has come."""
+    now = timezone.now()
+    ThreadItem.objects.filter(pk=item.pk, state=ThreadItemState.SENDING).update(
+        state=ThreadItemState.PENDING,
+        attempts=F("attempts") - 1,
+        started_at=None,
+        next_check_at=now + dt.timedelta(seconds=wait),
+        updated_at=now,
+    )
 
 
 def _waits_for_renditions(target_id: Id) -> bool:
@@ -220,6 +240,7 @@ def _save_ref(item: ThreadItem) -> Any:
         # Autocommit: stored before the call that could create the post.
         saved.update(ref)
         ThreadItem.objects.filter(pk=item.pk).update(ref=dict(saved))
+        dbpool.release()  # the next call to the platform is waited for without it
         item.ref = dict(saved)
 
     return save

@@ -12,6 +12,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 import requests
+import requests.adapters
 from django.conf import settings
 
 from accounts.platforms import formats
@@ -29,6 +30,9 @@ from accounts.platforms.types import (
 )
 
 CONNECT_TIMEOUT_SECONDS = 5.0
+# Connections a client keeps open to one host, for reuse by its next calls (the threads of a
+# dispatch worker call at once; a call beyond these opens one and closes it afterwards).
+PLATFORM_CONNECTIONS_PER_HOST = 256
 
 
 class PlatformClient(abc.ABC):
@@ -45,8 +49,12 @@ class PlatformClient(abc.ABC):
     has_options: ClassVar[bool] = False
 
     def __init__(self) -> None:
-        # One pooled session per client; every call passes explicit timeouts.
+        # One pooled session per client; every call passes explicit timeouts. It keeps as many
+        # connections to a host as a dispatch worker has threads calling it at once.
         self.session = requests.Session()
+        adapter = requests.adapters.HTTPAdapter(pool_maxsize=PLATFORM_CONNECTIONS_PER_HOST)
+        self.session.mount("https://", adapter)
+        self.session.mount("http://", adapter)
         self.session.headers["User-Agent"] = "SocialPublishing/1.0"
 
     @property

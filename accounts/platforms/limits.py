@@ -281,3 +281,38 @@ LIMITS: dict[str, PlatformLimits] = {
 
 def limits_for(platform: str) -> PlatformLimits:
     return LIMITS[platform]
+
+
+@dataclass(frozen=True)
+class PostingRate:
+    """At most `posts` posts by one account within any `seconds`, as the platform documents it."""
+
+    posts: int
+    seconds: int
+    source: str
+
+
+# How often one account may post, per platform (the platform documentation beside this
+# project, /platforms/, names each source). A reply in a thread is a post too. Facebook Pages
+# have no count (Graph's Business Use Case limits scale with the Page's engaged users), and
+# YouTube's upload cap (100 videos.insert a day) is per project, not per channel: neither is
+# paced per account here; their 429s are retried as not sent.
+POSTING_RATES: dict[str, tuple[PostingRate, ...]] = {
+    "x": (PostingRate(100, 15 * 60, "POST /2/tweets: 100 per 15 min per user"),),
+    "bluesky": (
+        PostingRate(1666, 3600, "5,000 write points an hour per account, 3 a create"),
+        PostingRate(11666, 86400, "35,000 write points a day per account, 3 a create"),
+    ),
+    "threads": (PostingRate(250, 86400, "250 API-published posts per rolling 24 h per profile"),),
+    "instagram": (PostingRate(50, 86400, "media_publish: 50 posts within a 24 h moving period"),),
+    "linkedin": (PostingRate(150, 86400, "about 150 posts per member a day [unverified]"),),
+    "tiktok": (
+        PostingRate(6, 60, "post/publish init: 6 requests a minute per user token"),
+        PostingRate(15, 86400, "about 15 posts a day per creator, across all API clients"),
+    ),
+    "pinterest": (PostingRate(100, 1, "Standard access: 100 requests a second per user"),),
+}
+
+
+def posting_rates(platform: str) -> tuple[PostingRate, ...]:
+    return POSTING_RATES.get(platform, ())
