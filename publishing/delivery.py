@@ -24,22 +24,17 @@ from django.utils import timezone
 
 from accounts.platforms.base import Outcome, OutcomeKind
 from config.ids import new_id
-from publishing import hotpath
+from publishing import hotpath, policy
 from publishing.models import AttemptState, DeliveryAttempt, DeliveryJob, Id, JobState, Publish, Target, TargetState
 from publishing.status import OUTCOME_EVENTS, derive_status, event_data, locked, settle
 from publishing.transitions import move_jobs, move_targets
 from webhooks.services import emit
 
-# A not-sent error (refused connection, 429 before any write) is retried within the same
-# attempt this many times in all, with growing pauses, before the target fails with it.
-MAX_TRIES = 5
-# A job claimed this many times without an answer (workers lost before sending) fails.
-MAX_RUNS = MAX_TRIES + 3
-# Reconciliation of processing and unknown targets: pause before the first check, the cap
-# of the growing pause, and when to stop asking (the target then stays visibly unknown).
-FIRST_CHECK = dt.timedelta(seconds=5)
-MAX_CHECK_PAUSE = dt.timedelta(minutes=10)
-MAX_CHECKS = 200
+# What differs from a thread reply's delivery (tries, backoff, read-backs) is data: policy.TARGET.
+POLICY = policy.TARGET
+MAX_TRIES = POLICY.max_tries
+MAX_RUNS = policy.MAX_RUNS
+FIRST_CHECK = POLICY.first_check
 UNKNOWN_ABSENT_AFTER = dt.timedelta(seconds=settings.RECONCILE_ABSENT_AFTER_SECONDS)
 
 logger = logging.getLogger(__name__)
@@ -132,11 +127,11 @@ def _answer(
     target = attempt.target
     attempt.request = dict(request)
     if outcome.kind == OutcomeKind.NOT_SENT and attempt.tries < MAX_TRIES:
-        pause = max(outcome.retry_after or 0.0, 2.0**attempt.tries)
+        pause = POLICY.backoff(attempt.tries, outcome.retry_after)
         attempt.state, attempt.response = AttemptState.NOT_SENT, evidence(outcome)
         attempt.error_code, attempt.error_message = outcome.error_code, outcome.error_message
         attempt.http_status = outcome.http_status
-        requeued = {"not_before": now + dt.timedelta(seconds=pause), "enqueued_at": None, "updated_at": now}
+        requeued = {"not_before": now + pause, "enqueued_at": None, "updated_at": now}
         return TargetState.QUEUED, JobState.PENDING, requeued
     if outcome.kind == OutcomeKind.NOT_SENT:  # tries used up: nothing was ever sent
         outcome = Outcome(
@@ -285,8 +280,7 @@ def check_record(*, target_id: Id, outcome: Outcome, now: dt.datetime | None = N
     elif outcome.kind == OutcomeKind.PROCESSING and to == TargetState.UNKNOWN:
         to = TargetState.PROCESSING  # the platform has it: no longer unknown
     if to in (TargetState.PROCESSING, TargetState.UNKNOWN):
-        pause = min(FIRST_CHECK * 2 ** min(target.checks, 10), MAX_CHECK_PAUSE)
-        target.next_check_at = now + pause if target.checks < MAX_CHECKS else None
+        target.next_check_at = POLICY.next_check(now, target.checks)
     move_targets([target], to, fields=hotpath.ANSWER_TARGET_FIELDS, updated_at=timezone.now())
     settle(publish, now=now)
     return publish

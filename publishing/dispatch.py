@@ -41,7 +41,7 @@ from config import broker, dbpool
 from config.celery import app
 from config.errors import InvalidRequest
 from media.models import MediaUpload
-from publishing import delivery, hotpath, outbox, renditions, threads, validation
+from publishing import delivery, hotpath, outbox, policy, renditions, threads, validation
 from publishing.models import (
     AttemptState,
     DeliveryAttempt,
@@ -68,8 +68,7 @@ RELAY_BATCH = 1000
 RELEASE_BATCH = 250
 RELAY_BUDGET_SECONDS = 30.0
 RELEASE_BUDGET_SECONDS = 30.0
-# What a client's check() answers for a ref it cannot follow: ask find_recent() instead.
-NO_REF = "NO_REF"
+NO_REF = policy.NO_REF
 
 
 class DispatchUncertain(Exception):

@@ -42,19 +42,18 @@ from accounts.services import account_note_outcome, account_publish, account_sto
 from config import dbpool
 from config.errors import InvalidRequest
 from media.models import MediaUpload
-from publishing import delivery, renditions, validation
+from publishing import delivery, policy, renditions, validation
 from publishing.models import DeliveryAttempt, Id, Target, TargetState, ThreadItem, ThreadItemState
 
 logger = logging.getLogger(__name__)
 
-# A not-sent answer (nothing created) puts the item back with a growing pause, this many
-# sends in all; a proven-absent item is sent again at most this many times too.
-MAX_SENDS = 5
-FIRST_CHECK = dt.timedelta(seconds=5)
-MAX_CHECK_PAUSE = dt.timedelta(minutes=10)
-MAX_CHECKS = 200
+# What differs from a target's delivery (a reply proven absent is sent again) is data:
+# policy.REPLY.
+POLICY = policy.REPLY
+MAX_SENDS = POLICY.max_tries
+FIRST_CHECK = POLICY.first_check
 BATCH = 200
-NO_REF = "NO_REF"  # what a client's check() answers for a ref it cannot follow
+NO_REF = policy.NO_REF
 
 
 def _hand_over_lease() -> dt.timedelta:
@@ -258,7 +257,7 @@ def item_record(*, item_id: Id, outcome: Outcome, now: dt.datetime | None = None
         return None
     now = now or timezone.now()
     if outcome.kind is OutcomeKind.NOT_SENT and item.attempts < MAX_SENDS:
-        pause = dt.timedelta(seconds=max(outcome.retry_after or 0.0, 2.0**item.attempts))
+        pause = POLICY.backoff(item.attempts, outcome.retry_after)
         item.state, item.next_check_at = ThreadItemState.PENDING, now + pause
         item.error_code, item.error_message = outcome.error_code, outcome.error_message
         item.response = delivery.evidence(outcome)
@@ -368,8 +367,7 @@ def item_check_record(*, item_id: Id, outcome: Outcome, now: dt.datetime | None 
             return ThreadItemState.PENDING
         _apply(item, outcome, now=now)
         return ThreadItemState(item.state)
-    pause = min(FIRST_CHECK * 2 ** min(item.checks, 10), MAX_CHECK_PAUSE)
-    item.next_check_at = now + pause if item.checks < MAX_CHECKS else None
+    item.next_check_at = POLICY.next_check(now, item.checks)
     item.save()
     return ThreadItemState.UNKNOWN
 
