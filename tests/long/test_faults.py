@@ -19,7 +19,7 @@ import requests
 
 from tests.long.checker import APPLICATION_NAME, _rows, connect
 from tests.long.load import USERS, LoadRun, Window, assert_held, figures, run_load
-from tests.long.stack import PLATFORM_TIMEOUT_SECONDS, LiveStack, live_stack
+from tests.long.stack import PLATFORM_LATENCY_SECONDS, PLATFORM_TIMEOUT_SECONDS, LiveStack, live_stack
 from webhooks.models import Delivery, DeliveryAttempt
 from webhooks.services import MAX_ATTEMPTS
 
@@ -153,7 +153,8 @@ def test_platforms_answering_after_the_timeout() -> None:
             requests.post(f"{stack.sandbox_url}/_sandbox/latency", json={"seconds": latency}, timeout=10)
             window.injected[f"every platform answer held {latency:.1f} s"] += 1
             time.sleep(OUTAGE_SECONDS)
-            requests.post(f"{stack.sandbox_url}/_sandbox/latency", json={"seconds": 0}, timeout=10)
+            back = {"seconds": PLATFORM_LATENCY_SECONDS}
+            requests.post(f"{stack.sandbox_url}/_sandbox/latency", json=back, timeout=10)
             window.finish()
 
         run = _run(stack, "Platforms answering past the timeout for 20 s", slow_platforms)
