@@ -43,7 +43,8 @@ class Policy:
         """When to read an open unit back again after `checks` read-backs; None once asked enough."""
         if checks >= self.max_checks:
             return None
-        return now + min(self.first_check * 2 ** min(checks, 10), self.max_check_pause)
+        pause: dt.timedelta = min(self.first_check * 2 ** min(checks, 10), self.max_check_pause)
+        return now + pause
 
 
 TARGET = Policy(
