@@ -35,9 +35,8 @@ from django.db import transaction
 from django.db.models import Exists, F, OuterRef, Q
 from django.utils import timezone
 
-from accounts.platforms.base import Connection, Outcome, OutcomeKind, Post, ReplyTo
-from accounts.platforms.registry import client_for
-from accounts.services import account_note_outcome, account_publish, account_store_renewed, connection_for
+from accounts.platforms.base import Connection, Outcome, OutcomeKind, PlatformClient, Post, ReplyTo
+from accounts.services import account_publish, platform_call
 from config.errors import InvalidRequest
 from media.models import MediaUpload
 from publishing import delivery, renditions, validation
@@ -308,17 +307,16 @@ def item_check(*, item_id: Id, now: dt.datetime | None = None) -> None:
     if item.state != ThreadItemState.UNKNOWN:
         return
     target = item.target
+
+    def ask(client: PlatformClient, conn: Connection) -> Outcome:
+        outcome = client.check(conn, item.ref) if item.ref else None
+        if outcome is None or outcome.error_code == NO_REF:
+            since = (item.started_at or item.created_at) - dt.timedelta(minutes=1)
+            outcome = client.find_recent(conn, _post_of(target, item)[0], since)
+        return outcome
+
     try:
-        client = client_for(target.platform)
-        conn: Connection = connection_for(target.account)
-        try:
-            outcome = client.check(conn, item.ref) if item.ref else None
-            if outcome is None or outcome.error_code == NO_REF:
-                since = (item.started_at or item.created_at) - dt.timedelta(minutes=1)
-                outcome = client.find_recent(conn, _post_of(target, item)[0], since)
-        finally:
-            account_store_renewed(account=target.account, conn=conn)
-        account_note_outcome(account=target.account, outcome=outcome)
+        outcome = platform_call(account=target.account, call=ask)
     except Exception:
         logger.exception("Checking item %s of target %s failed; it is asked again later", item.position, target.pk)
         outcome = Outcome(OutcomeKind.UNKNOWN, error_code="CHECK_FAILED")
