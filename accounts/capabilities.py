@@ -2,7 +2,7 @@
 limits, and the live options its platform offers it now (GET /api/v1/accounts/{id}/capabilities
 and the compose page read this one function).
 
-Live options are read through the account's client the way publishing calls it: the account's
+Live options are read through `platform_call`, as publishing calls a platform: the account's
 connection, tokens a client renewed kept, a refused token expiring the account. They are cached
 per account for CAPABILITIES_CACHE_SECONDS, since a form asks on every pick and TikTok allows 20
 creator_info reads a minute per token. A failed read is never cached and never fails the
@@ -26,11 +26,10 @@ from django.core.cache import cache
 from accounts.models import AccountStatus, SocialAccount
 from accounts.platforms import formats
 from accounts.platforms.base import Outcome, OutcomeKind, PlatformError
-from accounts.platforms.interface import PlatformClient
 from accounts.platforms.limits import limits_for
 from accounts.platforms.registry import client_for
 from accounts.platforms.settings_schema import live_schema
-from accounts.services import account_note_outcome, account_store_renewed, connection_for
+from accounts.services import platform_call
 from config.errors import ApplicationError
 
 NOT_ACTIVE = {
@@ -62,7 +61,7 @@ def account_capabilities(*, account: SocialAccount, refresh: bool = False) -> di
     options: dict[str, Any] = {}
     if client.has_options:
         try:
-            options, fetched_at, live["cached"] = _options(account, client, refresh=refresh)
+            options, fetched_at, live["cached"] = _options(account, refresh=refresh)
         except LiveUnavailable as exc:
             live["error"] = {"code": exc.code, "message": exc.message}
         else:
@@ -77,30 +76,26 @@ def account_capabilities(*, account: SocialAccount, refresh: bool = False) -> di
     }
 
 
-def _options(account: SocialAccount, client: PlatformClient, *, refresh: bool) -> tuple[dict[str, Any], str, bool]:
+def _options(account: SocialAccount, *, refresh: bool) -> tuple[dict[str, Any], str, bool]:
     """The options, when they were read, and whether they came from the cache."""
     if account.status in NOT_ACTIVE:
         raise LiveUnavailable(*NOT_ACTIVE[AccountStatus(account.status)])
     cached = None if refresh and _refresh_allowed(account) else cache.get(cache_key(account))
     if cached is not None:
         return cached["options"], cached["fetched_at"], True
-    options = _read(account, client)
+    options = _read(account)
     fetched_at = dt.datetime.now(dt.UTC).isoformat().replace("+00:00", "Z")
     cache.set(cache_key(account), {"options": options, "fetched_at": fetched_at}, settings.CAPABILITIES_CACHE_SECONDS)
     return options, fetched_at, False
 
 
-def _read(account: SocialAccount, client: PlatformClient) -> dict[str, Any]:
-    conn = connection_for(account)
+def _read(account: SocialAccount) -> dict[str, Any]:
     try:
-        return dict(client.options(conn))
+        return dict(platform_call(account=account, call=lambda client, conn: client.options(conn)))
     except PlatformError as exc:
-        account_note_outcome(account=account, outcome=exc.outcome)
         raise _unavailable(account.platform, exc.outcome) from exc
     except ApplicationError as exc:  # a sandbox account outside development
         raise LiveUnavailable(exc.code, exc.message) from exc
-    finally:
-        account_store_renewed(account=account, conn=conn)
 
 
 def _unavailable(platform: str, outcome: Outcome) -> LiveUnavailable:

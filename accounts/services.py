@@ -1,10 +1,12 @@
-"""Writes for connected accounts: connect, re-authorize, disconnect, refresh, expire."""
+"""Writes for connected accounts: connect, re-authorize, disconnect, refresh, expire; and
+`platform_call`, the one way anything calls a platform for an account."""
 
 from __future__ import annotations
 
 import datetime as dt
 import logging
 from collections.abc import Callable, Mapping
+from typing import TypeVar
 
 from django.conf import settings
 from django.db import transaction
@@ -13,8 +15,9 @@ from django.utils import timezone
 from accounts import merges
 from accounts.errors import SandboxUnavailable
 from accounts.models import AccountStatus, SocialAccount
-from accounts.platforms.base import Connection, Credentials, Outcome, OutcomeKind, PlatformError, Post
+from accounts.platforms.base import Connection, Credentials, Outcome, OutcomeKind, PlatformClient, PlatformError, Post
 from accounts.platforms.registry import NoClient, client_for
+from config import dbpool
 from config.errors import Conflict, InvalidRequest
 from teams.models import Team
 
@@ -22,6 +25,8 @@ logger = logging.getLogger(__name__)
 
 # Refresh tokens this long before they expire, so a publish never meets an expired one.
 REFRESH_AHEAD = dt.timedelta(minutes=30)
+
+Answer = TypeVar("Answer")
 
 
 def _apply(account: SocialAccount, credentials: Credentials) -> None:
@@ -91,32 +96,56 @@ def account_note_outcome(*, account: SocialAccount, outcome: Outcome) -> None:
 
 
 def account_store_renewed(*, account: SocialAccount, conn: Connection) -> None:
-    """Keep tokens a client renewed during a call (Bluesky refreshes its session mid-publish)."""
+    """Keep tokens a client renewed during a call (Bluesky refreshes its session mid-publish),
+    on the row and on `account`: the next connection made from it must not present the old
+    ones (Bluesky's refresh tokens are good for one use)."""
     renewed = conn.credentials
     if renewed.access_token == account.access_token and renewed.refresh_token == account.refresh_token:
         return
+    account.access_token = renewed.access_token
+    account.refresh_token = renewed.refresh_token or account.refresh_token
+    account.token_expires_at = renewed.expires_at
     SocialAccount.objects.filter(pk=account.pk).update(
-        access_token=renewed.access_token,
-        refresh_token=renewed.refresh_token or account.refresh_token,
-        token_expires_at=renewed.expires_at,
+        access_token=account.access_token,
+        refresh_token=account.refresh_token,
+        token_expires_at=account.token_expires_at,
         updated_at=timezone.now(),
     )
 
 
-def account_publish(*, account: SocialAccount, post: Post, save_ref: Callable[[Mapping[str, str]], None]) -> Outcome:
-    """Send `post` through the account's platform client, the one way publishing calls a
-    platform: the account's connection (`save_ref` keeps an intermediate id before the call
-    that could create the post), tokens the client renewed kept, and the answer noted on the
-    account (a refused token expires it). NoClient for a platform without a client."""
+def platform_call(
+    *,
+    account: SocialAccount,
+    call: Callable[[PlatformClient, Connection], Answer],
+    save_ref: Callable[[Mapping[str, str]], None] | None = None,
+) -> Answer:
+    """Run `call` with the account's client and connection: the one way anything calls a
+    platform for an account. Tokens the client renewed during the call are kept, whatever
+    happens; what the platform answered (a returned Outcome, or a raised PlatformError's) is
+    noted on the account, so a refused token expires it. `save_ref` keeps an intermediate id
+    before the call that could create a post. In a worker whose threads share a pool of
+    database connections (config.dbpool), the thread gives its connection back before the call.
+    NoClient for a platform without a client."""
     client = client_for(account.platform)
     conn = connection_for(account)
-    conn.save_ref = save_ref
+    if save_ref is not None:
+        conn.save_ref = save_ref
+    dbpool.release()  # no database connection is held while the platform answers
     try:
-        outcome = client.publish(conn, post)
+        answer = call(client, conn)
+    except PlatformError as exc:
+        account_note_outcome(account=account, outcome=exc.outcome)
+        raise
     finally:
         account_store_renewed(account=account, conn=conn)
-    account_note_outcome(account=account, outcome=outcome)
-    return outcome
+    if isinstance(answer, Outcome):
+        account_note_outcome(account=account, outcome=answer)
+    return answer
+
+
+def account_publish(*, account: SocialAccount, post: Post, save_ref: Callable[[Mapping[str, str]], None]) -> Outcome:
+    """Send `post` through the account's platform client (`platform_call`)."""
+    return platform_call(account=account, call=lambda client, conn: client.publish(conn, post), save_ref=save_ref)
 
 
 def connection_for(account: SocialAccount) -> Connection:

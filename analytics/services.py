@@ -40,7 +40,7 @@ from accounts.platforms.base import (
     PlatformError,
 )
 from accounts.platforms.registry import NoClient, client_for
-from accounts.services import account_note_outcome, account_store_renewed, connection_for
+from accounts.services import platform_call
 from analytics.models import MetricsSample, PostMetrics
 from config import lanes
 from publishing.models import Target, TargetState
@@ -185,30 +185,30 @@ def _sync_account(rows: list[PostMetrics], now: dt.datetime) -> int:
         _record_failure(rows, now, _inactive_reason(account))
         return 0
     try:
-        client = client_for(account.platform)
+        size = batch_size(account.platform)
     except NoClient:
         _record_failure(rows, now, f"No client for {account.platform} yet.")
         return 0
-    conn = connection_for(account)
     synced = 0
-    try:
-        for index, chunk in enumerate(_chunks(rows, batch_size(account.platform))):
-            try:
-                found = client.metrics(conn, [row.target.platform_post_id for row in chunk])
-            except PlatformError as exc:  # any call that did not succeed
-                outcome = exc.outcome
-                logger.warning("Metrics of account %s failed: %s", account.pk, outcome.error_code)
-                account_note_outcome(account=account, outcome=outcome)
-                if not _stops_account(outcome):
-                    _record_failure(chunk, now, _error_text(outcome))
-                    continue
-                left = rows[index * batch_size(account.platform) :]
-                _record_failure(left, now, _error_text(outcome), not_before=outcome.retry_after)
-                break
-            synced += _record(chunk, found, now)
-    finally:
-        account_store_renewed(account=account, conn=conn)
+    for index, chunk in enumerate(_chunks(rows, size)):
+        try:
+            found = _read(account, chunk)
+        except PlatformError as exc:  # any call that did not succeed
+            outcome = exc.outcome
+            logger.warning("Metrics of account %s failed: %s", account.pk, outcome.error_code)
+            if not _stops_account(outcome):
+                _record_failure(chunk, now, _error_text(outcome))
+                continue
+            _record_failure(rows[index * size :], now, _error_text(outcome), not_before=outcome.retry_after)
+            break
+        synced += _record(chunk, found, now)
     return synced
+
+
+def _read(account: SocialAccount, chunk: Sequence[PostMetrics]) -> dict[str, Metrics]:
+    # One call per chunk: tokens a call renews are kept on `account`, which the next call reads.
+    post_ids = [row.target.platform_post_id for row in chunk]
+    return platform_call(account=account, call=lambda client, conn: client.metrics(conn, post_ids))
 
 
 def _inactive_reason(account: SocialAccount) -> str:

@@ -7,7 +7,8 @@ default), each idle while its call waits a second for the platform. A worker sta
 `--db-connections N` (config.celery) instead takes its connections from one pool of at most N
 (Django's own pooling over psycopg_pool): a thread borrows one for each step that reads or
 writes, gives it back at the end of its task (config.celery.recycle_database) and, before it
-calls a platform, right away (`released`). A step waits for a free connection when all N are
+calls a platform, right away (`release`, in accounts.services.platform_call, and after a ref
+saved mid-call). A step waits for a free connection when all N are
 lent, which takes milliseconds: the steps are short and the waits long.
 
 A pooled connection is checked when it is lent (psycopg_pool's check, an empty query), and one
@@ -16,9 +17,7 @@ that fails the check is replaced: a server restart costs no task.
 
 from __future__ import annotations
 
-import contextlib
 import logging
-from collections.abc import Iterator
 
 from django.db import connection, connections
 
@@ -57,14 +56,3 @@ def release() -> None:
     process has no pool: a connection of its own is kept, as Django keeps it)."""
     if connection.connection is not None and not connection.in_atomic_block and pooled():
         connection.close()
-
-
-@contextlib.contextmanager
-def released() -> Iterator[None]:
-    """Hold no connection while the block waits on the network (a platform call). A write the
-    block makes meanwhile borrows one; it gives it back (`release`) when more waiting follows."""
-    release()
-    try:
-        yield
-    finally:
-        release()

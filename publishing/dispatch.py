@@ -34,9 +34,9 @@ from django.utils import timezone
 
 from accounts import pacing
 from accounts.models import AccountStatus
-from accounts.platforms.base import Connection, Outcome, OutcomeKind, Post
-from accounts.platforms.registry import NoClient, client_for
-from accounts.services import account_note_outcome, account_publish, account_store_renewed, connection_for
+from accounts.platforms.base import Connection, Outcome, OutcomeKind, PlatformClient, Post
+from accounts.platforms.registry import NoClient
+from accounts.services import account_publish, platform_call
 from config import broker, dbpool
 from config.celery import app
 from config.errors import InvalidRequest
@@ -354,8 +354,7 @@ def job_run(*, job_id: str) -> None:
             outcome = prepared
         else:
             post, request = prepared
-            with dbpool.released():  # no database connection held while the platform answers
-                outcome = _call(target, attempt, post)
+            outcome = _call(target, attempt, post)  # holding no database connection (platform_call)
     except Exception as exc:
         if isinstance(exc, InvalidRequest):  # refused before any call (a sandbox account in production)
             outcome = Outcome(OutcomeKind.FAILED, error_code=exc.code, error_message=exc.message)
@@ -508,18 +507,17 @@ def check(*, target_id: Id, now: dt.datetime | None = None) -> None:
     attempt = DeliveryAttempt.objects.filter(target=target, number=target.attempt_count).first()
     if attempt is None:
         return
+
+    def ask(client: PlatformClient, conn: Connection) -> Outcome:
+        outcome = client.check(conn, attempt.ref) if attempt.ref else None
+        if outcome is None or outcome.error_code == NO_REF:  # the ref cannot settle it
+            post, _ = _post_and_uploads(target)
+            since = (attempt.started_at or target.created_at) - dt.timedelta(minutes=1)
+            outcome = client.find_recent(conn, post, since)
+        return outcome
+
     try:
-        client = client_for(target.platform)
-        conn: Connection = connection_for(target.account)
-        try:
-            outcome = client.check(conn, attempt.ref) if attempt.ref else None
-            if outcome is None or outcome.error_code == NO_REF:  # the ref cannot settle it
-                post, _ = _post_and_uploads(target)
-                since = (attempt.started_at or target.created_at) - dt.timedelta(minutes=1)
-                outcome = client.find_recent(conn, post, since)
-        finally:
-            account_store_renewed(account=target.account, conn=conn)
-        account_note_outcome(account=target.account, outcome=outcome)
+        outcome = platform_call(account=target.account, call=ask)
     except Exception:
         logger.exception("Checking target %s failed; it is asked again later", target.pk)
         outcome = Outcome(OutcomeKind.UNKNOWN, error_code="CHECK_FAILED")

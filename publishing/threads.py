@@ -36,9 +36,8 @@ from django.db.models import Exists, F, OuterRef, Q
 from django.utils import timezone
 
 from accounts import pacing
-from accounts.platforms.base import Connection, Outcome, OutcomeKind, Post, ReplyTo
-from accounts.platforms.registry import client_for
-from accounts.services import account_note_outcome, account_publish, account_store_renewed, connection_for
+from accounts.platforms.base import Connection, Outcome, OutcomeKind, PlatformClient, Post, ReplyTo
+from accounts.services import account_publish, platform_call
 from config import dbpool
 from config.errors import InvalidRequest
 from media.models import MediaUpload
@@ -122,8 +121,7 @@ def thread_send(*, target_id: Id) -> None:
         elif isinstance(fit, Outcome):  # MEDIA_FIT_FAILED: nothing is sent
             outcome = fit
         else:
-            with dbpool.released():  # no database connection held while the platform answers
-                outcome = _call(target, item, renditions.with_renditions(post, fit))
+            outcome = _call(target, item, renditions.with_renditions(post, fit))
     except Exception as exc:
         if isinstance(exc, InvalidRequest):  # its media is gone: nothing was sent
             outcome = Outcome(OutcomeKind.FAILED, error_code=exc.code, error_message=exc.message)
@@ -328,17 +326,16 @@ def item_check(*, item_id: Id, now: dt.datetime | None = None) -> None:
     if item.state != ThreadItemState.UNKNOWN:
         return
     target = item.target
+
+    def ask(client: PlatformClient, conn: Connection) -> Outcome:
+        outcome = client.check(conn, item.ref) if item.ref else None
+        if outcome is None or outcome.error_code == NO_REF:
+            since = (item.started_at or item.created_at) - dt.timedelta(minutes=1)
+            outcome = client.find_recent(conn, _post_of(target, item)[0], since)
+        return outcome
+
     try:
-        client = client_for(target.platform)
-        conn: Connection = connection_for(target.account)
-        try:
-            outcome = client.check(conn, item.ref) if item.ref else None
-            if outcome is None or outcome.error_code == NO_REF:
-                since = (item.started_at or item.created_at) - dt.timedelta(minutes=1)
-                outcome = client.find_recent(conn, _post_of(target, item)[0], since)
-        finally:
-            account_store_renewed(account=target.account, conn=conn)
-        account_note_outcome(account=target.account, outcome=outcome)
+        outcome = platform_call(account=target.account, call=ask)
     except Exception:
         logger.exception("Checking item %s of target %s failed; it is asked again later", item.position, target.pk)
         outcome = Outcome(OutcomeKind.UNKNOWN, error_code="CHECK_FAILED")
