@@ -16,7 +16,6 @@ from sandbox.http import Context, json_response
 from sandbox.platforms import RULES as PLATFORM_RULES
 from sandbox.state import State
 
-
 # Bodies that are not media: a post's JSON or form fields are read at once whatever the rate.
 NOT_UPLOADS = ("application/json", "application/x-www-form-urlencoded")
 

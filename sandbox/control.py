@@ -4,6 +4,8 @@ change what a TikTok creator is offered."""
 
 from __future__ import annotations
 
+from typing import TypeGuard
+
 from werkzeug.routing import Rule
 from werkzeug.wrappers import Request, Response
 
@@ -65,7 +67,7 @@ def revoke_token(ctx: Context, request: Request) -> Response:
 MAX_LATENCY_SECONDS = 120.0
 
 
-def _number(value: object) -> bool:
+def _number(value: object) -> TypeGuard[int | float]:
     return isinstance(value, int | float) and not isinstance(value, bool)
 
 
