@@ -17,6 +17,7 @@ broken (RuntimeError) on a post lost or sent twice, or a create refused.
 
 from __future__ import annotations
 
+import json
 import os
 import sys
 import time
@@ -36,6 +37,7 @@ def measure(quick: bool, only: list[str] | None = None) -> list[Figure]:
         begun = time.monotonic()
         for figure in FIGURES[name](QUICK if quick else FULL):
             figure.extra["load_average"] = [round(load, 2) for load in os.getloadavg()]
+            print(json.dumps(figure.as_dict()), file=sys.stderr, flush=True)  # kept should a later one break
             found.append(figure)
         print(f"bench.campaign: {name} took {time.monotonic() - begun:.1f} s", file=sys.stderr)
     return found

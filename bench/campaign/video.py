@@ -1,7 +1,7 @@
 """Text posts beside video uploads (issue 33): the text posts' create -> published p99.
 
-VIDEOS publishes of one VIDEO_BYTES video each (an MP4 built once under var/bench/, sparse:
-a valid head and `moov`, zeros between) go to X, whose video limit (512 MB) takes them, while
+VIDEOS publishes of one VIDEO_BYTES video each (a real clip padded to size, made once under
+var/bench/) go to X, whose video limit (512 MB) takes them, while
 the sandbox reads every upload at 10 MB/s and answers every call 1 s late. The videos are
 uploaded and confirmed through the API first; then their publishes are created, and at once
 text publishes (X and Bluesky) arrive through the API at TEXT_RATE a second for TEXT_SECONDS
@@ -15,7 +15,10 @@ from __future__ import annotations
 
 import math
 import secrets
+import shutil
 import struct
+import subprocess
+import tempfile
 import time
 from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
@@ -42,21 +45,36 @@ def _box(kind: bytes, payload: bytes) -> bytes:
     return struct.pack(">I4s", 8 + len(payload), kind) + payload
 
 
+def _clip() -> bytes:
+    """A real H.264/AAC MP4 of VIDEO_SECONDS with its `moov` first, from ffmpeg's test sources;
+    without ffmpeg (then without ffprobe to probe it too) a bare head that passes the sniff."""
+    ffmpeg = shutil.which("ffmpeg")
+    if ffmpeg is None:
+        mvhd = _box(b"mvhd", b"\x00" * 12 + struct.pack(">II", 1000, VIDEO_SECONDS * 1000) + b"\x00" * 80)
+        picture = _box(b"trak", _box(b"tkhd", b"\x00" * 76 + struct.pack(">II", 1280 << 16, 720 << 16)))
+        return _box(b"ftyp", b"isom\x00\x00\x02\x00isommp41") + _box(b"moov", mvhd + picture)
+    with tempfile.TemporaryDirectory() as folder:
+        out = Path(folder) / "clip.mp4"
+        sources = [f"testsrc=size=640x360:rate=10:duration={VIDEO_SECONDS}", f"sine=duration={VIDEO_SECONDS}"]
+        subprocess.run(  # noqa: S603 - ffmpeg on our own arguments
+            [ffmpeg, "-v", "error", *[a for s in sources for a in ("-f", "lavfi", "-i", s)], "-c:v", "libx264",
+             "-preset", "ultrafast", "-pix_fmt", "yuv420p", "-c:a", "aac", "-movflags", "+faststart", str(out)],
+            check=True,
+        )  # fmt: skip
+        return out.read_bytes()
+
+
 def video_file(size: int) -> Path:
-    """An MP4 of exactly `size` bytes (1280x720, VIDEO_SECONDS long), made once and kept."""
-    path = ROOT / "var" / "bench" / f"video-{size}.mp4"
+    """An MP4 of exactly `size` bytes: a VIDEO_SECONDS clip padded by a `free` box (a hole on
+    disk), made once and kept under var/bench/."""
+    path = ROOT / "var" / "bench" / f"video-{size}{'' if shutil.which('ffmpeg') else '-bare'}.mp4"
     if path.exists() and path.stat().st_size == size:
         return path
     path.parent.mkdir(parents=True, exist_ok=True)
-    ftyp = _box(b"ftyp", b"isom\x00\x00\x02\x00isommp41")
-    mvhd = _box(b"mvhd", b"\x00" * 12 + struct.pack(">II", 1000, VIDEO_SECONDS * 1000) + b"\x00" * 80)
-    picture = _box(b"trak", _box(b"tkhd", b"\x00" * 76 + struct.pack(">II", 1280 << 16, 720 << 16)))
-    moov = _box(b"moov", mvhd + picture)
-    data = size - len(ftyp) - len(moov)
+    clip = _clip()
     with path.open("wb") as out:
-        out.write(ftyp + struct.pack(">I4s", data, b"mdat"))
-        out.seek(size - len(moov))  # the media data: a hole, no disk
-        out.write(moov)
+        out.write(clip + struct.pack(">I4s", size - len(clip), b"free"))
+        out.truncate(size)
     return path
 
 
