@@ -32,8 +32,9 @@ from bench.workers.stack import quit_now
 
 LATENCY_SECONDS = 1
 LEAD_SECONDS = 3  # the due second is this far ahead when the processes are ready
-# Today's values (commit a44d996, 2 cores, DISPATCH_THREADS 4), measured with the full sizes.
-BEFORE = {"all_published_s": None, "connections": None, "rss_mb": None}
+# Before issue 33's work (commit a44d996, 2 cores, DISPATCH_THREADS 4), the full sizes: cut short
+# at 600 s with 1,472 of 10,000 published (2.45 targets/s), 4 connections, 154 MB.
+BEFORE = {"all_published_s": 4076.1, "connections": 4, "rss_mb": 153.9}
 
 
 def figures(sizes: Sizes) -> list[Figure]:
