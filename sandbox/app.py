@@ -1,10 +1,11 @@
-"""The sandbox WSGI app: the control API plus every platform module's routes."""
+"""The sandbox WSGI app: the control API plus every platform module's routes, answering late
+and reading uploads slowly when the control API says so (`control.set_latency`)."""
 
 from __future__ import annotations
 
 import time
 from collections.abc import Iterable
-from typing import Any
+from typing import IO, Any
 
 from werkzeug.exceptions import HTTPException
 from werkzeug.routing import Map
@@ -14,6 +15,38 @@ from sandbox import control, viewer
 from sandbox.http import Context, json_response
 from sandbox.platforms import RULES as PLATFORM_RULES
 from sandbox.state import State
+
+# Bodies that are not media: a post's JSON or form fields are read at once whatever the rate.
+NOT_UPLOADS = ("application/json", "application/x-www-form-urlencoded")
+
+
+class PacedInput:
+    """A request body that yields at most `rate` bytes a second, read in pieces, so the client's
+    send waits (its socket buffers fill) as it would on a platform that ingests that fast."""
+
+    PIECE = 64 * 1024
+
+    def __init__(self, stream: IO[bytes], rate: float) -> None:
+        self.stream, self.rate = stream, rate
+        self.started, self.given = time.monotonic(), 0
+
+    def read(self, size: int | None = -1) -> bytes:
+        # A short read is allowed: werkzeug's LimitedStream asks again for the rest.
+        wanted = self.PIECE if size is None or size < 0 else min(size, self.PIECE)
+        pause = self.started + (self.given + wanted) / self.rate - time.monotonic()
+        if pause > 0:
+            time.sleep(pause)
+        data = self.stream.read(wanted)
+        self.given += len(data)
+        return data
+
+
+def paced(environ: dict[str, Any], rate: float | None) -> None:
+    """Read the request's body at `rate` bytes a second when it is a media upload."""
+    mimetype = str(environ.get("CONTENT_TYPE", "")).partition(";")[0].strip().lower()
+    path = str(environ.get("PATH_INFO", ""))
+    if rate and mimetype not in NOT_UPLOADS and not path.startswith("/_sandbox/"):
+        environ["wsgi.input"] = PacedInput(environ["wsgi.input"], rate)
 
 
 class SandboxApp:
@@ -45,6 +78,7 @@ class SandboxApp:
         return response
 
     def __call__(self, environ: dict[str, Any], start_response: Any) -> Iterable[bytes]:
+        paced(environ, self.ctx.state.upload_bytes_per_second)
         return self.dispatch(Request(environ))(environ, start_response)
 
 

@@ -4,6 +4,8 @@ change what a TikTok creator is offered."""
 
 from __future__ import annotations
 
+from typing import TypeGuard
+
 from werkzeug.routing import Rule
 from werkzeug.wrappers import Request, Response
 
@@ -65,17 +67,27 @@ def revoke_token(ctx: Context, request: Request) -> Response:
 MAX_LATENCY_SECONDS = 120.0
 
 
+def _number(value: object) -> TypeGuard[int | float]:
+    return isinstance(value, int | float) and not isinstance(value, bool)
+
+
 def set_latency(ctx: Context, request: Request) -> Response:
     """Beyond the contract: hold every platform answer `seconds` after its work is done (the
     post is made, the upload stored), as a platform slower than its clients' read timeout does;
-    0 answers at once again. A reset clears it."""
+    0 answers at once again. `upload_bytes_per_second` (optional; absent or null: unlimited)
+    reads each media upload's body (any body but JSON or form fields) at most that fast, as a
+    platform's ingest does, so a 200 MB video takes 20 s to send at 10 MB/s. A reset clears both."""
     body = json_body(request)
     seconds = body.get("seconds") if isinstance(body, dict) else None
-    if not isinstance(seconds, int | float) or isinstance(seconds, bool) or not 0 <= seconds <= MAX_LATENCY_SECONDS:
+    if not _number(seconds) or not 0 <= seconds <= MAX_LATENCY_SECONDS:
         return _bad(f"seconds must be a number from 0 to {MAX_LATENCY_SECONDS:.0f}")
+    rate = body.get("upload_bytes_per_second")
+    if rate is not None and (not _number(rate) or rate <= 0):
+        return _bad("upload_bytes_per_second must be a number above 0, or null for no limit")
     with ctx.state.lock:
         ctx.state.latency_seconds = float(seconds)
-    return json_response({"seconds": float(seconds)})
+        ctx.state.upload_bytes_per_second = None if rate is None else float(rate)
+    return json_response({"seconds": float(seconds), "upload_bytes_per_second": ctx.state.upload_bytes_per_second})
 
 
 MAX_BOARDS_AT_ONCE = 500

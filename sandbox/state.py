@@ -49,6 +49,9 @@ class State:
             # Beyond the contract: every platform answer is held this long after the work is
             # done (a platform slower than its clients' timeout), until set back to 0.
             self.latency_seconds = 0.0
+            # Beyond the contract: media upload bodies are read at most this fast (None: as
+            # fast as they come), as a platform's ingest caps each upload.
+            self.upload_bytes_per_second: float | None = None
             # Per-platform scratch space for uploads, containers, sessions, processing jobs.
             self.objects: dict[str, dict[str, Any]] = defaultdict(dict)
             # Every platform request received, for contract tests: method, path, query, headers, body.

@@ -14,8 +14,22 @@ from typing import IO, Any
 
 from bench.common import ROOT
 
-# Runs in `manage.py shell`: one JSON request a line on stdin, one answer a line on stdout.
-HELPER = r'''
+# The end of every helper script: one JSON request a line on stdin, answered by the function of
+# CALLS it names, one answer a line on stdout.
+SERVE = r"""
+import json, sys, traceback
+for line in sys.stdin:
+    request = json.loads(line)
+    try:
+        answer = {"ok": CALLS[request["call"]](**request["args"])}
+    except Exception:
+        answer = {"error": traceback.format_exc()}
+    sys.stdout.write("@@" + json.dumps(answer) + "\n")
+    sys.stdout.flush()
+"""
+
+# The calls of the workers' figures, as a script that defines CALLS (other helpers extend it).
+CALLS_SCRIPT = r'''
 import datetime as dt, json, sys, time, traceback
 from django.conf import settings
 from django.db.models import Count
@@ -161,24 +175,19 @@ CALLS = {
         claims_report, release_report, watch,
     )
 }
-for line in sys.stdin:
-    request = json.loads(line)
-    try:
-        answer = {"ok": CALLS[request["call"]](**request["args"])}
-    except Exception:
-        answer = {"error": traceback.format_exc()}
-    sys.stdout.write("@@" + json.dumps(answer) + "\n")
-    sys.stdout.flush()
 '''
+# Runs in `manage.py shell`.
+HELPER = CALLS_SCRIPT + SERVE
 
 
 class Helper:
-    """A `manage.py shell` process on the scratch database that answers the calls of HELPER."""
+    """A `manage.py shell` process on the scratch database that answers the calls of `script`
+    (HELPER, or another script ending with SERVE)."""
 
-    def __init__(self, env: dict[str, str], log: IO[bytes]) -> None:
+    def __init__(self, env: dict[str, str], log: IO[bytes], script: str = HELPER) -> None:
         self.log = log
         self.proc = subprocess.Popen(  # noqa: S603 - our own interpreter running our own code
-            [sys.executable, "manage.py", "shell", "-v0", "-c", HELPER],
+            [sys.executable, "manage.py", "shell", "-v0", "-c", script],
             cwd=ROOT,
             env=env,
             stdin=subprocess.PIPE,

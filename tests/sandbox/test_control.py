@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+
 import pytest
 import requests
 
@@ -93,7 +95,7 @@ def test_tokens_name_their_platform_account_and_expiry():
 def test_latency_holds_every_platform_answer_after_the_post_is_made(sandbox):
     token = tokens.issue("x", "x-123", lifetime_seconds=60)
     tweet = {"url": f"{sandbox.url}/api.x.com/2/tweets", "headers": {"Authorization": f"Bearer {token}"}}
-    assert _post(sandbox, "latency", {"seconds": 2}).json() == {"seconds": 2.0}
+    assert _post(sandbox, "latency", {"seconds": 2}).json() == {"seconds": 2.0, "upload_bytes_per_second": None}
 
     with pytest.raises(requests.ReadTimeout):
         requests.post(**tweet, json={"text": "slow"}, timeout=0.5)
@@ -107,6 +109,45 @@ def test_latency_holds_every_platform_answer_after_the_post_is_made(sandbox):
 def test_bad_latency_is_refused(sandbox, seconds):
     assert _post(sandbox, "latency", {"seconds": seconds}).status_code == 400
     assert sandbox.state.latency_seconds == 0
+
+
+def _x_append_seconds(sandbox, size):
+    """Seconds an X media append of `size` bytes takes to be answered."""
+    headers = {"Authorization": f"Bearer {tokens.issue('x', 'x-123', lifetime_seconds=60)}"}
+    upload = f"{sandbox.url}/api.x.com/2/media/upload"
+    init = {"media_type": "video/mp4", "total_bytes": size, "media_category": "tweet_video"}
+    media_id = requests.post(f"{upload}/initialize", json=init, headers=headers, timeout=5).json()["data"]["id"]
+    started = time.monotonic()
+    answer = requests.post(
+        f"{upload}/{media_id}/append",
+        files={"media": ("chunk", b"\0" * size, "application/octet-stream")},
+        data={"segment_index": "0"},
+        headers=headers,
+        timeout=10,
+    )
+    assert answer.status_code == 200, answer.text
+    return time.monotonic() - started
+
+
+def test_upload_rate_reads_media_bodies_no_faster_than_asked(sandbox):
+    two_mb = 2 * 1024 * 1024
+    answer = _post(sandbox, "latency", {"seconds": 0, "upload_bytes_per_second": two_mb})
+    assert answer.json() == {"seconds": 0.0, "upload_bytes_per_second": float(two_mb)}
+
+    assert _x_append_seconds(sandbox, 3 * 1024 * 1024) >= 1.5  # 3 MB at 2 MB a second
+    tweet = {"Authorization": f"Bearer {tokens.issue('x', 'x-123', lifetime_seconds=60)}"}
+    started = time.monotonic()
+    requests.post(f"{sandbox.url}/api.x.com/2/tweets", json={"text": "x" * 200}, headers=tweet, timeout=5)
+    assert time.monotonic() - started < 1  # a post's JSON is not an upload
+
+    assert _post(sandbox, "latency", {"seconds": 0}).json()["upload_bytes_per_second"] is None
+    assert sandbox.state.upload_bytes_per_second is None
+
+
+@pytest.mark.parametrize("rate", [0, -1, "10", True])
+def test_bad_upload_rate_is_refused(sandbox, rate):
+    assert _post(sandbox, "latency", {"seconds": 1, "upload_bytes_per_second": rate}).status_code == 400
+    assert sandbox.state.upload_bytes_per_second is None
 
 
 def test_boards_added_to_a_pinterest_account_are_listed_page_by_page(sandbox):
