@@ -248,16 +248,19 @@ def relay(*, now: dt.datetime | None = None) -> int:
 # --- sending a target ------------------------------------------------------------------------
 
 
-def _claim(job_id: str) -> DeliveryJob | None:
-    """The job, claimed by compare-and-set, with its target, account and publish; None when
-    it is not pending and due (another message for it ran, or it waits out a pause)."""
+def _claim(job_id: str) -> tuple[DeliveryJob, bool] | None:
+    """The job, claimed by compare-and-set, with its target, account and publish, and whether
+    a thread may follow its post (its target has thread items; through the ORM, its platform
+    takes threads: the hand-over then looks); None when it is not pending and due (another
+    message for it ran, or it waits out a pause)."""
     now = timezone.now()
     if hotpath.enabled():
         return hotpath.claim(job_id, now)
     due = DeliveryJob.objects.filter(pk=job_id, not_before__lte=now)
     if not move_jobs(due, JobState.RUNNING, claimed_at=now, runs=F("runs") + 1):
         return None
-    return DeliveryJob.objects.select_related("target__account", "target__publish__team").get(pk=job_id)
+    job = DeliveryJob.objects.select_related("target__account", "target__publish__team").get(pk=job_id)
+    return job, job.target.platform in validation.THREAD_PLATFORMS
 
 
 def _post_and_uploads(target: Target) -> tuple[Post, Mapping[str, MediaUpload]]:
@@ -323,9 +326,10 @@ def _refusal(target: Target) -> Outcome | None:
 def job_run(*, job_id: str) -> None:
     """Send one target: claim the job, record `sending` (committed), call the platform once,
     record the answer. A second message for the same job finds it claimed and stops."""
-    job = _claim(job_id)
-    if job is None:
+    claimed = _claim(job_id)
+    if claimed is None:
         return
+    job, has_thread = claimed
     account, publish = job.target.account, job.target.publish
     # Read once; a queued target's post no longer changes. A fit failed since the job was
     # written fails it; one older (another publish's, before a retry) is asked for again.
@@ -362,9 +366,7 @@ def job_run(*, job_id: str) -> None:
             logger.exception("Sending target %s raised; its outcome is unknown", target.pk)
             outcome = Outcome(OutcomeKind.UNKNOWN, error_code="CLIENT_ERROR", error_message=type(exc).__name__)
     delivery.attempt_finish(attempt=attempt, outcome=outcome, request=request)
-    # Its thread, if it has one, follows (the claim read whether it has; the ORM path looks).
-    has_thread = getattr(target, "has_thread", target.platform in validation.THREAD_PLATFORMS)
-    if outcome.kind is OutcomeKind.PUBLISHED and has_thread:
+    if outcome.kind is OutcomeKind.PUBLISHED and has_thread:  # its thread follows
         threads.thread_hand_over(target_id=target.pk)
 
 

@@ -156,12 +156,12 @@ def team_accounts(team_id: Any, account_ids: Sequence[str]) -> dict[str, SocialA
     return {str(account.pk): account for account in accounts}
 
 
-def claim(job_id: str, now: dt.datetime) -> DeliveryJob | None:
+def claim(job_id: str, now: dt.datetime) -> tuple[DeliveryJob, bool] | None:
     """Claim the job if it is pending and due (compare-and-set: a second message for it finds
     nothing) and return it with its target, the target's account and publish (the publish's
-    team deferred but for its id), and on the target `has_thread`: whether it has thread items
-    (read in the same statement, so a target without one costs no lookup once published), and
-    when the job was written (a fit failed since then fails it); None when it is not claimable."""
+    team deferred but for its id) and when it was written (a fit failed since then fails it),
+    and whether its target has thread items (read in the same statement, so a target without
+    one costs no lookup once published); None when it is not claimable."""
     found = run(_CLAIM_SQL, {"job_id": job_id, "now": now})
     if not found:
         return None
@@ -171,14 +171,13 @@ def claim(job_id: str, now: dt.datetime) -> DeliveryJob | None:
     publish = loaded(Publish, _PUBLISH_FIELDS, row[at : at + len(_PUBLISH_FIELDS)])
     publish.team = loaded(Team, ("id",), (publish.team_id,))
     target.account, target.publish = account, publish
-    target.has_thread = row[-1]  # type: ignore[attr-defined]  # whether its thread follows once published
     job = loaded(
         DeliveryJob,
         ("id", "target", "number", "dispatch_id", "runs", "created_at", "state", "claimed_at"),
         (row[0], target.pk, row[1], row[2], row[3], row[4], JobState.RUNNING.value, now),
     )
     job.target = target
-    return job
+    return job, bool(row[-1])
 
 
 def start(job: DeliveryJob, attempt_id: Any, now: dt.datetime) -> DeliveryAttempt | None:

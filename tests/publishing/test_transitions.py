@@ -200,7 +200,7 @@ def test_the_worker_statements_write_only_declared_moves(owner, accounts):
     job = DeliveryJob.objects.create(
         target=target, number=1, dispatch_id=f"deliver:{target.pk}:1", not_before=timezone.now()
     )
-    claimed = hotpath.claim(str(job.pk), timezone.now())
+    claimed, _ = hotpath.claim(str(job.pk), timezone.now())
     attempt = hotpath.start(claimed, new_id(), timezone.now())
     assert attempt is not None
 
