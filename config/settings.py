@@ -128,6 +128,11 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     # Django's backend, its health check without a round trip when the socket says enough.
     DATABASES["default"]["ENGINE"] = "config.postgres"
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+# On PostgreSQL the hot writes and reads (a create's insert and accounts, the worker's claim,
+# start and answer, a webhook's event, claim and success) run fixed statements; false runs
+# their ORM twins, the path every other database takes (config.db.fixed_statements), so the
+# two can be compared on one database, in the tests and in `make bench`.
+DB_FIXED_STATEMENTS = env.bool("DB_FIXED_STATEMENTS", default=True)
 
 # --- Redis: broker, cache, rate limits --------------------------------------------------
 REDIS_URL = env.str("REDIS_URL", default="")

@@ -9,8 +9,9 @@ inside the transaction that holds the publish lock), every value a bound paramet
 stay in `delivery` (which state follows which answer, the status of the publish, the event);
 this module only reads and writes rows, and only along the moves `transitions` declares: each
 statement's state guard is built from its tables at import. Other databases (SQLite in
-development) take the ORM path in `dispatch`, `delivery` and `validation`; the tests check
-that both paths leave the same rows.
+development), and PostgreSQL with DB_FIXED_STATEMENTS off, take the ORM path in `dispatch`,
+`delivery` and `validation`; the worker's tests run both paths, and check that they leave the
+same rows.
 
 A create reads its targets' accounts with one fixed statement too: through the ORM, compiling
 that query for three rows cost twice what running it did.
@@ -26,7 +27,7 @@ from typing import Any
 from django.db import connection
 
 from accounts.models import SocialAccount
-from config.db import columns, loaded, run
+from config.db import columns, fixed_statements, loaded, run
 from publishing.models import (
     AttemptState,
     DeliveryAttempt,
@@ -42,8 +43,9 @@ from teams.models import Team
 
 
 def enabled() -> bool:
-    """Whether the statements here apply (PostgreSQL); otherwise the ORM path runs."""
-    return connection.vendor == "postgresql"
+    """Whether the statements here apply (PostgreSQL, unless DB_FIXED_STATEMENTS is off);
+    otherwise the ORM path runs."""
+    return fixed_statements()
 
 
 _TARGET_FIELDS, _TARGET_COLUMNS = columns(Target, "t")

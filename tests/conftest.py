@@ -67,6 +67,15 @@ def _isolated_rate_limits(settings: Any) -> None:
     settings.RATE_LIMIT_LOCAL_PROCESSES = 1
 
 
+@pytest.fixture(params=[pytest.param("fixed", marks=pytest.mark.postgres), "orm"])
+def hot_path(request: Any, settings: Any) -> str:
+    """The test runs once on each implementation of the hot paths (`config.db.fixed_statements`):
+    PostgreSQL's fixed statements (skipped on other databases, which have none) and the ORM
+    twins every database takes. The value names the one running."""
+    settings.DB_FIXED_STATEMENTS = request.param == "fixed"
+    return str(request.param)
+
+
 @pytest.fixture
 def eager_tasks() -> Iterator[None]:
     """Celery runs each task at once, inside the test (or the live server's request), instead of

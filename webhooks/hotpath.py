@@ -5,8 +5,9 @@ attempts then record a success. Through the ORM that is seven round trips (an UP
 joining three tables, then BEGIN, three writes and COMMIT) plus query compilation, which at
 hundreds of deliveries a second costs more than the statements themselves. On PostgreSQL each
 step is one statement with data-modifying CTEs: atomic on its own, one round trip, no
-compilation. Every value is a bound parameter. Other databases (SQLite in development) take
-the ORM path in `services`; the tests check that both paths leave the same rows.
+compilation. Every value is a bound parameter. Other databases (SQLite in development), and
+PostgreSQL with DB_FIXED_STATEMENTS off, take the ORM path in `services`; the tests check that
+both paths leave the same rows.
 """
 
 from __future__ import annotations

@@ -32,12 +32,12 @@ from email.utils import parsedate_to_datetime
 from typing import NamedTuple
 
 from django.conf import settings
-from django.db import IntegrityError, connection, transaction
+from django.db import IntegrityError, transaction
 from django.db.models import F, Q
 from django.utils import timezone
 
 from config import outbound
-from config.db import purge
+from config.db import fixed_statements, purge
 from config.errors import Conflict, InvalidRequest, NotFound
 from config.ids import new_id
 from teams.models import Team
@@ -173,7 +173,7 @@ def emit(*, team: Team, event_type: str, data: dict[str, object]) -> Event:
     describes: a rollback takes the event with it, and nothing is sent before commit."""
     if event_type not in SUBSCRIBABLE_EVENTS:  # a test event goes to one subscription only
         raise ValueError(f"unknown event type {event_type}")
-    if connection.vendor == "postgresql":  # one statement (hotpath)
+    if fixed_statements():  # one statement (hotpath)
         now = timezone.now()
         event = Event(team=team, type=event_type, data=data, created_at=now, updated_at=now)
         subscriptions = hotpath.record_event(event)
@@ -241,7 +241,7 @@ def envelope(event: Event) -> dict[str, object]:
 def _claim(delivery_id: str) -> Delivery | None:
     """Claim the delivery if it is pending and due (the one gate against sending it twice) and
     return it with its subscription and event; None when it is not claimable."""
-    if connection.vendor == "postgresql":
+    if fixed_statements():
         return hotpath.claim(delivery_id, timezone.now())
     return _claim_with_orm(delivery_id)
 
@@ -321,7 +321,7 @@ def _log_attempt(delivery: Delivery, status: int | None, error: str, duration_ms
 def _record_success(delivery: Delivery, status: int, duration_ms: int) -> None:
     """Log the attempt, mark the delivery succeeded and reset the subscription's failure counts,
     atomically."""
-    if connection.vendor == "postgresql":
+    if fixed_statements():
         hotpath.record_success(delivery, new_id(), status, duration_ms, timezone.now())
         return
     _record_success_with_orm(delivery, status, duration_ms)

@@ -118,6 +118,7 @@ def start_worker(*, job_id: str, sandbox_url: str, platform_timeout: float) -> s
         "DATABASE_URL": database_url(),
         "SANDBOX_URL": sandbox_url,
         "PLATFORM_TIMEOUT_SECONDS": str(platform_timeout),
+        "DB_FIXED_STATEMENTS": str(settings.DB_FIXED_STATEMENTS),  # the path the test runs
     }
     return subprocess.Popen(  # noqa: S603 - our own interpreter running our own code
         [sys.executable, "-c", _WORKER, job_id],

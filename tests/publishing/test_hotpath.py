@@ -1,6 +1,7 @@
 """The worker's path on PostgreSQL (`publishing.hotpath`, a statement per step) and through the
-ORM (the path other databases take) leave the same rows: the same answers from the sandbox,
-delivered both ways, give the same targets, attempts, jobs, publish status and events."""
+ORM (the path other databases take, and PostgreSQL with DB_FIXED_STATEMENTS off) leave the
+same rows: the same answers from the sandbox, delivered both ways, give the same targets,
+attempts, jobs, publish status and events."""
 
 from __future__ import annotations
 
@@ -114,10 +115,12 @@ def _deliver(owner: Any, accounts: Any, sandbox: Any, content: str) -> dict[str,
     return {"first": first, "second": _rows(publish)}
 
 
-def test_the_statement_path_and_the_orm_path_leave_the_same_rows(owner, accounts, sandbox, monkeypatch):
+@pytest.mark.postgres  # the statements are PostgreSQL's
+def test_the_statement_path_and_the_orm_path_leave_the_same_rows(owner, accounts, sandbox, settings):
     assert hotpath.enabled()  # PostgreSQL, as in production
     fast = _deliver(owner, accounts, sandbox, "Sent by statements")
-    monkeypatch.setattr(hotpath, "enabled", lambda: False)
+    settings.DB_FIXED_STATEMENTS = False
+    assert not hotpath.enabled()
     orm = _deliver(owner, accounts, sandbox, "Sent through the ORM")  # not a duplicate
 
     assert fast == orm
@@ -138,6 +141,7 @@ def test_the_statement_path_and_the_orm_path_leave_the_same_rows(owner, accounts
     assert len(sandbox.posts("x")) == len(sandbox.posts("linkedin")) == 2  # one a run
 
 
+@pytest.mark.postgres
 def test_delivering_a_target_on_postgresql_takes_four_statements_and_the_commit(owner, accounts, sandbox):
     publish = _publish(owner, accounts)
     job = DeliveryJob.objects.get(target__publish=publish, target__platform="x")
@@ -171,7 +175,8 @@ def _account_view(found: dict[str, Any]) -> dict[str, tuple[Any, ...]]:
     }
 
 
-def test_a_creates_accounts_read_by_one_statement_are_those_the_orm_reads(owner, outsider, accounts, monkeypatch):
+@pytest.mark.postgres
+def test_a_creates_accounts_read_by_one_statement_are_those_the_orm_reads(owner, outsider, accounts, settings):
     from accounts.models import SocialAccount
     from demo.seed import sandbox_account
     from publishing import validation
@@ -183,7 +188,7 @@ def test_a_creates_accounts_read_by_one_statement_are_those_the_orm_reads(owner,
 
     with CaptureQueriesContext(connection) as queries:
         fast = validation._team_accounts(owner.team, wanted)
-    monkeypatch.setattr(hotpath, "enabled", lambda: False)
+    settings.DB_FIXED_STATEMENTS = False
     orm = validation._team_accounts(owner.team, [str(a.pk) for a in ours] + [str(theirs.pk)])
 
     assert len(queries.captured_queries) == 1

@@ -34,7 +34,7 @@ from tests.publishing.safety_support import (
     wait_until,
 )
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("hot_path")]  # the fixed statements and the ORM
 
 
 def _later(**delta: float) -> dt.datetime:

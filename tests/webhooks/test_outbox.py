@@ -15,7 +15,7 @@ from tests.webhooks.receiver import Answer
 from webhooks import services, tasks
 from webhooks.models import Delivery, DeliveryAttempt, Event, Subscription
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("hot_path")]  # the fixed statements and the ORM
 
 
 class _ChangeFailed(Exception):
