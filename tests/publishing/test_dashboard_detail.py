@@ -14,7 +14,7 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
 from demo.seed import sandbox_account
-from publishing import dispatch, lifecycle
+from publishing import lifecycle
 from publishing.links import live_link
 from publishing.models import ApprovalStatus, Publish, PublishMode, PublishStatus, Target, TargetState
 from tests.media import files
@@ -35,8 +35,8 @@ def _create(persona, accounts, content="Hello from the team", *, mode=PublishMod
 
 
 def _sent(publish):
-    """The publish after its jobs ran (eagerly, over HTTP to the sandbox), read back."""
-    dispatch.send_after_commit(publish)
+    """The publish after its jobs ran (eagerly, over HTTP to the sandbox, as the create handed
+    them over), read back."""
     return Publish.objects.get(pk=publish.pk)
 
 
