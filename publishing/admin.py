@@ -3,6 +3,7 @@ actions that go through the lifecycle functions (never a direct status write).""
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable
 from typing import Any
 
@@ -11,8 +12,8 @@ from django.db.models import QuerySet
 from django.http import HttpRequest
 
 from accounts.models import Platform
-from config.errors import ApplicationError
-from publishing import dispatch, lifecycle
+from config.errors import ApplicationError, ServiceUnavailable
+from publishing import lifecycle
 from publishing.models import (
     DeliveryAttempt,
     DeliveryJob,
@@ -130,8 +131,8 @@ class PublishAdmin(admin.ModelAdmin[Publish]):
     @admin.action(description="Approve the selected pending publishes")
     def approve(self, request: HttpRequest, queryset: QuerySet[Publish]) -> None:
         def act(p: Publish) -> None:
-            approved, _ = lifecycle.publish_approve(team=p.team, publish_id=p.pk, caller=self._caller(request, p))
-            dispatch.send_after_commit(approved, quietly=True)
+            with contextlib.suppress(lifecycle.PublishDispatchUncertain):  # the relay sends refused jobs
+                lifecycle.publish_approve(team=p.team, publish_id=p.pk, caller=self._caller(request, p))
 
         self._each(request, queryset, "Approved", act)
 
@@ -147,8 +148,8 @@ class PublishAdmin(admin.ModelAdmin[Publish]):
     @admin.action(description="Retry the failed targets of the selected publishes")
     def retry(self, request: HttpRequest, queryset: QuerySet[Publish]) -> None:
         def act(p: Publish) -> None:
-            retried = lifecycle.publish_retry(team=p.team, publish_id=p.pk, caller=self._caller(request, p))
-            dispatch.send_after_commit(retried, quietly=True)
+            with contextlib.suppress(lifecycle.PublishDispatchUncertain):  # the relay sends refused jobs
+                lifecycle.publish_retry(team=p.team, publish_id=p.pk, caller=self._caller(request, p))
 
         self._each(request, queryset, "Retried", act)
 
@@ -160,7 +161,16 @@ class PublishAdmin(admin.ModelAdmin[Publish]):
 
     @admin.action(description="Hand jobs the queue never took to it again")
     def send_jobs_again(self, request: HttpRequest, queryset: QuerySet[Publish]) -> None:
-        self._each(request, queryset, "Sent the jobs of", dispatch.send_after_commit)
+        def act(p: Publish) -> None:
+            try:
+                lifecycle.publish_send_jobs(team=p.team, publish_id=p.pk)
+            except lifecycle.PublishDispatchUncertain as exc:
+                raise ServiceUnavailable(
+                    "The queue did not take its jobs; the relay sends them within a few minutes.",
+                    code="PUBLISH_DISPATCH_UNCERTAIN",
+                ) from exc
+
+        self._each(request, queryset, "Sent the jobs of", act)
 
 
 @admin.register(Target)

@@ -1,11 +1,13 @@
 """/api/v1/publishes and /api/v1/approvals: validate, call one lifecycle function, shape the
-answer. Dispatch to the broker happens after the lifecycle transaction has committed."""
+answer. A transition hands its own jobs to the broker after its commit; when the broker
+refuses them, the answer is 503 PUBLISH_DISPATCH_UNCERTAIN naming the publish."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
-from django.db import transaction
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse
 from rest_framework import status, viewsets
@@ -18,8 +20,8 @@ from config.errors import NotFound, ServiceUnavailable
 from config.handlers import rendered_error
 from config.schema import api_operation
 from config.serializers import validated
-from publishing import checks, dispatch, idempotency, lifecycle
-from publishing.models import Id, Publish, PublishMode
+from publishing import checks, idempotency, lifecycle
+from publishing.models import IdempotencyKey, Publish, PublishMode
 from publishing.selectors import approvals_for, publish_by_id, publishes_for, publishes_matching
 from publishing.serializers import (
     ApproveResponse,
@@ -48,10 +50,6 @@ def _caller(caller: Caller) -> lifecycle.Caller:
     return lifecycle.Caller(user=caller.user, key=caller.key, can_approve=caller.is_team_admin)
 
 
-def _fresh(publish_id: Id) -> Publish:
-    return publishes_for().get(pk=publish_id)
-
-
 def _create_arguments(data: dict[str, Any], caller: Caller) -> dict[str, Any]:
     """A validated create body as `lifecycle.publish_create` (and its dry run,
     `checks.publish_check`) take it: without `publish_mode`, a body with `scheduled_at` is
@@ -69,18 +67,24 @@ def _create_arguments(data: dict[str, Any], caller: Caller) -> dict[str, Any]:
 
 
 def _shape(publish: Publish) -> dict[str, Any]:
-    """The publish as committed: a new one answers from memory, any other is read back."""
+    """The publish as committed: one a transition that hands jobs over returned answers from
+    memory (its targets loaded), any other is read back."""
     known = "targets" in getattr(publish, "_prefetched_objects_cache", {})
-    return publish_data(publish if known else _fresh(publish.pk))
+    return publish_data(publish if known else publishes_for().get(pk=publish.pk))
 
 
-def _uncertain(publish: Publish) -> ServiceUnavailable:
-    return ServiceUnavailable(
-        "The publish was saved but handing it to the queue is uncertain. Repeat the request "
-        "(with the same Idempotency-Key) to send this same publish; no other is created.",
-        code="PUBLISH_DISPATCH_UNCERTAIN",
-        details={"publish_id": str(publish.pk)},
-    )
+@contextmanager
+def _uncertain_is_503() -> Iterator[None]:
+    """A transition committed but the broker refused its jobs: 503 naming the publish."""
+    try:
+        yield
+    except lifecycle.PublishDispatchUncertain as exc:
+        raise ServiceUnavailable(
+            "The publish was saved but handing it to the queue is uncertain. Repeat the request "
+            "(with the same Idempotency-Key) to send this same publish; no other is created.",
+            code="PUBLISH_DISPATCH_UNCERTAIN",
+            details={"publish_id": str(exc.publish.pk)},
+        ) from exc
 
 
 _CREATE_DESCRIPTION = """\
@@ -235,38 +239,33 @@ class PublishViewSet(viewsets.GenericViewSet[Publish]):
         caller = get_caller(request)
         key = request.headers.get("Idempotency-Key")
         if key is None:
-            publish = self._create(request, caller)
-            return self._dispatched(publish)
+            with _uncertain_is_503():
+                publish = self._create(request, caller)
+            return Response({"data": _shape(publish)}, status=status.HTTP_201_CREATED)
         record = idempotency.idempotency_begin(team=caller.team, key=key, digest=idempotency.body_hash(request.data))
         if record.state == "done":
             return Response(record.response_body, status=record.response_status)
-        if record.publish_id is None:
-            try:
-                with transaction.atomic():
-                    publish = self._create(request, caller)
-                    idempotency.idempotency_created(record=record, publish=publish)
-            except Exception:
-                idempotency.idempotency_abandon(record=record)
-                raise
-        else:
-            publish = _fresh(record.publish_id)
-        response = self._dispatched(publish)
+        with _uncertain_is_503():
+            if record.publish_id is None:
+                publish = self._create_keyed(request, caller, record)
+            else:  # a repeat after a 503: the same publish's jobs, handed over again
+                publish = lifecycle.publish_send_jobs(team=caller.team, publish_id=record.publish_id)
+        response = Response({"data": _shape(publish)}, status=status.HTTP_201_CREATED)
         idempotency.idempotency_finish(record=record, status=response.status_code, body=response.data)
         return response
 
-    def _create(self, request: Request, caller: Caller) -> Publish:
-        return lifecycle.publish_create(
-            **_create_arguments(validated(CreatePublishSerializer(data=request.data)), caller)
-        )
+    def _create(self, request: Request, caller: Caller, record: IdempotencyKey | None = None) -> Publish:
+        data = validated(CreatePublishSerializer(data=request.data))
+        return lifecycle.publish_create(**_create_arguments(data, caller), idempotency_key=record)
 
-    def _dispatched(self, publish: Publish, *, status_code: int = status.HTTP_201_CREATED) -> Response:
-        # The record as committed (an immediate publish answers `publishing`), then the jobs.
-        body = {"data": _shape(publish)}
+    def _create_keyed(self, request: Request, caller: Caller, record: IdempotencyKey) -> Publish:
         try:
-            dispatch.send_after_commit(publish)
-        except dispatch.DispatchUncertain as exc:
-            raise _uncertain(publish) from exc
-        return Response(body, status=status_code)
+            return self._create(request, caller, record)
+        except lifecycle.PublishDispatchUncertain:
+            raise  # committed, the key pointing at the publish: a repeat hands its jobs over
+        except Exception:
+            idempotency.idempotency_abandon(record=record)
+            raise
 
     @api_operation(
         scope="posts:write",
@@ -369,10 +368,11 @@ class PublishViewSet(viewsets.GenericViewSet[Publish]):
     def retry(self, request: Request, pk: str) -> Response:
         edits = retry_edits(validated(RetryPublishSerializer(data=request.data)))
         caller = get_caller(request)
-        publish = lifecycle.publish_retry(team=caller.team, publish_id=pk, caller=_caller(caller), edits=edits)
-        data = _shape(publish)
-        dispatch.send_after_commit(publish, quietly=True)  # the relay sends what the broker refuses now
-        return Response({"data": data})
+        try:
+            publish = lifecycle.publish_retry(team=caller.team, publish_id=pk, caller=_caller(caller), edits=edits)
+        except lifecycle.PublishDispatchUncertain as exc:
+            publish = exc.publish  # retried: the relay sends the jobs the broker refused
+        return Response({"data": _shape(publish)})
 
     @api_operation(
         scope="posts:write",
@@ -391,13 +391,14 @@ class PublishViewSet(viewsets.GenericViewSet[Publish]):
     def confirm(self, request: Request, pk: str) -> Response:
         body = validated(ConfirmSerializer(data=request.data))
         caller = get_caller(request)
-        publish = lifecycle.publish_confirm(
-            team=caller.team,
-            publish_id=pk,
-            caller=_caller(caller),
-            scheduled_at=body.get("scheduled_at"),
-        )
-        return self._dispatched(publish, status_code=status.HTTP_200_OK)
+        with _uncertain_is_503():
+            publish = lifecycle.publish_confirm(
+                team=caller.team,
+                publish_id=pk,
+                caller=_caller(caller),
+                scheduled_at=body.get("scheduled_at"),
+            )
+        return Response({"data": _shape(publish)})
 
     @api_operation(
         scope="posts:write",
@@ -454,11 +455,9 @@ class PublishViewSet(viewsets.GenericViewSet[Publish]):
     @action(detail=True, methods=["post"])
     def approve(self, request: Request, pk: str) -> Response:
         caller = get_caller(request)
-        publish, already = lifecycle.publish_approve(team=caller.team, publish_id=pk, caller=_caller(caller))
-        response = self._dispatched(publish, status_code=status.HTTP_200_OK)
-        response.data["data"]["already_approved"] = already
-        response.data["already_approved"] = already
-        return response
+        with _uncertain_is_503():
+            publish, already = lifecycle.publish_approve(team=caller.team, publish_id=pk, caller=_caller(caller))
+        return Response({"data": {**_shape(publish), "already_approved": already}, "already_approved": already})
 
     @api_operation(
         scope="posts:write",

@@ -2,9 +2,10 @@
 platform, releasing due scheduled publishes, relaying jobs the broker never took, and
 reconciling targets whose outcome is still open (DESIGN §4.3, §4.4, §4.6).
 
-Every caller that wrote jobs (a publish transition in a view, the admin or the dashboard; the
-scheduler; the relay) hands them over through `send_after_commit`, once its transaction has
-committed.
+Written jobs reach the broker through `send_after_commit`, once the transaction that wrote
+them has committed: a publish transition hands over the jobs it wrote itself
+(`publishing.lifecycle`), the scheduler's release and the relay theirs here. Nothing that
+calls a transition has a step to add after it.
 
 A delivery never makes a fitted rendition: one whose post needs a rendition not made yet
 gives its claim back and hands the making to the media lane (`media.fit`), which hands the job
@@ -48,7 +49,6 @@ from publishing.models import (
     DeliveryJob,
     Id,
     JobState,
-    Publish,
     ScheduledRelease,
     Target,
     TargetState,
@@ -147,10 +147,11 @@ def send_jobs(jobs: Iterable[DeliveryJob | Id]) -> None:
     when it fails. DeliveryJob instances are used as they are, ids are looked up.
 
     A job is marked enqueued (one UPDATE) once the broker took its message, unless it was
-    written with its mark already (a create's jobs, handed over right after their commit:
-    no second write). When the broker refuses, the jobs are left unmarked, so the relay sends
-    them at its next run. A process that dies between a create's commit and its hand-over
-    leaves marked jobs, which the relay sends once the mark is RELAY_AFTER old."""
+    written with its mark already (a create's jobs, which `lifecycle.publish_create` hands
+    over right after their commit: no second write). When the broker refuses, the jobs are
+    left unmarked, so the relay sends them at its next run. A process that dies between a
+    create's commit and its hand-over leaves marked jobs, which the relay sends once the mark
+    is RELAY_AFTER old."""
     found = _jobs_of(jobs)
     if not found:
         return
@@ -177,31 +178,21 @@ def _refused(jobs: Sequence[_Job]) -> None:
     )
 
 
-def send_after_commit(work: Publish | Sequence[DeliveryJob], *, quietly: bool = False) -> bool:
+def send_after_commit(jobs: Iterable[DeliveryJob], *, quietly: bool = False) -> bool:
     """The one hand-over of written jobs to the broker, called once the transaction that
     wrote them has committed (never inside it: a worker could claim a job not yet visible, or
-    one then rolled back). Given a publish: the jobs its last transition wrote
-    (`publish.written_jobs`: a create's are written marked, so a lookup of unmarked jobs would
-    miss them) or, when it wrote none, those that never reached the broker (a repeated
-    request after a 503, an admin's resend). Given jobs: those (the scheduler's and the
-    relay's batches). True when the broker took them. When it refuses, the jobs stay pending
-    for the relay and DispatchUncertain is raised (a create or a confirm answers 503 with the
-    publish's id), unless `quietly` (for callers with no one to tell): then False."""
+    one then rolled back): by the publish transition that wrote them (`publishing.lifecycle`),
+    the scheduler's release and the relay. True when the broker took them. When it refuses,
+    the jobs stay pending for the relay and DispatchUncertain is raised (a create or a confirm
+    answers 503 with the publish's id), unless `quietly` (for callers with no one to tell):
+    then False."""
     try:
-        send_jobs(_pending_of(work) if isinstance(work, Publish) else work)
+        send_jobs(jobs)
     except DispatchUncertain:
         if not quietly:
             raise
         return False
     return True
-
-
-def _pending_of(publish: Publish) -> Iterable[DeliveryJob]:
-    if publish.written_jobs is not None:
-        return publish.written_jobs
-    # runs=0: a job that already ran and waits out a pause is the relay's to send when due.
-    jobs = DeliveryJob.objects.filter(target__publish=publish, state=JobState.PENDING, enqueued_at__isnull=True, runs=0)
-    return jobs.only("pk", "dispatch_id", "runs", "lane")
 
 
 def _relay_batch(now: dt.datetime, after: tuple[dt.datetime, str] | None) -> list[DeliveryJob]:

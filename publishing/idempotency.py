@@ -3,7 +3,8 @@ the body.
 
 The first request inserts the key `in_flight` in its own committed transaction; the unique
 constraint serializes concurrent duplicates (they see the row and get 409). The publish and
-the key's `created` state commit together, so a key never points at a half-made publish.
+the key's `created` state commit together (`lifecycle.publish_create` records it), so a key
+never points at a half-made publish.
 Once the jobs reach the broker the response is stored and replayed; while they have not, a
 repeat sends the same publish's jobs again and creates nothing.
 """

@@ -1,13 +1,17 @@
 """Every transition of a publish (spec §3), one function each: create, edit, discard,
-confirm, reschedule, unschedule, approve, reject and retry. What releasing writes, and the
-scheduler's release of due publishes, are in `publishing.outbox`; the transitions of a
-target's delivery (the worker's attempt, reconciliation) in `publishing.delivery`.
+confirm, reschedule, unschedule, approve, reject and retry, and the resend of jobs the broker
+never took. What releasing writes, and the scheduler's release of due publishes, are in
+`publishing.outbox`; the transitions of a target's delivery (the worker's attempt,
+reconciliation) in `publishing.delivery`.
 
 Each function locks the publish row, checks its precondition, writes, records the webhook
 event in the same transaction and returns the publish. Views, tasks, admin actions and the
-dashboard call only these. Releasing work writes delivery jobs (the outbox) in the same
-transaction; `publishing.dispatch.send_after_commit()` hands them to the broker once it has
-committed. Targets move only as `publishing.transitions` declares.
+dashboard call only these, with no step to add after them. Releasing work writes delivery
+jobs (the outbox) in the same transaction, a durable one (the outermost, so committed when its
+block ends); right after it the function hands its own jobs to the broker
+(`dispatch.send_after_commit`), and when the broker refuses them raises
+PublishDispatchUncertain, its rows committed and the jobs left to the relay. Targets move only
+as `publishing.transitions` declares.
 
 A publish's status is never set by hand: `publishing.status` derives it from the targets'
 states after every change (DESIGN §4.1) and emits `post.published` or `post.failed` when, and
@@ -27,11 +31,14 @@ from django.utils import timezone
 
 from config import db
 from config.errors import InvalidRequest, NotFound, Unprocessable
-from publishing import actions, outbox, validation
+from publishing import actions, dispatch, idempotency, outbox, validation
+from publishing.dispatch import DispatchUncertain
 from publishing.edits import apply_retry_edits, patched_targets
 from publishing.models import (
     ApprovalStatus,
+    DeliveryJob,
     Id,
+    IdempotencyKey,
     Publish,
     PublishMode,
     PublishStatus,
@@ -40,6 +47,7 @@ from publishing.models import (
     TargetState,
     ThreadItem,
 )
+from publishing.selectors import publishes_for
 from publishing.status import derive_status, event_data, locked, settle
 from publishing.transitions import move_targets
 from teams.models import ApiKey, Team
@@ -133,7 +141,6 @@ def _regate(publish: Publish, caller: Caller) -> None:
 # --- create, update, discard ----------------------------------------------------------------
 
 
-@transaction.atomic
 def publish_create(
     *,
     team: Team,
@@ -143,68 +150,72 @@ def publish_create(
     targets: Sequence[TargetInput],
     publish_mode: str,
     scheduled_at: dt.datetime | None,
+    idempotency_key: IdempotencyKey | None = None,
 ) -> Publish:
     """A new publish: immediate ones are queued, scheduled ones wait for their time, drafts
     wait for confirm. A gated request (approval required, caller not owner/admin) is not
-    released until approved. The publishing quota is consumed here unless it is a draft."""
-    now = timezone.now()
-    require_targets(targets)
-    check_schedule(publish_mode=publish_mode, scheduled_at=scheduled_at, now=now)
-    accounts = validation.accounts_by_id(team=team, account_ids=[t.account_id for t in targets])
-    publish = Publish(
-        team=team,
-        created_by=caller.user,
-        created_by_key=caller.key,
-        content=content,
-        media_ids=media_ids,
-        publish_mode=publish_mode,
-        scheduled_at=scheduled_at,
-        status=PublishStatus.DRAFT,
-        confirmed=publish_mode != PublishMode.DRAFT,
-    )
-    gated = waits_for_approval(team=team, caller=caller, publish_mode=publish_mode)
-    released = publish_mode == PublishMode.IMMEDIATE and not gated
-    initial = _initial_state(publish_mode, released=released)
-    rows = [
-        with_thread(
-            Target(
-                publish=publish,
-                account=accounts[t.account_id],
-                platform=accounts[t.account_id].platform,
-                content=t.content,
-                media_ids=t.media_ids,
-                platform_settings=t.platform_settings or {},
-                state=initial,
-            ),
-            t,
+    released until approved. The publishing quota is consumed here unless it is a draft. The
+    request's Idempotency-Key, when it has one, points at the publish from the same commit."""
+    with transaction.atomic(durable=True):
+        now = timezone.now()
+        require_targets(targets)
+        check_schedule(publish_mode=publish_mode, scheduled_at=scheduled_at, now=now)
+        accounts = validation.accounts_by_id(team=team, account_ids=[t.account_id for t in targets])
+        publish = Publish(
+            team=team,
+            created_by=caller.user,
+            created_by_key=caller.key,
+            content=content,
+            media_ids=media_ids,
+            publish_mode=publish_mode,
+            scheduled_at=scheduled_at,
+            status=PublishStatus.DRAFT,
+            confirmed=publish_mode != PublishMode.DRAFT,
         )
-        for t in targets
-    ]
-    validation.check_targets(publish, rows, accounts=accounts, unsupported_media_is_422=False)
-    jobs = outbox.queue(rows, now=now, publish_media=media_ids) if released else []
-    for job in jobs:  # handed over right after commit, so written marked (dispatch.send_jobs)
-        job.enqueued_at = now
-    # Everything is decided in memory first, so each row is written once.
-    publish.status = derive_status([t.state for t in rows])
-    if gated:
-        publish.approval_status = ApprovalStatus.PENDING
-    if jobs:
-        publish.released_at = now
-    release = []
-    if publish_mode == PublishMode.SCHEDULED:
-        assert scheduled_at is not None  # noqa: S101 - checked above
-        release = [ScheduledRelease(publish=publish, due_at=scheduled_at)]
-    items = [item for row in rows for item in row.thread or ()]
-    db.insert([publish], rows, items, jobs, release)  # one statement
-    publish.written_jobs = jobs
-    if gated:
-        emit(team=team, event_type="post.pending_approval", data=event_data(publish, targets=rows))
-    if publish.confirmed:
-        # Last: the usage row stays locked until commit, so concurrent creates of one team
-        # wait for each other only this long.
-        quota_consume(team=team)
-    _keep_written(publish, rows)
-    return publish
+        gated = waits_for_approval(team=team, caller=caller, publish_mode=publish_mode)
+        released = publish_mode == PublishMode.IMMEDIATE and not gated
+        initial = _initial_state(publish_mode, released=released)
+        rows = [
+            with_thread(
+                Target(
+                    publish=publish,
+                    account=accounts[t.account_id],
+                    platform=accounts[t.account_id].platform,
+                    content=t.content,
+                    media_ids=t.media_ids,
+                    platform_settings=t.platform_settings or {},
+                    state=initial,
+                ),
+                t,
+            )
+            for t in targets
+        ]
+        validation.check_targets(publish, rows, accounts=accounts, unsupported_media_is_422=False)
+        jobs = outbox.queue(rows, now=now, publish_media=media_ids) if released else []
+        for job in jobs:  # handed over right after the commit, so written marked (dispatch.send_jobs)
+            job.enqueued_at = now
+        # Everything is decided in memory first, so each row is written once.
+        publish.status = derive_status([t.state for t in rows])
+        if gated:
+            publish.approval_status = ApprovalStatus.PENDING
+        if jobs:
+            publish.released_at = now
+        release = []
+        if publish_mode == PublishMode.SCHEDULED:
+            assert scheduled_at is not None  # noqa: S101 - checked above
+            release = [ScheduledRelease(publish=publish, due_at=scheduled_at)]
+        items = [item for row in rows for item in row.thread or ()]
+        db.insert([publish], rows, items, jobs, release)  # one statement
+        if idempotency_key is not None:
+            idempotency.idempotency_created(record=idempotency_key, publish=publish)
+        if gated:
+            emit(team=team, event_type="post.pending_approval", data=event_data(publish, targets=rows))
+        if publish.confirmed:
+            # Last: the usage row stays locked until commit, so concurrent creates of one team
+            # wait for each other only this long.
+            quota_consume(team=team)
+        _keep_written(publish, rows)
+    return _handed_over(publish, jobs)
 
 
 def require_targets(targets: Sequence[TargetInput]) -> None:
@@ -324,15 +335,20 @@ def publish_discard(*, team: Team, publish_id: Id) -> str:
 # --- confirm, schedule -----------------------------------------------------------------------
 
 
-@transaction.atomic
 def publish_confirm(*, team: Team, publish_id: Id, caller: Caller, scheduled_at: dt.datetime | None = None) -> Publish:
     """Submit a draft: queued now, or scheduled when a time is given or already set. A
-    repeated confirm of a publish whose jobs the broker refused changes nothing (the caller
-    hands the same jobs over again), so a 503 on confirm is safe to retry. Any other confirm
-    of a confirmed publish, a concurrent one included, is a 422."""
-    publish = locked(team, publish_id)
+    repeated confirm of a publish whose jobs the broker refused changes nothing but hands the
+    same jobs over again, so a 503 on confirm is safe to retry. Any other confirm of a
+    confirmed publish, a concurrent one included, is a 422."""
+    with transaction.atomic(durable=True):
+        publish = locked(team, publish_id)
+        jobs = _confirmed(team, publish, caller, scheduled_at)
+    return _handed_over(_as_committed(publish), jobs)
+
+
+def _confirmed(team: Team, publish: Publish, caller: Caller, scheduled_at: dt.datetime | None) -> list[DeliveryJob]:
     if publish.confirmed and publish.status == PublishStatus.PUBLISHING and outbox.refused_by_broker(publish):
-        return publish
+        return outbox.unsent(publish)
     if not actions.is_open_draft(publish):
         raise Unprocessable("Only an unconfirmed draft can be confirmed.", code="NOT_A_DRAFT")
     now = timezone.now()
@@ -347,12 +363,13 @@ def publish_confirm(*, team: Team, publish_id: Id, caller: Caller, scheduled_at:
     if due is not None:
         publish.scheduled_at, publish.publish_mode = due, PublishMode.SCHEDULED
         outbox.schedule(publish, due)
+    jobs = []
     if _gated(team, caller):
         _ask_approval(publish)
     elif due is None:
-        outbox.release(publish, targets, now=now)
+        jobs = outbox.release(publish, targets, now=now)
     settle(publish, now=now)
-    return publish
+    return jobs
 
 
 def _scheduled_waiting(team: Team, publish_id: Id) -> Publish:
@@ -393,28 +410,33 @@ def publish_unschedule(*, team: Team, publish_id: Id) -> Publish:
 # --- approval ----------------------------------------------------------------------------------
 
 
-@transaction.atomic
 def publish_approve(*, team: Team, publish_id: Id, caller: Caller) -> tuple[Publish, bool]:
     """Approve a pending publish; (publish, already_approved). An approved immediate publish
-    is released now, a scheduled one at its time. Approving again changes nothing; the
-    caller re-sends only jobs that never reached the broker."""
+    is released now, a scheduled one at its time. Approving again changes nothing but hands
+    over the jobs that never reached the broker."""
     if not caller.can_approve:
         raise NotFound("No such publish.", code="PUBLISH_NOT_FOUND")
-    publish = locked(team, publish_id)
-    if publish.approval_status == ApprovalStatus.APPROVED:
-        return publish, True
+    with transaction.atomic(durable=True):
+        publish = locked(team, publish_id)
+        already = publish.approval_status == ApprovalStatus.APPROVED
+        jobs = outbox.unsent(publish) if already else _approved(team, publish, caller)
+    return _handed_over(_as_committed(publish), jobs), already
+
+
+def _approved(team: Team, publish: Publish, caller: Caller) -> list[DeliveryJob]:
     if not actions.is_pending_approval(publish):
         raise InvalidRequest("This publish is not waiting for approval.", code="NOT_PENDING_APPROVAL")
     now = timezone.now()
     publish.approval_status = ApprovalStatus.APPROVED
     publish.approved_by, publish.approved_at = caller.user, now
+    jobs = []
     if publish.confirmed and not outbox.has_release(publish):
         # Drafts of a gated submission, or failed targets a member edited in a retry.
         waiting = publish.targets.filter(state__in=(TargetState.DRAFT, TargetState.FAILED))
-        outbox.release(publish, list(waiting), now=now)
+        jobs = outbox.release(publish, list(waiting), now=now)
     settle(publish, now=now)
     emit(team=team, event_type="post.approved", data=event_data(publish, approved_by=_user_ref(caller.user)))
-    return publish, False
+    return jobs
 
 
 @transaction.atomic
@@ -448,13 +470,18 @@ def _user_ref(user: User | None) -> dict[str, Any] | None:
 # --- retry -------------------------------------------------------------------------------------
 
 
-@transaction.atomic
 def publish_retry(*, team: Team, publish_id: Id, caller: Caller, edits: Sequence[Mapping[str, Any]] = ()) -> Publish:
     """Send again the targets that failed with evidence, optionally edited first. Each edit
     names its target by `target_id` or `account_id`. Published targets and those whose
     outcome is unknown are never re-sent. In a team that requires approval, a member's edits
     are new content: the publish waits for approval again, and approving it re-sends them."""
-    publish = locked(team, publish_id)
+    with transaction.atomic(durable=True):
+        publish = locked(team, publish_id)
+        jobs = _retried(team, publish, caller, edits)
+    return _handed_over(_as_committed(publish), jobs)
+
+
+def _retried(team: Team, publish: Publish, caller: Caller, edits: Sequence[Mapping[str, Any]]) -> list[DeliveryJob]:
     if publish.status not in actions.RETRYABLE_STATUSES:
         raise InvalidRequest(
             f"Only a failed or partial publish can be retried; this one is {publish.status}.", code="NOT_RETRYABLE"
@@ -471,11 +498,54 @@ def publish_retry(*, team: Team, publish_id: Id, caller: Caller, edits: Sequence
     validation.check_targets(publish, failed, accounts=accounts, unsupported_media_is_422=True)
     for target in failed:
         _save_thread(target)
+    jobs = []
     if edited and _gated(team, caller):
         for target in failed:
             target.save(update_fields=_EDITED_FIELDS)
         _ask_approval(publish)
     else:
-        outbox.release(publish, failed, now=timezone.now())
+        jobs = outbox.release(publish, failed, now=timezone.now())
     settle(publish)
+    return jobs
+
+
+# --- handing jobs over ---------------------------------------------------------------------------
+
+
+class PublishDispatchUncertain(DispatchUncertain):
+    """A transition committed, but the broker did not take the jobs it wrote: they stay
+    pending, marked refused, and the relay sends them. `publish` is the publish as committed,
+    for the caller's answer (the API's 503 names it)."""
+
+    def __init__(self, publish: Publish) -> None:
+        super().__init__(f"The broker did not take the jobs of publish {publish.pk}.")
+        self.publish = publish
+
+
+def publish_send_jobs(*, team: Team, publish_id: Id) -> Publish:
+    """Hand over again the publish's jobs that never reached the broker: a create repeated
+    with its Idempotency-Key after a 503, or staff's resend. Writes nothing; jobs the broker
+    took, running ones and ones waiting out a pause are left to the worker and the relay."""
+    with transaction.atomic(durable=True):
+        publish = locked(team, publish_id)
+        jobs = outbox.unsent(publish)
+    return _handed_over(_as_committed(publish), jobs)
+
+
+def _as_committed(publish: Publish) -> Publish:
+    """The publish read back with its targets and their attempts, before its jobs are handed
+    over: once they are, a worker may change it, and the caller answers with what the
+    transition did."""
+    return publishes_for().get(pk=publish.pk)
+
+
+def _handed_over(publish: Publish, jobs: Sequence[DeliveryJob]) -> Publish:
+    """`publish`, once the jobs its transition wrote are handed to the broker. Called after
+    the transition's durable block, so never inside a transaction: a worker could claim a job
+    not yet visible, or one then rolled back. Raises PublishDispatchUncertain when the broker
+    refuses them."""
+    try:
+        dispatch.send_after_commit(jobs)
+    except DispatchUncertain as exc:
+        raise PublishDispatchUncertain(publish) from exc
     return publish

@@ -84,10 +84,6 @@ class Publish(BaseModel):
     released_at = models.DateTimeField(null=True, blank=True, help_text="When sending first started.")
     completed_at = models.DateTimeField(null=True, blank=True, help_text="When every target last settled.")
 
-    # Not a column: the outbox jobs the transition that returned this instance wrote, so its
-    # caller hands them to the broker after commit without reading them back (None: unknown).
-    written_jobs: list[DeliveryJob] | None = None
-
     class Meta:
         ordering = ["-created_at", "-id"]
         indexes = [

@@ -4,8 +4,9 @@ their time; the scheduler's release of the publishes that are due, many at once;
 purge of jobs long done (their attempts stay, as the evidence of what was sent).
 
 These run inside the transaction of the publish transition that calls them
-(`publishing.lifecycle`), under its lock on the publish; the jobs reach the broker only after
-commit (`publishing.dispatch.send_after_commit`). Targets move only as
+(`publishing.lifecycle`), under its lock on the publish, and give back the jobs they wrote:
+that transition hands them to the broker once its transaction has committed (the scheduler's
+release, `dispatch.release_due`, does the same with its batches). Targets move only as
 `publishing.transitions` declares.
 """
 
@@ -94,15 +95,15 @@ def lanes(targets: Sequence[tuple[Id, Sequence[str] | None, Sequence[str]]]) -> 
     return {key: UPLOADS if videos.intersection(map(str, ids)) else DISPATCH for key, ids in sent.items()}
 
 
-def release(publish: Publish, targets: Sequence[Target], *, now: dt.datetime) -> None:
-    """Queue `targets` for sending: a new attempt number each and one outbox job per target,
-    kept on `publish.written_jobs` for the hand-over after commit."""
+def release(publish: Publish, targets: Sequence[Target], *, now: dt.datetime) -> list[DeliveryJob]:
+    """Queue `targets` for sending: a new attempt number each and one outbox job per target;
+    the jobs written, for the calling transition to hand over after its commit."""
     ScheduledRelease.objects.filter(publish=publish).delete()
     jobs = queue(targets, now=now, publish_media=publish.media_ids)
     move_targets(targets, TargetState.QUEUED, fields=_QUEUED_FIELDS)
-    publish.written_jobs = DeliveryJob.objects.bulk_create(jobs)
     publish.released_at = publish.released_at or now
     publish.completed_at = None
+    return DeliveryJob.objects.bulk_create(jobs)
 
 
 def schedule(publish: Publish, due_at: dt.datetime) -> None:
@@ -130,6 +131,14 @@ def is_waiting(publish: Publish) -> bool:
         return False
     pending: bool | None = getattr(publish, "release_pending", None)
     return has_release(publish) if pending is None else pending
+
+
+def unsent(publish: Publish) -> list[DeliveryJob]:
+    """The publish's jobs that never reached the broker: pending, unmarked and never run (one
+    that ran and waits out a pause is the relay's to send when due). A refusal leaves a
+    create's jobs so too, their mark taken off (`dispatch.send_jobs`)."""
+    jobs = DeliveryJob.objects.filter(target__publish=publish, state=JobState.PENDING, enqueued_at__isnull=True, runs=0)
+    return list(jobs.only("pk", "dispatch_id", "runs", "lane"))
 
 
 def refused_by_broker(publish: Publish) -> bool:

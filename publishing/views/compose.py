@@ -28,7 +28,7 @@ from config.errors import ApplicationError
 from config.serializers import validated
 from media.models import CONTENT_TYPES
 from media.selectors import media_pull_url, ready_media_by_ids
-from publishing import checks, dispatch, lifecycle, validation
+from publishing import checks, lifecycle, validation
 from publishing.models import Publish, PublishMode
 from publishing.serializers import CreatePublishSerializer, ids_of, target_inputs
 from publishing.views import compose_form as form
@@ -103,19 +103,19 @@ def _submit(request: HttpRequest, membership: Membership, accounts: list[SocialA
     try:
         body = form.create_body(request.POST, platforms, with_time=mode != PublishMode.IMMEDIATE)
         publish = _create(request, membership, {**body, "publish_mode": mode})
+    except lifecycle.PublishDispatchUncertain as exc:  # saved; the relay sends it within minutes
+        return _sent(request, membership, exc.publish, sent=False)
     except ValidationError as exc:
         problems, status = form.problems_of_serializer(exc.detail, account_ids), 400
     except ApplicationError as exc:
         problems, status = form.problems_of_error(exc, account_ids), exc.status_code
     else:
-        return _sent(request, membership, publish)
+        return _sent(request, membership, publish, sent=True)
     shown = problems.shown_on({str(a.pk) for a in accounts})
     return _render(request, membership, accounts, shown, status=status)
 
 
-def _sent(request: HttpRequest, membership: Membership, publish: Publish) -> HttpResponse:
-    # After the commit, as the API does; jobs the broker refuses now go with the relay.
-    sent = dispatch.send_after_commit(publish, quietly=True)
+def _sent(request: HttpRequest, membership: Membership, publish: Publish, *, sent: bool) -> HttpResponse:
     messages.success(request, _outcome(publish, sent))
     # By its keyword: the API's route of a publish has the same name and takes `pk`.
     detail = reverse("dashboard-publish", kwargs={"publish_id": publish.pk})

@@ -3,7 +3,7 @@ live link, error evidence, attempts) and the actions its state allows: retry the
 (each editable first), approve or reject, confirm or discard a draft.
 
 Each action is one POST calling one lifecycle transition, as the API's action of the same name
-does, then handing the jobs it wrote to the broker after commit. `publishing.actions` decides
+does; the transition hands the jobs it wrote to the broker itself. `publishing.actions` decides
 which actions are offered, from the same predicates the lifecycle guards with. A refusal is
 shown on the page again with each problem beside the field it concerns (the text typed stays);
 success goes back to the page with a message. As in the API, a publish of another team, or an
@@ -35,7 +35,7 @@ from config.datetime_input import utc_moment
 from config.errors import ApplicationError, InvalidRequest, NotFound
 from media.models import MediaUpload
 from media.selectors import media_pull_url, ready_media, ready_media_by_ids
-from publishing import actions, dispatch, lifecycle
+from publishing import actions, lifecycle
 from publishing.models import ApprovalStatus, Publish, PublishStatus, Target, TargetState, ThreadItemState
 from publishing.selectors import publish_by_id, with_accounts
 from publishing.views import dashboard_caller
@@ -315,14 +315,17 @@ def _retry_edits(form: QueryDict, publish: Publish) -> list[dict[str, Any]]:
 @require_POST
 def retry(request: HttpRequest, publish_id: uuid.UUID) -> HttpResponse:
     def run(membership: Membership) -> str:
-        edits = _retry_edits(request.POST, _publish(membership, publish_id))
-        publish = lifecycle.publish_retry(
-            team=membership.team, publish_id=publish_id, caller=dashboard_caller(request, membership), edits=edits
-        )
-        sent = dispatch.send_after_commit(publish, quietly=True)
-        count = len(publish.written_jobs or ())
-        done = f"Sending {count} failed target{'s' if count != 1 else ''} again" if count else "Your edits are saved"
-        return _queued(publish, sent, done)
+        shown = _publish(membership, publish_id)
+        edits = _retry_edits(request.POST, shown)
+        caller, sent = dashboard_caller(request, membership), True
+        try:
+            publish = lifecycle.publish_retry(team=membership.team, publish_id=publish_id, caller=caller, edits=edits)
+        except lifecycle.PublishDispatchUncertain as exc:
+            publish, sent = exc.publish, False
+        if publish.approval_status == ApprovalStatus.PENDING:  # a member's edits wait for approval
+            return _queued(publish, sent, "Your edits are saved")
+        count = sum(target.state == TargetState.FAILED for target in shown.targets.all())
+        return _queued(publish, sent, f"Sending {count} failed target{'s' if count != 1 else ''} again")
 
     return _act(request, publish_id, "retry", run)
 
@@ -347,13 +350,14 @@ def _scheduled_at(form: QueryDict) -> dt.datetime | None:
 @require_POST
 def confirm(request: HttpRequest, publish_id: uuid.UUID) -> HttpResponse:
     def run(membership: Membership) -> str:
-        publish = lifecycle.publish_confirm(
-            team=membership.team,
-            publish_id=publish_id,
-            caller=dashboard_caller(request, membership),
-            scheduled_at=_scheduled_at(request.POST),
-        )
-        return _queued(publish, dispatch.send_after_commit(publish, quietly=True), "Confirmed")
+        caller, when, sent = dashboard_caller(request, membership), _scheduled_at(request.POST), True
+        try:
+            publish = lifecycle.publish_confirm(
+                team=membership.team, publish_id=publish_id, caller=caller, scheduled_at=when
+            )
+        except lifecycle.PublishDispatchUncertain as exc:
+            publish, sent = exc.publish, False
+        return _queued(publish, sent, "Confirmed")
 
     return _act(request, publish_id, "confirm", run)
 
@@ -378,10 +382,11 @@ def discard(request: HttpRequest, publish_id: uuid.UUID) -> HttpResponse:
 @require_POST
 def approve(request: HttpRequest, publish_id: uuid.UUID) -> HttpResponse:
     def run(membership: Membership) -> str:
-        caller = dashboard_caller(request, membership)
-        publish, already = lifecycle.publish_approve(team=membership.team, publish_id=publish_id, caller=caller)
-        # After the commit, as the API does; jobs the broker refuses now go with the relay.
-        sent = dispatch.send_after_commit(publish, quietly=True)
+        caller, sent = dashboard_caller(request, membership), True
+        try:
+            publish, already = lifecycle.publish_approve(team=membership.team, publish_id=publish_id, caller=caller)
+        except lifecycle.PublishDispatchUncertain as exc:
+            publish, already, sent = exc.publish, False, False
         if already:
             return f"{capfirst(excerpt(publish))} was already approved."
         return _queued(publish, sent, f"Approved {excerpt(publish)}")

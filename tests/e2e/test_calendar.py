@@ -9,7 +9,7 @@ import pytest
 from django.utils import timezone
 
 from demo.seed import sandbox_account
-from publishing import dispatch, lifecycle
+from publishing import lifecycle
 from publishing.models import Publish, PublishMode, PublishStatus, ScheduledRelease
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.e2e]
@@ -39,8 +39,7 @@ def _in_two_days() -> dt.date:
 @pytest.fixture
 def neighbours(owner, sandbox) -> None:
     """A published post and a draft with a planned time, beside the scheduled one."""
-    published = _create(owner, "bluesky", "Out on Bluesky this morning", mode=PublishMode.IMMEDIATE)
-    dispatch.send_after_commit(published)
+    _create(owner, "bluesky", "Out on Bluesky this morning", mode=PublishMode.IMMEDIATE)  # sent at once (eager)
     _create(owner, "x", "A draft with a planned time", mode=PublishMode.DRAFT, when=_at(_in_two_days(), 16, 0))
 
 

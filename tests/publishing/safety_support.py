@@ -23,6 +23,19 @@ DEAD_BROKER = "redis://127.0.0.1:1/0"
 
 
 @contextmanager
+def not_eager() -> Iterator[None]:
+    """Tasks are not eager: a message handed over waits in the test's broker, which no worker
+    reads (without Redis, a scratch folder: tests/conftest.py)."""
+    conf = celery_app.conf
+    saved = conf.task_always_eager
+    conf.task_always_eager = False
+    try:
+        yield
+    finally:
+        conf.task_always_eager = saved
+
+
+@contextmanager
 def broker_down() -> Iterator[None]:
     """The broker is unreachable and tasks are not eager: `send_jobs` takes its producer from
     the pool of the broker configured now, so this is the outage a web process would see."""
@@ -70,19 +83,21 @@ def error_of(response: Any) -> dict[str, Any]:
 
 
 def queued_publish(owner: Any, *accounts: Any, content: str) -> Any:
-    """An immediate publish whose delivery jobs are written but not yet handed to any broker:
-    what the outbox holds between the commit and the send."""
+    """An immediate publish whose delivery jobs the create handed to a broker no worker reads:
+    pending, marked enqueued when written, never claimed. As far as the database can tell,
+    that is also what a create whose process died before its hand-over leaves."""
     from publishing import lifecycle
 
-    return lifecycle.publish_create(
-        team=owner.team,
-        caller=lifecycle.Caller(user=owner.user),
-        content=content,
-        media_ids=[],
-        targets=[lifecycle.TargetInput(account_id=str(a.pk)) for a in accounts],
-        publish_mode="immediate",
-        scheduled_at=None,
-    )
+    with not_eager():
+        return lifecycle.publish_create(
+            team=owner.team,
+            caller=lifecycle.Caller(user=owner.user),
+            content=content,
+            media_ids=[],
+            targets=[lifecycle.TargetInput(account_id=str(a.pk)) for a in accounts],
+            publish_mode="immediate",
+            scheduled_at=None,
+        )
 
 
 # --- a delivery worker in its own process -----------------------------------------------------

@@ -6,8 +6,9 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from publishing.models import Publish
+from publishing.models import DeliveryJob, Publish
 from tests.factories import UserFactory
+from tests.publishing.safety_support import broker_down
 
 pytestmark = pytest.mark.django_db
 
@@ -80,6 +81,26 @@ def test_an_action_that_does_not_apply_says_why_and_changes_nothing(api, staff, 
 
     assert "Only a failed or partial publish can be retried" in response.content.decode()
     assert Publish.objects.get(pk=published["id"]).status == "published"
+
+
+def test_sending_jobs_again_hands_over_what_the_queue_refused(api, staff, owner, accounts, sandbox):
+    body = {"content": "From the admin", "targets": [{"account_id": str(accounts.x.pk)}]}
+    with broker_down():
+        refused = api.as_(owner.key).post("/api/v1/publishes", body, format="json")
+        assert refused.status_code == 503, refused.json()
+        publish = {"id": refused.json()["error"]["details"]["publish_id"]}
+
+        still = _action(staff, "send_jobs_again", publish)
+
+    assert "The queue did not take its jobs" in still.content.decode()
+    assert DeliveryJob.objects.filter(target__publish_id=publish["id"], enqueued_at=None).count() == 1
+    assert sandbox.posts() == []
+
+    sent = _action(staff, "send_jobs_again", publish)
+
+    assert "Sent the jobs of 1 publish(es)." in sent.content.decode()
+    assert Publish.objects.get(pk=publish["id"]).status == "published"
+    assert len(sandbox.posts("x")) == 1
 
 
 def test_unschedule_turns_a_scheduled_publish_back_into_a_draft(api, staff, owner, accounts, sandbox):

@@ -10,7 +10,7 @@ import pytest
 from django.utils import timezone
 
 from demo.seed import sandbox_account
-from publishing import dispatch, lifecycle
+from publishing import lifecycle
 from publishing.links import live_link
 from publishing.models import ApprovalStatus, Publish, PublishMode, PublishStatus
 from teams import services
@@ -101,8 +101,7 @@ def test_each_target_shows_its_status_live_post_and_error(client, owner, account
         ],
         publish_mode=PublishMode.IMMEDIATE,
         scheduled_at=None,
-    )
-    dispatch.send_after_commit(publish)
+    )  # its jobs run as the create hands them over (eager)
     x, bluesky = sorted(Publish.objects.get(pk=publish.pk).targets.all(), key=lambda t: t.platform, reverse=True)
 
     page = _page(_as(client, owner).get("/dashboard/publishes/"))

@@ -13,7 +13,7 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from demo.seed import sandbox_account
-from publishing import dispatch, lifecycle
+from publishing import lifecycle
 from publishing.models import Publish, PublishMode, PublishStatus, ScheduledRelease
 from publishing.views.calendar import requested_span
 from tests.factories import UserFactory
@@ -123,7 +123,6 @@ def test_the_month_view_shows_the_months_whole_weeks(client, owner, accounts):
 
 def test_a_published_post_is_shown_when_it_was_published(client, owner, accounts, sandbox):
     publish = _create(owner, accounts.x, "Out already", mode=PublishMode.IMMEDIATE)
-    dispatch.send_after_commit(publish)
     target = Publish.objects.get(pk=publish.pk).targets.get()
     assert target.published_at is not None
 
@@ -271,7 +270,6 @@ def test_a_time_out_of_range_is_refused_with_a_message(client, owner, accounts, 
 
 def test_a_post_already_sent_cannot_be_moved(client, owner, accounts, sandbox, monday):
     publish = _create(owner, accounts.x, "Out already", mode=PublishMode.IMMEDIATE)
-    dispatch.send_after_commit(publish)
 
     response = _post(client, owner, publish, "reschedule", scheduled_at=f"{monday}T09:00")
 

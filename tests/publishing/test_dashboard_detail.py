@@ -14,10 +14,12 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
 from demo.seed import sandbox_account
-from publishing import dispatch, lifecycle
+from publishing import lifecycle
+from publishing.dispatch import relay
 from publishing.links import live_link
 from publishing.models import ApprovalStatus, Publish, PublishMode, PublishStatus, Target, TargetState
 from tests.media import files
+from tests.publishing.safety_support import broker_down
 
 pytestmark = pytest.mark.django_db
 
@@ -35,8 +37,8 @@ def _create(persona, accounts, content="Hello from the team", *, mode=PublishMod
 
 
 def _sent(publish):
-    """The publish after its jobs ran (eagerly, over HTTP to the sandbox), read back."""
-    dispatch.send_after_commit(publish)
+    """The publish after its jobs ran (eagerly, over HTTP to the sandbox, as the create handed
+    them over), read back."""
     return Publish.objects.get(pk=publish.pk)
 
 
@@ -379,6 +381,20 @@ def test_confirming_a_draft_publishes_it_now(client, owner, accounts, sandbox):
     assert (draft.confirmed, draft.status) == (True, PublishStatus.PUBLISHED)
     assert [p["text"] for p in sandbox.posts("x")] == ["Now, please"]
     assert "Confirmed; it is being published." in _page(client.get(response["Location"]))
+
+
+def test_a_confirm_the_queue_refuses_is_saved_and_left_to_the_relay(client, owner, accounts, sandbox):
+    draft = _create(owner, [accounts.x], "Through the outage", mode=PublishMode.DRAFT)
+
+    with broker_down():
+        response = _post(client, owner, draft, "confirm", when="now")
+
+    draft.refresh_from_db()
+    assert (draft.confirmed, draft.status) == (True, PublishStatus.PUBLISHING)
+    shown = _page(client.get(response["Location"]))
+    assert "Confirmed; the queue is busy, so it is sent within a few minutes." in shown
+    assert relay() == 1
+    assert [p["text"] for p in sandbox.posts("x")] == ["Through the outage"]
 
 
 def test_confirming_with_a_time_schedules_it_at_that_time_in_utc(client, owner, accounts, sandbox):

@@ -28,7 +28,7 @@ from django.utils import timezone
 
 from config.celery import app as celery_app
 from config.celery import recycle_database
-from publishing import dispatch, tasks
+from publishing import dispatch, lifecycle, tasks
 from publishing.models import (
     ApprovalStatus,
     DeliveryAttempt,
@@ -40,7 +40,7 @@ from publishing.models import (
     Target,
     TargetState,
 )
-from tests.publishing.safety_support import broker_down, queued_publish
+from tests.publishing.safety_support import broker_down
 
 pytestmark = [pytest.mark.django_db, pytest.mark.redis]
 
@@ -264,62 +264,76 @@ def test_a_refused_hand_over_marks_the_jobs_refused_and_raises(owner, accounts):
     assert rows.filter(state=JobState.PENDING, enqueued_at=None).exclude(refused_at=None).count() == 4
 
 
-def test_a_creates_jobs_are_written_marked_and_handed_over_with_no_second_write(broker, owner, accounts):
-    publish = queued_publish(owner, accounts.x, accounts.bluesky, content="Marked when written")
-    jobs = publish.written_jobs
-    assert jobs is not None
-    broker.expect(jobs)
-    marks = list(DeliveryJob.objects.filter(target__publish=publish).values_list("enqueued_at", flat=True))
-    assert marks == [job.enqueued_at for job in jobs]  # committed with the create
-    assert None not in marks
+def _create(owner: Any, *accounts: Any, content: str) -> Publish:
+    return lifecycle.publish_create(
+        team=owner.team,
+        caller=lifecycle.Caller(user=owner.user),
+        content=content,
+        media_ids=[],
+        targets=[lifecycle.TargetInput(account_id=str(a.pk)) for a in accounts],
+        publish_mode="immediate",
+        scheduled_at=None,
+    )
 
+
+def _job_writes(queries: CaptureQueriesContext) -> list[str]:
+    table = DeliveryJob._meta.db_table
+    return [q["sql"] for q in queries.captured_queries if q["sql"].startswith("UPDATE") and table in q["sql"]]
+
+
+def test_a_create_hands_its_jobs_over_written_marked_with_no_second_write(broker, owner, accounts):
     with CaptureQueriesContext(connection) as queries:
-        dispatch.send_jobs(jobs)
+        publish = _create(owner, accounts.x, accounts.bluesky, content="Marked when written")
 
-    assert queries.captured_queries == []
+    jobs = list(DeliveryJob.objects.filter(target__publish=publish))
+    broker.expect(jobs)
     assert Counter(broker.task_ids()) == Counter({job.dispatch_id: 1 for job in jobs})
+    assert None not in [job.enqueued_at for job in jobs]  # committed with the create
+    assert _job_writes(queries) == []
     # Marked: the relay leaves them alone until the mark is old, as after any hand-over.
     assert dispatch.relay() == 0
 
 
 def test_a_refused_create_hand_over_takes_the_mark_off_so_the_relay_sends_the_jobs(broker, owner, accounts):
-    publish = queued_publish(owner, accounts.x, accounts.bluesky, content="Refused, then relayed")
-    jobs = publish.written_jobs
-    assert jobs is not None
-    broker.expect(jobs)
+    with broker_down(), pytest.raises(lifecycle.PublishDispatchUncertain) as refused:
+        _create(owner, accounts.x, accounts.bluesky, content="Refused, then relayed")
 
-    with broker_down(), pytest.raises(dispatch.DispatchUncertain):
-        dispatch.send_jobs(jobs)
-
-    rows = DeliveryJob.objects.filter(target__publish=publish)
+    rows = DeliveryJob.objects.filter(target__publish=refused.value.publish)
+    broker.expect(list(rows))
     assert rows.filter(state=JobState.PENDING, enqueued_at=None).exclude(refused_at=None).count() == 2
     assert broker.task_ids() == []
     assert dispatch.relay() == 2  # at its next run, not RELAY_AFTER later
-    assert Counter(broker.task_ids()) == Counter({job.dispatch_id: 1 for job in jobs})
+    assert Counter(broker.task_ids()) == Counter({job.dispatch_id: 1 for job in rows})
 
 
-def test_a_create_whose_process_died_before_the_hand_over_is_relayed_once_its_mark_is_old(broker, owner, accounts):
-    publish = queued_publish(owner, accounts.x, content="Committed, never handed over")
-    jobs = publish.written_jobs
-    assert jobs is not None
+def test_a_create_whose_message_was_lost_is_relayed_once_its_mark_is_old(broker, owner, accounts):
+    """A process that died between the create's commit and its hand-over leaves the same rows:
+    jobs marked when written, with no message anywhere."""
+    publish = _create(owner, accounts.x, content="Committed, message lost")
+    jobs = list(DeliveryJob.objects.filter(target__publish=publish))
     broker.expect(jobs)
+    broker.remove_ours()  # the broker lost it (a Redis restarted without persistence)
 
     assert dispatch.relay() == 0
     assert dispatch.relay(now=timezone.now() + dispatch.RELAY_AFTER + dt.timedelta(seconds=1)) == 1
     assert broker.task_ids() == [jobs[0].dispatch_id]
 
 
-def test_send_pending_still_hands_over_what_never_reached_the_broker(broker, owner, accounts):
+def test_sending_a_publishs_jobs_again_hands_over_what_never_reached_the_broker(broker, owner, accounts):
     (publish,) = _publishes(owner, [accounts.x], 1, state=TargetState.QUEUED)
     jobs = _jobs([publish])
     broker.expect(jobs)
 
-    assert dispatch.send_after_commit(publish, quietly=True) is True
+    lifecycle.publish_send_jobs(team=owner.team, publish_id=publish.pk)
 
     assert broker.task_ids() == [jobs[0].dispatch_id]
-    with broker_down():
-        DeliveryJob.objects.filter(pk=jobs[0].pk).update(enqueued_at=None)
-        assert dispatch.send_after_commit(publish, quietly=True) is False
+    assert DeliveryJob.objects.get(pk=jobs[0].pk).enqueued_at is not None
+    lifecycle.publish_send_jobs(team=owner.team, publish_id=publish.pk)  # taken: nothing to send
+    assert broker.task_ids() == [jobs[0].dispatch_id]
+    DeliveryJob.objects.filter(pk=jobs[0].pk).update(enqueued_at=None)
+    with broker_down(), pytest.raises(lifecycle.PublishDispatchUncertain):
+        lifecycle.publish_send_jobs(team=owner.team, publish_id=publish.pk)
+    assert DeliveryJob.objects.filter(pk=jobs[0].pk, enqueued_at=None).exclude(refused_at=None).exists()
 
 
 # --- relay --------------------------------------------------------------------------------------

@@ -28,6 +28,7 @@ from tests.publishing.safety_support import (
     create,
     error_of,
     fetch,
+    not_eager,
     queued_publish,
     start_worker,
     target_of,
@@ -179,9 +180,11 @@ def test_a_second_confirm_before_any_hand_over_failed_is_a_422(owner, accounts, 
         scheduled_at=None,
     )
     caller = lifecycle.Caller(user=owner.user, can_approve=True)
-    lifecycle.publish_confirm(team=owner.team, publish_id=draft.pk, caller=caller)
+    with not_eager():
+        lifecycle.publish_confirm(team=owner.team, publish_id=draft.pk, caller=caller)
 
-    # The first confirm's jobs are written and not handed over yet: the second is too late.
+    # The first confirm's jobs are on their way, unclaimed, and none was refused: the second
+    # confirm is too late.
     with pytest.raises(Unprocessable) as refused:
         lifecycle.publish_confirm(team=owner.team, publish_id=draft.pk, caller=caller)
 

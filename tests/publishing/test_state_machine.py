@@ -11,7 +11,9 @@ Time is simulated: one clock (the wall clock plus an offset that only grows) is 
 service reads (`django.utils.timezone.now`), what the scheduler tick, the relay and the
 reconciler are handed as `now`, and what the sandbox stamps its posts with, so a rate-limit
 pause of a day or a schedule hours ahead takes no real time and every party agrees on it.
-Each example runs inside a transaction that is rolled back; the sandbox is reset after it.
+Each example runs inside a transaction that is rolled back, the one a Django TestCase wraps a
+test in (the lifecycle's durable transactions run inside it as in production); the sandbox is
+reset after it.
 """
 
 from __future__ import annotations
@@ -27,7 +29,7 @@ from typing import Any
 
 import pytest
 import requests
-from django.db import transaction
+from django.test import TestCase
 from django.utils import timezone
 from hypothesis import HealthCheck, note, settings
 from hypothesis import strategies as st
@@ -200,8 +202,7 @@ class PublishLifecycle(RuleBasedStateMachine):
     def __init__(self) -> None:
         super().__init__()
         CLOCK.offset = dt.timedelta(0)
-        self._atomic = transaction.atomic()
-        self._atomic.__enter__()
+        self._atomics = TestCase._enter_atomics()
         self.api = self.env.api
         self.sandbox = self.env.sandbox
         self.team: Any = None
@@ -220,8 +221,7 @@ class PublishLifecycle(RuleBasedStateMachine):
         try:
             requests.post(f"{self.sandbox.url}/_sandbox/reset", timeout=5)
         finally:
-            transaction.set_rollback(True)
-            self._atomic.__exit__(None, None, None)
+            TestCase._rollback_atomics(self._atomics)
 
     # --- helpers -------------------------------------------------------------------------------
 
