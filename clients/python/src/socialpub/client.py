@@ -236,8 +236,11 @@ class Client:
 
 
 def is_final(publish: Publish) -> bool:
-    """Whether every target of `publish` has reached a status it will not leave on its own."""
-    return all(str(target.status) in FINAL_TARGET_STATUSES for target in publish.targets)
+    """Whether every target of `publish` has reached a status it will not leave on its own, and
+    the publish's own status says so too (the publish and its targets are two reads: a target's
+    answer can land between them)."""
+    settled = all(str(target.status) in FINAL_TARGET_STATUSES for target in publish.targets)
+    return settled and str(publish.status) != "publishing"
 
 
 def _worth_retrying(exc: ClientError) -> bool:
