@@ -7,8 +7,8 @@ from __future__ import annotations
 import datetime as dt
 import threading
 import time
-from collections.abc import Callable, Iterator
-from concurrent.futures import ThreadPoolExecutor
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
@@ -98,11 +98,14 @@ def _create(api: Any, key: str, url: str) -> str:
     return str(response.json()["data"]["media_id"])
 
 
-def _poll(condition: Callable[[], bool], *, what: str, timeout: float = 30.0) -> None:
+def _poll(
+    condition: Callable[[], bool], *, what: str, timeout: float = 30.0, runs: Sequence[Future[None]] = ()
+) -> None:
     ends, tick = time.monotonic() + timeout, threading.Event()
     while not condition():
         if time.monotonic() > ends:
-            raise AssertionError(f"gave up waiting for {what}")
+            failed = [run.exception() for run in runs if run.done() and run.exception()]
+            raise AssertionError(f"gave up waiting for {what}" + (f"; the workers raised {failed}" if failed else ""))
         tick.wait(0.05)
 
 
@@ -209,6 +212,7 @@ def test_a_fetch_waiting_for_its_share_costs_no_attempt_and_the_sweep_leaves_it_
     assert (resent_while_going_round, resent_once_lost) == (0, 1)
 
 
+@pytest.mark.postgres  # SQLite's shared in-memory test database refuses concurrent writers
 @pytest.mark.django_db(transaction=True)
 def test_one_teams_slow_sources_do_not_hold_up_another_teams_fetch(api, owner, outsider, origin, settings):
     """The fetch lane's worker, as four threads taking its messages in order: six of team A's
@@ -225,9 +229,8 @@ def test_one_teams_slow_sources_do_not_hold_up_another_teams_fetch(api, owner, o
 
     lane = ThreadPoolExecutor(max_workers=4)
     try:
-        for upload_id in [*slow, fast]:
-            lane.submit(fetch, upload_id)
-        _poll(lambda: _status(fast) == FetchStatus.DONE, what="team B's fetch")
+        runs = [lane.submit(fetch, upload_id) for upload_id in [*slow, fast]]
+        _poll(lambda: _status(fast) == FetchStatus.DONE, what="team B's fetch", runs=runs)
         statuses = [_status(upload_id) for upload_id in slow]
         trickling = origin.trickling
     finally:
