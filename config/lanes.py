@@ -5,7 +5,10 @@ from taking more than its share of the lane's slots.
 The lanes (queue names, CELERY_TASK_ROUTES) and what they carry:
 - `control`: the scheduler's release, the outbox relay and reconciliation. Short tasks that
   everything else waits on, so nothing else ever queues ahead of them.
-- `dispatch`: deliveries of posts to the platforms (`publishing.deliver`, thread replies).
+- `dispatch`: deliveries of text and image posts to the platforms (`publishing.deliver`,
+  thread replies).
+- `uploads`: deliveries of posts with a video (long uploads, processing polls) and the
+  read-backs of open outcomes (`publishing.check`), so they never hold a slot a text post needs.
 - `fetch`: `source_url` downloads from hosts we do not control.
 - `media`: probing and fitting (ffprobe, ffmpeg and Pillow in bounded subprocesses).
 - `webhooks`: deliveries to subscribers' endpoints.

@@ -13,7 +13,7 @@ from django.http import HttpRequest
 
 from accounts.models import Platform
 from config.errors import ApplicationError, ServiceUnavailable
-from publishing import lifecycle
+from publishing import approval, handover, inputs, lifecycle
 from publishing.models import (
     DeliveryAttempt,
     DeliveryJob,
@@ -124,22 +124,22 @@ class PublishAdmin(admin.ModelAdmin[Publish]):
         if done:
             messages.success(request, f"{verb} {done} publish(es).")
 
-    def _caller(self, request: HttpRequest, publish: Publish) -> lifecycle.Caller:
+    def _caller(self, request: HttpRequest, publish: Publish) -> inputs.Caller:
         user = request.user if request.user.is_authenticated else None
-        return lifecycle.Caller(user=user, can_approve=_can_approve(request, publish))
+        return inputs.Caller(user=user, can_approve=_can_approve(request, publish))
 
     @admin.action(description="Approve the selected pending publishes")
     def approve(self, request: HttpRequest, queryset: QuerySet[Publish]) -> None:
         def act(p: Publish) -> None:
-            with contextlib.suppress(lifecycle.PublishDispatchUncertain):  # the relay sends refused jobs
-                lifecycle.publish_approve(team=p.team, publish_id=p.pk, caller=self._caller(request, p))
+            with contextlib.suppress(handover.PublishDispatchUncertain):  # the relay sends refused jobs
+                approval.publish_approve(team=p.team, publish_id=p.pk, caller=self._caller(request, p))
 
         self._each(request, queryset, "Approved", act)
 
     @admin.action(description="Reject the selected pending publishes")
     def reject(self, request: HttpRequest, queryset: QuerySet[Publish]) -> None:
         def act(p: Publish) -> None:
-            lifecycle.publish_reject(
+            approval.publish_reject(
                 team=p.team, publish_id=p.pk, caller=self._caller(request, p), reason="Rejected by staff."
             )
 
@@ -148,7 +148,7 @@ class PublishAdmin(admin.ModelAdmin[Publish]):
     @admin.action(description="Retry the failed targets of the selected publishes")
     def retry(self, request: HttpRequest, queryset: QuerySet[Publish]) -> None:
         def act(p: Publish) -> None:
-            with contextlib.suppress(lifecycle.PublishDispatchUncertain):  # the relay sends refused jobs
+            with contextlib.suppress(handover.PublishDispatchUncertain):  # the relay sends refused jobs
                 lifecycle.publish_retry(team=p.team, publish_id=p.pk, caller=self._caller(request, p))
 
         self._each(request, queryset, "Retried", act)
@@ -163,8 +163,8 @@ class PublishAdmin(admin.ModelAdmin[Publish]):
     def send_jobs_again(self, request: HttpRequest, queryset: QuerySet[Publish]) -> None:
         def act(p: Publish) -> None:
             try:
-                lifecycle.publish_send_jobs(team=p.team, publish_id=p.pk)
-            except lifecycle.PublishDispatchUncertain as exc:
+                handover.publish_send_jobs(team=p.team, publish_id=p.pk)
+            except handover.PublishDispatchUncertain as exc:
                 raise ServiceUnavailable(
                     "The queue did not take its jobs; the relay sends them within a few minutes.",
                     code="PUBLISH_DISPATCH_UNCERTAIN",

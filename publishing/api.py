@@ -20,7 +20,7 @@ from config.errors import NotFound, ServiceUnavailable
 from config.handlers import rendered_error
 from config.schema import api_operation
 from config.serializers import validated
-from publishing import checks, idempotency, lifecycle
+from publishing import approval, checks, handover, idempotency, inputs, lifecycle
 from publishing.models import IdempotencyKey, Publish, PublishMode
 from publishing.selectors import approvals_for, publish_by_id, publishes_for, publishes_matching
 from publishing.serializers import (
@@ -46,8 +46,8 @@ from publishing.serializers import (
 from teams.authentication import Caller, get_caller
 
 
-def _caller(caller: Caller) -> lifecycle.Caller:
-    return lifecycle.Caller(user=caller.user, key=caller.key, can_approve=caller.is_team_admin)
+def _caller(caller: Caller) -> inputs.Caller:
+    return inputs.Caller(user=caller.user, key=caller.key, can_approve=caller.is_team_admin)
 
 
 def _create_arguments(data: dict[str, Any], caller: Caller) -> dict[str, Any]:
@@ -78,7 +78,7 @@ def _uncertain_is_503() -> Iterator[None]:
     """A transition committed but the broker refused its jobs: 503 naming the publish."""
     try:
         yield
-    except lifecycle.PublishDispatchUncertain as exc:
+    except handover.PublishDispatchUncertain as exc:
         raise ServiceUnavailable(
             "The publish was saved but handing it to the queue is uncertain. Repeat the request "
             "(with the same Idempotency-Key) to send this same publish; no other is created.",
@@ -249,7 +249,7 @@ class PublishViewSet(viewsets.GenericViewSet[Publish]):
             if record.publish_id is None:
                 publish = self._create_keyed(request, caller, record)
             else:  # a repeat after a 503: the same publish's jobs, handed over again
-                publish = lifecycle.publish_send_jobs(team=caller.team, publish_id=record.publish_id)
+                publish = handover.publish_send_jobs(team=caller.team, publish_id=record.publish_id)
         response = Response({"data": _shape(publish)}, status=status.HTTP_201_CREATED)
         idempotency.idempotency_finish(record=record, status=response.status_code, body=response.data)
         return response
@@ -261,7 +261,7 @@ class PublishViewSet(viewsets.GenericViewSet[Publish]):
     def _create_keyed(self, request: Request, caller: Caller, record: IdempotencyKey) -> Publish:
         try:
             return self._create(request, caller, record)
-        except lifecycle.PublishDispatchUncertain:
+        except handover.PublishDispatchUncertain:
             raise  # committed, the key pointing at the publish: a repeat hands its jobs over
         except Exception:
             idempotency.idempotency_abandon(record=record)
@@ -370,7 +370,7 @@ class PublishViewSet(viewsets.GenericViewSet[Publish]):
         caller = get_caller(request)
         try:
             publish = lifecycle.publish_retry(team=caller.team, publish_id=pk, caller=_caller(caller), edits=edits)
-        except lifecycle.PublishDispatchUncertain as exc:
+        except handover.PublishDispatchUncertain as exc:
             publish = exc.publish  # retried: the relay sends the jobs the broker refused
         return Response({"data": _shape(publish)})
 
@@ -456,7 +456,7 @@ class PublishViewSet(viewsets.GenericViewSet[Publish]):
     def approve(self, request: Request, pk: str) -> Response:
         caller = get_caller(request)
         with _uncertain_is_503():
-            publish, already = lifecycle.publish_approve(team=caller.team, publish_id=pk, caller=_caller(caller))
+            publish, already = approval.publish_approve(team=caller.team, publish_id=pk, caller=_caller(caller))
         return Response({"data": {**_shape(publish), "already_approved": already}, "already_approved": already})
 
     @api_operation(
@@ -475,7 +475,7 @@ class PublishViewSet(viewsets.GenericViewSet[Publish]):
     def reject(self, request: Request, pk: str) -> Response:
         body = validated(RejectSerializer(data=request.data))
         caller = get_caller(request)
-        publish = lifecycle.publish_reject(
+        publish = approval.publish_reject(
             team=caller.team, publish_id=pk, caller=_caller(caller), reason=body["reason"]
         )
         return Response({"data": _shape(publish)})

@@ -20,7 +20,7 @@ from accounts.models import SocialAccount
 from accounts.platforms.base import Post, Problem
 from accounts.platforms.registry import NoClient, client_for
 from config.errors import ApplicationError
-from publishing import lifecycle, validation
+from publishing import approval, inputs, lifecycle, validation
 from publishing.models import Publish, PublishMode, Target
 from teams.models import Team
 from teams.services import quota_check
@@ -80,10 +80,10 @@ def _problem_dict(problem: Problem) -> dict[str, str]:
 def publish_check(
     *,
     team: Team,
-    caller: lifecycle.Caller,
+    caller: inputs.Caller,
     content: str,
     media_ids: list[str],
-    targets: Sequence[lifecycle.TargetInput],
+    targets: Sequence[inputs.TargetInput],
     publish_mode: str,
     scheduled_at: dt.datetime | None,
 ) -> CreateCheck:
@@ -102,7 +102,7 @@ def publish_check(
     )
     if publish_mode != PublishMode.DRAFT:  # a draft counts when it is confirmed; the create counts last
         problems += first.refused(lambda: quota_check(team=team), "quota", rank=9)
-    waits = lifecycle.waits_for_approval(team=team, caller=caller, publish_mode=publish_mode)
+    waits = approval.waits_for_approval(team=team, caller=caller, publish_mode=publish_mode)
     try:
         found, refusals = validation.accounts_checked(team=team, account_ids=[t.account_id for t in targets])
     except ApplicationError as exc:
@@ -159,14 +159,14 @@ def _effective_posts(
     team: Team,
     content: str,
     media_ids: list[str],
-    usable: list[tuple[int, lifecycle.TargetInput]],
+    usable: list[tuple[int, inputs.TargetInput]],
     accounts: dict[str, SocialAccount],
 ) -> list[tuple[int, SocialAccount, Post, list[Post]]]:
     """Each usable target's effective post and thread items, by its index in the request: unsaved rows, built
     as the create builds them, through the create's own validation."""
     publish = Publish(team=team, content=content, media_ids=media_ids)
     rows = [
-        lifecycle.with_thread(
+        inputs.with_thread(
             Target(
                 publish=publish,
                 account=accounts[t.account_id],

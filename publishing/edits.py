@@ -12,7 +12,7 @@ from config.errors import InvalidRequest
 from publishing.models import Publish, PublishStatus, Target, TargetState, ThreadItem
 
 if TYPE_CHECKING:
-    from publishing.lifecycle import TargetInput
+    from publishing.inputs import TargetInput
 
 _SENT_FIELDS = ("content", "media_ids", "platform_settings")
 
@@ -28,7 +28,7 @@ def patched_targets(
     """The publish's new set of targets: a kept one (same account) takes the fields given and
     keeps the others, a new one starts as the publish stands (draft or scheduled). New top-level
     media replace a kept target's own unless its entry gives them."""
-    from publishing.lifecycle import with_thread  # the lifecycle imports this module
+    from publishing.inputs import with_thread  # the lifecycle imports this module
 
     rows = []
     for entry in wanted:
@@ -74,7 +74,7 @@ def apply_retry_edits(publish: Publish, targets: Sequence[Target], edits: Sequen
 
 def _thread_edited(target: Target, thread: Sequence[Any]) -> bool:
     """Give the failed target the thread of a retry's edit; whether it differs from the stored one."""
-    from publishing.lifecycle import TargetInput, with_thread  # the lifecycle imports this module
+    from publishing.inputs import TargetInput, with_thread  # the lifecycle imports this module
 
     stored = [(item.content, list(item.media_ids)) for item in ThreadItem.objects.filter(target=target)]
     with_thread(target, TargetInput(account_id=str(target.account_id), thread=list(thread)))

@@ -1,15 +1,16 @@
-"""Every transition of a publish (spec §3), one function each: create, edit, discard,
-confirm, reschedule, unschedule, approve, reject and retry, and the resend of jobs the broker
-never took. What releasing writes, and the scheduler's release of due publishes, are in
-`publishing.outbox`; the transitions of a target's delivery (the worker's attempt,
-reconciliation) in `publishing.delivery`.
+"""The transitions of a publish (spec §3), one function each: create, edit, discard, confirm,
+reschedule, unschedule and retry. Approve and reject, and who must wait for them, are in
+`publishing.approval`; the hand-over of a transition's jobs after its commit, and the resend
+of jobs the broker never took, in `publishing.handover`. What releasing writes, and the
+scheduler's release of due publishes, are in `publishing.outbox`; the transitions of a
+target's delivery (the worker's attempt, reconciliation) in `publishing.delivery`.
 
 Each function locks the publish row, checks its precondition, writes, records the webhook
 event in the same transaction and returns the publish. Views, tasks, admin actions and the
 dashboard call only these, with no step to add after them. Releasing work writes delivery
 jobs (the outbox) in the same transaction, a durable one (the outermost, so committed when its
 block ends); right after it the function hands its own jobs to the broker
-(`dispatch.send_after_commit`), and when the broker refuses them raises
+(`handover.handed_over`), and when the broker refuses them raises
 PublishDispatchUncertain, its rows committed and the jobs left to the relay. Targets move only
 as `publishing.transitions` declares.
 
@@ -22,18 +23,16 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
-from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
 
 from config import db
-from config.errors import InvalidRequest, NotFound, Unprocessable
-from publishing import actions, dispatch, idempotency, outbox, validation
-from publishing.dispatch import DispatchUncertain
+from config.errors import InvalidRequest, Unprocessable
+from publishing import actions, approval, handover, idempotency, outbox, validation
 from publishing.edits import apply_retry_edits, patched_targets
+from publishing.inputs import Caller, TargetInput, with_thread
 from publishing.models import (
     ApprovalStatus,
     DeliveryJob,
@@ -47,55 +46,11 @@ from publishing.models import (
     TargetState,
     ThreadItem,
 )
-from publishing.selectors import publishes_for
 from publishing.status import derive_status, event_data, locked, settle
 from publishing.transitions import move_targets
-from teams.models import ApiKey, Team
+from teams.models import Team
 from teams.services import quota_consume
 from webhooks.services import emit
-
-REASON_MAX_LENGTH = 2000
-
-
-@dataclass
-class Caller:
-    """Who asks for a transition: the user, the key (None in the dashboard and admin) and
-    whether they may approve in the publish's team (owner or admin)."""
-
-    user: User | None
-    key: ApiKey | None = None
-    can_approve: bool = False
-
-
-@dataclass(frozen=True)
-class ThreadItemInput:
-    """One later post of a target's thread: its own text and media (nothing is inherited)."""
-
-    content: str = ""
-    media_ids: list[str] = field(default_factory=list)
-
-
-@dataclass(frozen=True)
-class TargetInput:
-    """One target of a request. Fields left None are inherited (create) or kept (PATCH)."""
-
-    account_id: str
-    content: str | None = None
-    media_ids: list[str] | None = None
-    platform_settings: dict[str, Any] | None = None
-    fields: frozenset[str] = field(default_factory=frozenset)  # which of the four were supplied
-    thread: list[ThreadItemInput] | None = None  # None: none (create) or the stored one (PATCH)
-
-
-def with_thread(target: Target, entry: TargetInput) -> Target:
-    """`target` carrying the thread `entry` gives (unsaved items, positions from 1)."""
-    if entry.thread is not None:
-        target.thread = [
-            ThreadItem(target=target, position=j, content=item.content, media_ids=list(item.media_ids))
-            for j, item in enumerate(entry.thread, start=1)
-        ]
-    return target
-
 
 # --- helpers -----------------------------------------------------------------------------------
 
@@ -116,26 +71,6 @@ def _check_future(scheduled_at: dt.datetime | None, *, now: dt.datetime) -> dt.d
             "scheduled_at must be in the future.", code="SCHEDULED_AT_NOT_FUTURE", details={"field": "scheduled_at"}
         )
     return scheduled_at
-
-
-def _gated(team: Team, caller: Caller) -> bool:
-    return team.approval_required and not caller.can_approve
-
-
-def _ask_approval(publish: Publish) -> None:
-    publish.approval_status = ApprovalStatus.PENDING
-    publish.approved_by, publish.approved_at = None, None
-    publish.status = derive_status(publish.targets.values_list("state", flat=True))
-    emit(team=publish.team, event_type="post.pending_approval", data=event_data(publish))
-
-
-def _regate(publish: Publish, caller: Caller) -> None:
-    """A change to what a submitted publish sends, or to when, made by someone who may not
-    approve in a team that requires approval, is a new submission: it waits for an owner or
-    admin again, whoever submitted it and whether or not it was approved (the scheduler and
-    the outbox release nothing that waits for approval)."""
-    if publish.confirmed and _gated(publish.team, caller) and publish.approval_status != ApprovalStatus.PENDING:
-        _ask_approval(publish)
 
 
 # --- create, update, discard ----------------------------------------------------------------
@@ -172,7 +107,7 @@ def publish_create(
             status=PublishStatus.DRAFT,
             confirmed=publish_mode != PublishMode.DRAFT,
         )
-        gated = waits_for_approval(team=team, caller=caller, publish_mode=publish_mode)
+        gated = approval.waits_for_approval(team=team, caller=caller, publish_mode=publish_mode)
         released = publish_mode == PublishMode.IMMEDIATE and not gated
         initial = _initial_state(publish_mode, released=released)
         rows = [
@@ -215,7 +150,7 @@ def publish_create(
             # wait for each other only this long.
             quota_consume(team=team)
         _keep_written(publish, rows)
-    return _handed_over(publish, jobs)
+    return handover.handed_over(publish, jobs)
 
 
 def require_targets(targets: Sequence[TargetInput]) -> None:
@@ -230,12 +165,6 @@ def check_schedule(*, publish_mode: str, scheduled_at: dt.datetime | None, now: 
         _check_future(scheduled_at, now=now)
     elif scheduled_at is not None:
         raise InvalidRequest("scheduled_at goes with publish_mode scheduled or draft.", code="SCHEDULED_AT_NOT_ALLOWED")
-
-
-def waits_for_approval(*, team: Team, caller: Caller, publish_mode: str) -> bool:
-    """Whether a new publish waits for an owner or admin: submitted (not a draft) by a caller
-    who may not approve, in a team that requires approval."""
-    return publish_mode != PublishMode.DRAFT and _gated(team, caller)
 
 
 def _initial_state(publish_mode: str, *, released: bool) -> TargetState:
@@ -311,7 +240,7 @@ def publish_update(*, team: Team, publish_id: Id, changes: Mapping[str, Any], ca
     if publish.status == PublishStatus.SCHEDULED:
         assert publish.scheduled_at is not None  # noqa: S101 - a scheduled publish has its time
         outbox.schedule(publish, publish.scheduled_at)
-    _regate(publish, caller)
+    approval.regate(publish, caller)
     settle(publish)
     return publish
 
@@ -343,7 +272,7 @@ def publish_confirm(*, team: Team, publish_id: Id, caller: Caller, scheduled_at:
     with transaction.atomic(durable=True):
         publish = locked(team, publish_id)
         jobs = _confirmed(team, publish, caller, scheduled_at)
-    return _handed_over(_as_committed(publish), jobs)
+    return handover.handed_over(handover.committed(publish), jobs)
 
 
 def _confirmed(team: Team, publish: Publish, caller: Caller, scheduled_at: dt.datetime | None) -> list[DeliveryJob]:
@@ -364,8 +293,8 @@ def _confirmed(team: Team, publish: Publish, caller: Caller, scheduled_at: dt.da
         publish.scheduled_at, publish.publish_mode = due, PublishMode.SCHEDULED
         outbox.schedule(publish, due)
     jobs = []
-    if _gated(team, caller):
-        _ask_approval(publish)
+    if approval.gated(team, caller):
+        approval.ask_approval(publish)
     elif due is None:
         jobs = outbox.release(publish, targets, now=now)
     settle(publish, now=now)
@@ -388,7 +317,7 @@ def publish_reschedule(*, team: Team, publish_id: Id, scheduled_at: dt.datetime 
     if moved != publish.scheduled_at:
         publish.scheduled_at = moved
         outbox.schedule(publish, moved)
-        _regate(publish, caller)
+        approval.regate(publish, caller)
     settle(publish)
     return publish
 
@@ -407,66 +336,6 @@ def publish_unschedule(*, team: Team, publish_id: Id) -> Publish:
     return publish
 
 
-# --- approval ----------------------------------------------------------------------------------
-
-
-def publish_approve(*, team: Team, publish_id: Id, caller: Caller) -> tuple[Publish, bool]:
-    """Approve a pending publish; (publish, already_approved). An approved immediate publish
-    is released now, a scheduled one at its time. Approving again changes nothing but hands
-    over the jobs that never reached the broker."""
-    if not caller.can_approve:
-        raise NotFound("No such publish.", code="PUBLISH_NOT_FOUND")
-    with transaction.atomic(durable=True):
-        publish = locked(team, publish_id)
-        already = publish.approval_status == ApprovalStatus.APPROVED
-        jobs = outbox.unsent(publish) if already else _approved(team, publish, caller)
-    return _handed_over(_as_committed(publish), jobs), already
-
-
-def _approved(team: Team, publish: Publish, caller: Caller) -> list[DeliveryJob]:
-    if not actions.is_pending_approval(publish):
-        raise InvalidRequest("This publish is not waiting for approval.", code="NOT_PENDING_APPROVAL")
-    now = timezone.now()
-    publish.approval_status = ApprovalStatus.APPROVED
-    publish.approved_by, publish.approved_at = caller.user, now
-    jobs = []
-    if publish.confirmed and not outbox.has_release(publish):
-        # Drafts of a gated submission, or failed targets a member edited in a retry.
-        waiting = publish.targets.filter(state__in=(TargetState.DRAFT, TargetState.FAILED))
-        jobs = outbox.release(publish, list(waiting), now=now)
-    settle(publish, now=now)
-    emit(team=team, event_type="post.approved", data=event_data(publish, approved_by=_user_ref(caller.user)))
-    return jobs
-
-
-@transaction.atomic
-def publish_reject(*, team: Team, publish_id: Id, caller: Caller, reason: str = "") -> Publish:
-    """Reject a pending publish for good: it is never sent, its schedule is dropped."""
-    if not caller.can_approve:
-        raise NotFound("No such publish.", code="PUBLISH_NOT_FOUND")
-    publish = locked(team, publish_id)
-    if not actions.is_pending_approval(publish):
-        raise InvalidRequest("This publish is not waiting for approval.", code="NOT_PENDING_APPROVAL")
-    if len(reason) > REASON_MAX_LENGTH:
-        raise InvalidRequest(f"Keep the reason to {REASON_MAX_LENGTH} characters or fewer.", code="REASON_TOO_LONG")
-    ScheduledRelease.objects.filter(publish=publish).delete()
-    # A rejected retry keeps its targets' outcomes: published stays published, failed failed.
-    move_targets(publish.targets.filter(state=TargetState.SCHEDULED), TargetState.DRAFT, updated_at=timezone.now())
-    publish.approval_status = ApprovalStatus.REJECTED
-    publish.rejected_by, publish.rejected_at, publish.rejection_reason = caller.user, timezone.now(), reason
-    settle(publish)
-    emit(
-        team=team,
-        event_type="post.rejected",
-        data=event_data(publish, reason=reason or None, rejected_by=_user_ref(caller.user)),
-    )
-    return publish
-
-
-def _user_ref(user: User | None) -> dict[str, Any] | None:
-    return None if user is None else {"id": user.pk, "username": user.get_username()}
-
-
 # --- retry -------------------------------------------------------------------------------------
 
 
@@ -478,7 +347,7 @@ def publish_retry(*, team: Team, publish_id: Id, caller: Caller, edits: Sequence
     with transaction.atomic(durable=True):
         publish = locked(team, publish_id)
         jobs = _retried(team, publish, caller, edits)
-    return _handed_over(_as_committed(publish), jobs)
+    return handover.handed_over(handover.committed(publish), jobs)
 
 
 def _retried(team: Team, publish: Publish, caller: Caller, edits: Sequence[Mapping[str, Any]]) -> list[DeliveryJob]:
@@ -499,53 +368,11 @@ def _retried(team: Team, publish: Publish, caller: Caller, edits: Sequence[Mappi
     for target in failed:
         _save_thread(target)
     jobs = []
-    if edited and _gated(team, caller):
+    if edited and approval.gated(team, caller):
         for target in failed:
             target.save(update_fields=_EDITED_FIELDS)
-        _ask_approval(publish)
+        approval.ask_approval(publish)
     else:
         jobs = outbox.release(publish, failed, now=timezone.now())
     settle(publish)
     return jobs
-
-
-# --- handing jobs over ---------------------------------------------------------------------------
-
-
-class PublishDispatchUncertain(DispatchUncertain):
-    """A transition committed, but the broker did not take the jobs it wrote: they stay
-    pending, marked refused, and the relay sends them. `publish` is the publish as committed,
-    for the caller's answer (the API's 503 names it)."""
-
-    def __init__(self, publish: Publish) -> None:
-        super().__init__(f"The broker did not take the jobs of publish {publish.pk}.")
-        self.publish = publish
-
-
-def publish_send_jobs(*, team: Team, publish_id: Id) -> Publish:
-    """Hand over again the publish's jobs that never reached the broker: a create repeated
-    with its Idempotency-Key after a 503, or staff's resend. Writes nothing; jobs the broker
-    took, running ones and ones waiting out a pause are left to the worker and the relay."""
-    with transaction.atomic(durable=True):
-        publish = locked(team, publish_id)
-        jobs = outbox.unsent(publish)
-    return _handed_over(_as_committed(publish), jobs)
-
-
-def _as_committed(publish: Publish) -> Publish:
-    """The publish read back with its targets and their attempts, before its jobs are handed
-    over: once they are, a worker may change it, and the caller answers with what the
-    transition did."""
-    return publishes_for().get(pk=publish.pk)
-
-
-def _handed_over(publish: Publish, jobs: Sequence[DeliveryJob]) -> Publish:
-    """`publish`, once the jobs its transition wrote are handed to the broker. Called after
-    the transition's durable block, so never inside a transaction: a worker could claim a job
-    not yet visible, or one then rolled back. Raises PublishDispatchUncertain when the broker
-    refuses them."""
-    try:
-        dispatch.send_after_commit(jobs)
-    except DispatchUncertain as exc:
-        raise PublishDispatchUncertain(publish) from exc
-    return publish

@@ -15,7 +15,7 @@ from accounts.models import Platform
 from config.fields import CommaSeparatedChoiceField
 from config.parsers import depth_of
 from config.schema import ErrorObjectSerializer, data_envelope
-from publishing import lifecycle
+from publishing import approval, inputs
 from publishing.models import (
     TARGET_STATUSES,
     DeliveryAttempt,
@@ -193,7 +193,7 @@ class RescheduleSerializer(serializers.Serializer[Any]):
 
 
 class RejectSerializer(serializers.Serializer[Any]):
-    reason = serializers.CharField(required=False, allow_blank=True, max_length=lifecycle.REASON_MAX_LENGTH, default="")
+    reason = serializers.CharField(required=False, allow_blank=True, max_length=approval.REASON_MAX_LENGTH, default="")
 
 
 class PublishFilterSerializer(serializers.Serializer[Any]):
@@ -203,10 +203,10 @@ class PublishFilterSerializer(serializers.Serializer[Any]):
     created_after = serializers.DateTimeField(required=False, help_text="ISO 8601; publishes created after it.")
 
 
-def target_inputs(entries: list[dict[str, Any]]) -> list[lifecycle.TargetInput]:
+def target_inputs(entries: list[dict[str, Any]]) -> list[inputs.TargetInput]:
     """Validated target entries as the lifecycle takes them, with which fields were given."""
     return [
-        lifecycle.TargetInput(
+        inputs.TargetInput(
             account_id=str(e["account_id"]),
             content=e.get("content"),
             media_ids=None if e.get("media_ids") is None else ids_of(e["media_ids"]),
@@ -218,9 +218,9 @@ def target_inputs(entries: list[dict[str, Any]]) -> list[lifecycle.TargetInput]:
     ]
 
 
-def thread_inputs(items: list[dict[str, Any]]) -> list[lifecycle.ThreadItemInput]:
+def thread_inputs(items: list[dict[str, Any]]) -> list[inputs.ThreadItemInput]:
     return [
-        lifecycle.ThreadItemInput(content=i.get("content", ""), media_ids=ids_of(i.get("media_ids", []))) for i in items
+        inputs.ThreadItemInput(content=i.get("content", ""), media_ids=ids_of(i.get("media_ids", []))) for i in items
     ]
 
 

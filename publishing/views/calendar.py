@@ -29,7 +29,7 @@ from django.views.decorators.http import require_POST
 from accounts.models import Platform
 from config.datetime_input import utc_moment
 from config.errors import ApplicationError, InvalidRequest, NotFound
-from publishing import lifecycle, outbox
+from publishing import inputs, lifecycle, outbox
 from publishing.models import Publish
 from publishing.selectors import publish_by_id, publishes_between
 from publishing.views import dashboard_caller
@@ -169,7 +169,7 @@ def _utc(value: str) -> dt.datetime | None:
 
 
 def _move(
-    request: HttpRequest, publish_id: uuid.UUID, act: Callable[[Team, lifecycle.Caller], str], refused: str
+    request: HttpRequest, publish_id: uuid.UUID, act: Callable[[Team, inputs.Caller], str], refused: str
 ) -> HttpResponse:
     """Run one transition on a publish of the posted team, then go back to the calendar page it
     was asked from with the outcome as a message naming the publish."""
@@ -188,7 +188,7 @@ def _move(
 @login_required
 @require_POST
 def reschedule(request: HttpRequest, publish_id: uuid.UUID) -> HttpResponse:
-    def act(team: Team, caller: lifecycle.Caller) -> str:
+    def act(team: Team, caller: inputs.Caller) -> str:
         when = _utc(request.POST.get("scheduled_at", ""))
         publish = lifecycle.publish_reschedule(team=team, publish_id=publish_id, scheduled_at=when, caller=caller)
         assert publish.scheduled_at is not None  # noqa: S101 - a rescheduled publish has its time
@@ -200,7 +200,7 @@ def reschedule(request: HttpRequest, publish_id: uuid.UUID) -> HttpResponse:
 @login_required
 @require_POST
 def unschedule(request: HttpRequest, publish_id: uuid.UUID) -> HttpResponse:
-    def act(team: Team, caller: lifecycle.Caller) -> str:
+    def act(team: Team, caller: inputs.Caller) -> str:
         publish = lifecycle.publish_unschedule(team=team, publish_id=publish_id)
         return f"Unscheduled {excerpt(publish)}: it is a draft again, without a time, under Publishes."
 

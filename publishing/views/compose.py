@@ -28,7 +28,7 @@ from config.errors import ApplicationError
 from config.serializers import validated
 from media.models import CONTENT_TYPES
 from media.selectors import media_pull_url, ready_media_by_ids
-from publishing import checks, lifecycle, validation
+from publishing import approval, checks, handover, lifecycle, validation
 from publishing.models import Publish, PublishMode
 from publishing.serializers import CreatePublishSerializer, ids_of, target_inputs
 from publishing.views import compose_form as form
@@ -64,7 +64,7 @@ def _render(
         scheduled_at=data.get("scheduled_at", "") if data is not None else "",
         problems=problems or form.Problems(),
         accept=",".join(CONTENT_TYPES),
-        waits_for_approval=lifecycle.waits_for_approval(
+        waits_for_approval=approval.waits_for_approval(
             team=membership.team, caller=dashboard_caller(request, membership), publish_mode=PublishMode.IMMEDIATE
         ),
     )
@@ -103,7 +103,7 @@ def _submit(request: HttpRequest, membership: Membership, accounts: list[SocialA
     try:
         body = form.create_body(request.POST, platforms, with_time=mode != PublishMode.IMMEDIATE)
         publish = _create(request, membership, {**body, "publish_mode": mode})
-    except lifecycle.PublishDispatchUncertain as exc:  # saved; the relay sends it within minutes
+    except handover.PublishDispatchUncertain as exc:  # saved; the relay sends it within minutes
         return _sent(request, membership, exc.publish, sent=False)
     except ValidationError as exc:
         problems, status = form.problems_of_serializer(exc.detail, account_ids), 400

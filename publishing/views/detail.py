@@ -35,7 +35,7 @@ from config.datetime_input import utc_moment
 from config.errors import ApplicationError, InvalidRequest, NotFound
 from media.models import MediaUpload
 from media.selectors import media_pull_url, ready_media, ready_media_by_ids
-from publishing import actions, lifecycle
+from publishing import actions, approval, handover, lifecycle
 from publishing.models import ApprovalStatus, Publish, PublishStatus, Target, TargetState, ThreadItemState
 from publishing.selectors import publish_by_id, with_accounts
 from publishing.views import dashboard_caller
@@ -320,7 +320,7 @@ def retry(request: HttpRequest, publish_id: uuid.UUID) -> HttpResponse:
         caller, sent = dashboard_caller(request, membership), True
         try:
             publish = lifecycle.publish_retry(team=membership.team, publish_id=publish_id, caller=caller, edits=edits)
-        except lifecycle.PublishDispatchUncertain as exc:
+        except handover.PublishDispatchUncertain as exc:
             publish, sent = exc.publish, False
         if publish.approval_status == ApprovalStatus.PENDING:  # a member's edits wait for approval
             return _queued(publish, sent, "Your edits are saved")
@@ -355,7 +355,7 @@ def confirm(request: HttpRequest, publish_id: uuid.UUID) -> HttpResponse:
             publish = lifecycle.publish_confirm(
                 team=membership.team, publish_id=publish_id, caller=caller, scheduled_at=when
             )
-        except lifecycle.PublishDispatchUncertain as exc:
+        except handover.PublishDispatchUncertain as exc:
             publish, sent = exc.publish, False
         return _queued(publish, sent, "Confirmed")
 
@@ -384,8 +384,8 @@ def approve(request: HttpRequest, publish_id: uuid.UUID) -> HttpResponse:
     def run(membership: Membership) -> str:
         caller, sent = dashboard_caller(request, membership), True
         try:
-            publish, already = lifecycle.publish_approve(team=membership.team, publish_id=publish_id, caller=caller)
-        except lifecycle.PublishDispatchUncertain as exc:
+            publish, already = approval.publish_approve(team=membership.team, publish_id=publish_id, caller=caller)
+        except handover.PublishDispatchUncertain as exc:
             publish, already, sent = exc.publish, False, False
         if already:
             return f"{capfirst(excerpt(publish))} was already approved."
@@ -400,7 +400,7 @@ def reject(request: HttpRequest, publish_id: uuid.UUID) -> HttpResponse:
     def run(membership: Membership) -> str:
         reason = request.POST.get("reason", "").strip()
         caller = dashboard_caller(request, membership)
-        publish = lifecycle.publish_reject(team=membership.team, publish_id=publish_id, caller=caller, reason=reason)
+        publish = approval.publish_reject(team=membership.team, publish_id=publish_id, caller=caller, reason=reason)
         return f"Rejected {excerpt(publish)}; it will not be published."
 
     return _act(request, publish_id, "reject", run)

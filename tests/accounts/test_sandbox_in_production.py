@@ -14,7 +14,7 @@ from accounts.models import AccountStatus, SocialAccount
 from accounts.platforms.base import Connection, Credentials, Post
 from accounts.platforms.registry import client_for
 from demo.seed import sandbox_account
-from publishing import lifecycle, tasks
+from publishing import inputs, lifecycle, tasks
 from publishing.models import DeliveryJob
 from tests.factories import SocialAccountFactory, UserFactory
 
@@ -152,10 +152,10 @@ def test_a_publish_queued_in_development_fails_without_sending_in_production(api
     # Tasks are not eager: its job goes to a broker no worker reads, and waits there.
     publish = lifecycle.publish_create(
         team=owner.team,
-        caller=lifecycle.Caller(user=owner.user),
+        caller=inputs.Caller(user=owner.user),
         content="Hello",
         media_ids=[],
-        targets=[lifecycle.TargetInput(account_id=str(account.pk))],
+        targets=[inputs.TargetInput(account_id=str(account.pk))],
         publish_mode="immediate",
         scheduled_at=None,
     )

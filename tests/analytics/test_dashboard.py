@@ -19,7 +19,7 @@ from analytics import services, views
 from analytics.chart import BOTTOM, HEIGHT, TOP, metrics_chart, post_moments
 from analytics.models import MetricsSample, PostMetrics
 from analytics.selectors import analytics_platform_totals
-from publishing import lifecycle
+from publishing import inputs, lifecycle
 from publishing.links import live_link
 from publishing.models import PublishMode, Target, TargetState
 from teams import services as team_services
@@ -417,10 +417,10 @@ def _published_posts(persona, accounts, numbers):
     for number in numbers:
         lifecycle.publish_create(
             team=persona.team,
-            caller=lifecycle.Caller(user=persona.user, can_approve=True),
+            caller=inputs.Caller(user=persona.user, can_approve=True),
             content=f"counted {number}",
             media_ids=[],
-            targets=[lifecycle.TargetInput(account_id=str(a.pk)) for a in (accounts.x, accounts.bluesky)],
+            targets=[inputs.TargetInput(account_id=str(a.pk)) for a in (accounts.x, accounts.bluesky)],
             publish_mode=PublishMode.DRAFT,
             scheduled_at=None,
         )

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from demo.seed import sandbox_account
-from publishing import lifecycle
+from publishing import inputs, lifecycle
 from publishing.models import PublishMode
 from tests.e2e.pages import DASHBOARD_PAGES
 
@@ -31,10 +31,10 @@ def content(owner):
     x = sandbox_account(owner.team, "x")
     return lifecycle.publish_create(
         team=owner.team,
-        caller=lifecycle.Caller(user=owner.user, can_approve=True),
+        caller=inputs.Caller(user=owner.user, can_approve=True),
         content="A draft to list",
         media_ids=[],
-        targets=[lifecycle.TargetInput(account_id=str(x.pk))],
+        targets=[inputs.TargetInput(account_id=str(x.pk))],
         publish_mode=PublishMode.DRAFT,
         scheduled_at=None,
     )

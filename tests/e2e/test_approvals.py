@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from demo.seed import sandbox_account
-from publishing import lifecycle
+from publishing import inputs, lifecycle
 from publishing.links import live_link
 from publishing.models import ApprovalStatus, Publish, PublishMode, PublishStatus
 
@@ -24,10 +24,10 @@ def pending(team, member) -> Publish:
     team.save()
     return lifecycle.publish_create(
         team=team,
-        caller=lifecycle.Caller(user=member.user),
+        caller=inputs.Caller(user=member.user),
         content="Launch day, approved in a browser",
         media_ids=[],
-        targets=[lifecycle.TargetInput(account_id=str(sandbox_account(team, "x").pk))],
+        targets=[inputs.TargetInput(account_id=str(sandbox_account(team, "x").pk))],
         publish_mode=PublishMode.IMMEDIATE,
         scheduled_at=None,
     )

@@ -9,7 +9,7 @@ import pytest
 from django.utils import timezone
 
 from demo.seed import sandbox_account
-from publishing import lifecycle
+from publishing import inputs, lifecycle
 from publishing.models import Publish, PublishMode, PublishStatus, ScheduledRelease
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.e2e]
@@ -23,10 +23,10 @@ def _eager(eager_tasks: None) -> None:
 def _create(owner, platform: str, content: str, *, mode=PublishMode.SCHEDULED, when=None) -> Publish:
     return lifecycle.publish_create(
         team=owner.team,
-        caller=lifecycle.Caller(user=owner.user, can_approve=True),
+        caller=inputs.Caller(user=owner.user, can_approve=True),
         content=content,
         media_ids=[],
-        targets=[lifecycle.TargetInput(account_id=str(sandbox_account(owner.team, platform).pk))],
+        targets=[inputs.TargetInput(account_id=str(sandbox_account(owner.team, platform).pk))],
         publish_mode=mode,
         scheduled_at=when,
     )

@@ -9,7 +9,7 @@ import pytest
 from playwright.sync_api import expect
 
 from demo.seed import sandbox_account
-from publishing import lifecycle, tasks
+from publishing import inputs, lifecycle, tasks
 from publishing.models import ApprovalStatus, DeliveryJob, Publish, PublishMode, PublishStatus, Target
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.e2e]
@@ -18,10 +18,10 @@ pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.e2e]
 def _create(persona, platforms, content, *, can_approve=True):
     return lifecycle.publish_create(
         team=persona.team,
-        caller=lifecycle.Caller(user=persona.user, can_approve=can_approve),
+        caller=inputs.Caller(user=persona.user, can_approve=can_approve),
         content=content,
         media_ids=[],
-        targets=[lifecycle.TargetInput(account_id=str(sandbox_account(persona.team, p).pk)) for p in platforms],
+        targets=[inputs.TargetInput(account_id=str(sandbox_account(persona.team, p).pk)) for p in platforms],
         publish_mode=PublishMode.IMMEDIATE,
         scheduled_at=None,
     )

@@ -11,7 +11,7 @@ from playwright.sync_api import expect
 
 from accounts.models import SocialAccount
 from demo.seed import sandbox_account
-from publishing import lifecycle
+from publishing import inputs, lifecycle
 from publishing.models import Publish, PublishMode
 from teams import services
 from teams.models import ApiKey, Team
@@ -93,10 +93,10 @@ def two_teams(owner):
     account = sandbox_account(owner.team, "x")
     lifecycle.publish_create(
         team=owner.team,
-        caller=lifecycle.Caller(user=owner.user, can_approve=True),
+        caller=inputs.Caller(user=owner.user, can_approve=True),
         content="A draft that moves with its team",
         media_ids=[],
-        targets=[lifecycle.TargetInput(account_id=str(account.pk))],
+        targets=[inputs.TargetInput(account_id=str(account.pk))],
         publish_mode=PublishMode.DRAFT,
         scheduled_at=None,
     )

@@ -86,18 +86,24 @@ def queued_publish(owner: Any, *accounts: Any, content: str) -> Any:
     """An immediate publish whose delivery jobs the create handed to a broker no worker reads:
     pending, marked enqueued when written, never claimed. As far as the database can tell,
     that is also what a create whose process died before its hand-over leaves."""
-    from publishing import lifecycle
-
     with not_eager():
-        return lifecycle.publish_create(
-            team=owner.team,
-            caller=lifecycle.Caller(user=owner.user),
-            content=content,
-            media_ids=[],
-            targets=[lifecycle.TargetInput(account_id=str(a.pk)) for a in accounts],
-            publish_mode="immediate",
-            scheduled_at=None,
-        )
+        return immediate_publish(owner, *accounts, content=content)
+
+
+def immediate_publish(owner: Any, *accounts: Any, content: str) -> Any:
+    """An immediate publish of `content` to `accounts`, created as the API creates one: its
+    jobs handed to whatever broker the test runs with."""
+    from publishing import inputs, lifecycle
+
+    return lifecycle.publish_create(
+        team=owner.team,
+        caller=inputs.Caller(user=owner.user),
+        content=content,
+        media_ids=[],
+        targets=[inputs.TargetInput(account_id=str(a.pk)) for a in accounts],
+        publish_mode="immediate",
+        scheduled_at=None,
+    )
 
 
 # --- a delivery worker in its own process -----------------------------------------------------

@@ -11,7 +11,7 @@ from django.utils import timezone
 from accounts.models import AccountStatus
 from config.errors import ApplicationError
 from demo.seed import sandbox_account
-from publishing import checks, lifecycle
+from publishing import checks, inputs, lifecycle
 from publishing.models import Publish, PublishMode
 from teams.models import MonthlyUsage
 from tests.factories import UserFactory
@@ -24,12 +24,10 @@ NO_SUCH_ACCOUNT = "01900000-0000-7000-8000-000000000000"
 def _request(team, user, *targets, can_approve=True, **overrides):
     return {
         "team": team,
-        "caller": lifecycle.Caller(user=user, can_approve=can_approve),
+        "caller": inputs.Caller(user=user, can_approve=can_approve),
         "content": "Hello",
         "media_ids": [],
-        "targets": [
-            t if isinstance(t, lifecycle.TargetInput) else lifecycle.TargetInput(account_id=t) for t in targets
-        ],
+        "targets": [t if isinstance(t, inputs.TargetInput) else inputs.TargetInput(account_id=t) for t in targets],
         "publish_mode": PublishMode.IMMEDIATE,
         "scheduled_at": None,
         **overrides,
@@ -103,7 +101,7 @@ def test_an_account_named_twice_is_a_problem_of_the_request(owner, accounts):
 
 
 def test_a_targets_own_text_is_what_is_counted(owner, accounts):
-    own = lifecycle.TargetInput(account_id=str(accounts.x.pk), content="b" * 281)
+    own = inputs.TargetInput(account_id=str(accounts.x.pk), content="b" * 281)
 
     [x] = checks.publish_check(**_request(owner.team, owner.user, own)).targets
 

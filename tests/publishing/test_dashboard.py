@@ -10,7 +10,7 @@ import pytest
 from django.utils import timezone
 
 from demo.seed import sandbox_account
-from publishing import lifecycle
+from publishing import inputs, lifecycle
 from publishing.links import live_link
 from publishing.models import ApprovalStatus, Publish, PublishMode, PublishStatus
 from teams import services
@@ -31,10 +31,10 @@ def _submit(user, account, content="Hello from the team", *, mode=PublishMode.IM
     """A publish to `account` as the API creates it for `user` (pending when the team is gated)."""
     return lifecycle.publish_create(
         team=account.team,
-        caller=lifecycle.Caller(user=user, can_approve=can_approve),
+        caller=inputs.Caller(user=user, can_approve=can_approve),
         content=content,
         media_ids=[],
-        targets=[lifecycle.TargetInput(account_id=str(account.pk))],
+        targets=[inputs.TargetInput(account_id=str(account.pk))],
         publish_mode=mode,
         scheduled_at=None,
     )
@@ -92,12 +92,12 @@ def test_each_target_shows_its_status_live_post_and_error(client, owner, account
     sandbox.outcomes("bluesky", "error")
     publish = lifecycle.publish_create(
         team=owner.team,
-        caller=lifecycle.Caller(user=owner.user, can_approve=True),
+        caller=inputs.Caller(user=owner.user, can_approve=True),
         content="Two networks",
         media_ids=[],
         targets=[
-            lifecycle.TargetInput(account_id=str(accounts.x.pk)),
-            lifecycle.TargetInput(account_id=str(accounts.bluesky.pk)),
+            inputs.TargetInput(account_id=str(accounts.x.pk)),
+            inputs.TargetInput(account_id=str(accounts.bluesky.pk)),
         ],
         publish_mode=PublishMode.IMMEDIATE,
         scheduled_at=None,
@@ -168,10 +168,10 @@ def test_approving_a_scheduled_publish_leaves_it_for_its_time(client, owner, mem
     when = timezone.now() + dt.timedelta(days=1)
     publish = lifecycle.publish_create(
         team=approval,
-        caller=lifecycle.Caller(user=member.user),
+        caller=inputs.Caller(user=member.user),
         content="Tomorrow",
         media_ids=[],
-        targets=[lifecycle.TargetInput(account_id=str(accounts.x.pk))],
+        targets=[inputs.TargetInput(account_id=str(accounts.x.pk))],
         publish_mode=PublishMode.SCHEDULED,
         scheduled_at=when,
     )

@@ -13,7 +13,7 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from demo.seed import sandbox_account
-from publishing import lifecycle
+from publishing import inputs, lifecycle
 from publishing.models import Publish, PublishMode, PublishStatus, ScheduledRelease
 from publishing.views.calendar import requested_span
 from tests.factories import UserFactory
@@ -27,10 +27,10 @@ def _create(persona, account, content, *, mode=PublishMode.SCHEDULED, when=None)
     """A publish to `account` as the API creates it for `persona` (owners and admins approve)."""
     return lifecycle.publish_create(
         team=account.team,
-        caller=lifecycle.Caller(user=persona.user, can_approve=True),
+        caller=inputs.Caller(user=persona.user, can_approve=True),
         content=content,
         media_ids=[],
-        targets=[lifecycle.TargetInput(account_id=str(account.pk))],
+        targets=[inputs.TargetInput(account_id=str(account.pk))],
         publish_mode=mode,
         scheduled_at=when,
     )

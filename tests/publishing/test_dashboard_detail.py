@@ -14,7 +14,7 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
 from demo.seed import sandbox_account
-from publishing import lifecycle
+from publishing import inputs, lifecycle
 from publishing.dispatch import relay
 from publishing.links import live_link
 from publishing.models import ApprovalStatus, Publish, PublishMode, PublishStatus, Target, TargetState
@@ -27,10 +27,10 @@ pytestmark = pytest.mark.django_db
 def _create(persona, accounts, content="Hello from the team", *, mode=PublishMode.IMMEDIATE, can_approve=True, **kw):
     return lifecycle.publish_create(
         team=persona.team,
-        caller=lifecycle.Caller(user=persona.user, can_approve=can_approve),
+        caller=inputs.Caller(user=persona.user, can_approve=can_approve),
         content=content,
         media_ids=kw.get("media_ids", []),
-        targets=[lifecycle.TargetInput(account_id=str(a.pk)) for a in accounts],
+        targets=[inputs.TargetInput(account_id=str(a.pk)) for a in accounts],
         publish_mode=mode,
         scheduled_at=kw.get("scheduled_at"),
     )
@@ -106,11 +106,11 @@ def test_a_target_shows_its_own_text_media_and_settings(client, owner, accounts,
     photo = files.stored_upload(owner.team, files.image(), "image/png", "launch.png")
     publish = lifecycle.publish_create(
         team=owner.team,
-        caller=lifecycle.Caller(user=owner.user, can_approve=True),
+        caller=inputs.Caller(user=owner.user, can_approve=True),
         content="For everyone",
         media_ids=[],
         targets=[
-            lifecycle.TargetInput(
+            inputs.TargetInput(
                 account_id=str(accounts.bluesky.pk),
                 content="Only on Bluesky",
                 media_ids=[photo],
@@ -490,7 +490,7 @@ def _failed_publish(owner, count, sandbox, *, retries=0):
     for _ in range(retries):
         publish = _sent(
             lifecycle.publish_retry(
-                team=owner.team, publish_id=publish.pk, caller=lifecycle.Caller(user=owner.user, can_approve=True)
+                team=owner.team, publish_id=publish.pk, caller=inputs.Caller(user=owner.user, can_approve=True)
             )
         )
     return publish
@@ -529,13 +529,13 @@ def test_the_live_link_of_a_real_account_is_the_platforms_url(partial):
 
 def test_the_page_shows_each_thread_item_with_its_status_and_a_link(client, owner, sandbox):
     accounts = [sandbox_account(owner.team, "x")]
-    thread = [lifecycle.ThreadItemInput(content="A reply"), lifecycle.ThreadItemInput(content="And another")]
+    thread = [inputs.ThreadItemInput(content="A reply"), inputs.ThreadItemInput(content="And another")]
     publish = lifecycle.publish_create(
         team=owner.team,
-        caller=lifecycle.Caller(user=owner.user, can_approve=True),
+        caller=inputs.Caller(user=owner.user, can_approve=True),
         content="The first post",
         media_ids=[],
-        targets=[lifecycle.TargetInput(account_id=str(accounts[0].pk), thread=thread)],
+        targets=[inputs.TargetInput(account_id=str(accounts[0].pk), thread=thread)],
         publish_mode=PublishMode.IMMEDIATE,
         scheduled_at=None,
     )
@@ -558,10 +558,10 @@ def test_a_published_publish_whose_thread_is_still_going_out_keeps_polling(clien
     sandbox.outcomes("x", "ok", "timeout")  # the target goes out; its reply's answer is lost
     publish = lifecycle.publish_create(
         team=owner.team,
-        caller=lifecycle.Caller(user=owner.user, can_approve=True),
+        caller=inputs.Caller(user=owner.user, can_approve=True),
         content="Published, its reply open",
         media_ids=[],
-        targets=[lifecycle.TargetInput(account_id=str(account.pk), thread=[lifecycle.ThreadItemInput("A reply")])],
+        targets=[inputs.TargetInput(account_id=str(account.pk), thread=[inputs.ThreadItemInput("A reply")])],
         publish_mode=PublishMode.IMMEDIATE,
         scheduled_at=None,
     )

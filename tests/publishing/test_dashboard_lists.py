@@ -13,7 +13,7 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from demo.seed import sandbox_account
-from publishing import lifecycle
+from publishing import inputs, lifecycle
 from publishing.models import Publish, PublishMode
 from publishing.selectors import publishes_matching
 from publishing.views import lists
@@ -31,11 +31,11 @@ def _create(user, accounts, content="Hello", *, mode=PublishMode.DRAFT, override
     overrides = overrides or {}
     publish = lifecycle.publish_create(
         team=accounts[0].team,
-        caller=lifecycle.Caller(user=user, can_approve=can_approve),
+        caller=inputs.Caller(user=user, can_approve=can_approve),
         content=content,
         media_ids=[],
         targets=[
-            lifecycle.TargetInput(
+            inputs.TargetInput(
                 account_id=str(a.pk),
                 content=overrides.get(a.platform),
                 fields=frozenset({"content"}) if a.platform in overrides else frozenset(),

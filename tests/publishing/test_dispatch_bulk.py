@@ -28,7 +28,7 @@ from django.utils import timezone
 
 from config.celery import app as celery_app
 from config.celery import recycle_database
-from publishing import dispatch, lifecycle, tasks
+from publishing import dispatch, handover, tasks
 from publishing.models import (
     ApprovalStatus,
     DeliveryAttempt,
@@ -40,7 +40,7 @@ from publishing.models import (
     Target,
     TargetState,
 )
-from tests.publishing.safety_support import broker_down
+from tests.publishing.safety_support import broker_down, immediate_publish
 
 pytestmark = [pytest.mark.django_db, pytest.mark.redis]
 
@@ -264,18 +264,6 @@ def test_a_refused_hand_over_marks_the_jobs_refused_and_raises(owner, accounts):
     assert rows.filter(state=JobState.PENDING, enqueued_at=None).exclude(refused_at=None).count() == 4
 
 
-def _create(owner: Any, *accounts: Any, content: str) -> Publish:
-    return lifecycle.publish_create(
-        team=owner.team,
-        caller=lifecycle.Caller(user=owner.user),
-        content=content,
-        media_ids=[],
-        targets=[lifecycle.TargetInput(account_id=str(a.pk)) for a in accounts],
-        publish_mode="immediate",
-        scheduled_at=None,
-    )
-
-
 def _job_writes(queries: CaptureQueriesContext) -> list[str]:
     table = DeliveryJob._meta.db_table
     return [q["sql"] for q in queries.captured_queries if q["sql"].startswith("UPDATE") and table in q["sql"]]
@@ -283,7 +271,7 @@ def _job_writes(queries: CaptureQueriesContext) -> list[str]:
 
 def test_a_create_hands_its_jobs_over_written_marked_with_no_second_write(broker, owner, accounts):
     with CaptureQueriesContext(connection) as queries:
-        publish = _create(owner, accounts.x, accounts.bluesky, content="Marked when written")
+        publish = immediate_publish(owner, accounts.x, accounts.bluesky, content="Marked when written")
 
     jobs = list(DeliveryJob.objects.filter(target__publish=publish))
     broker.expect(jobs)
@@ -295,8 +283,8 @@ def test_a_create_hands_its_jobs_over_written_marked_with_no_second_write(broker
 
 
 def test_a_refused_create_hand_over_takes_the_mark_off_so_the_relay_sends_the_jobs(broker, owner, accounts):
-    with broker_down(), pytest.raises(lifecycle.PublishDispatchUncertain) as refused:
-        _create(owner, accounts.x, accounts.bluesky, content="Refused, then relayed")
+    with broker_down(), pytest.raises(handover.PublishDispatchUncertain) as refused:
+        immediate_publish(owner, accounts.x, accounts.bluesky, content="Refused, then relayed")
 
     rows = DeliveryJob.objects.filter(target__publish=refused.value.publish)
     broker.expect(list(rows))
@@ -309,7 +297,7 @@ def test_a_refused_create_hand_over_takes_the_mark_off_so_the_relay_sends_the_jo
 def test_a_create_whose_message_was_lost_is_relayed_once_its_mark_is_old(broker, owner, accounts):
     """A process that died between the create's commit and its hand-over leaves the same rows:
     jobs marked when written, with no message anywhere."""
-    publish = _create(owner, accounts.x, content="Committed, message lost")
+    publish = immediate_publish(owner, accounts.x, content="Committed, message lost")
     jobs = list(DeliveryJob.objects.filter(target__publish=publish))
     broker.expect(jobs)
     broker.remove_ours()  # the broker lost it (a Redis restarted without persistence)
@@ -324,15 +312,15 @@ def test_sending_a_publishs_jobs_again_hands_over_what_never_reached_the_broker(
     jobs = _jobs([publish])
     broker.expect(jobs)
 
-    lifecycle.publish_send_jobs(team=owner.team, publish_id=publish.pk)
+    handover.publish_send_jobs(team=owner.team, publish_id=publish.pk)
 
     assert broker.task_ids() == [jobs[0].dispatch_id]
     assert DeliveryJob.objects.get(pk=jobs[0].pk).enqueued_at is not None
-    lifecycle.publish_send_jobs(team=owner.team, publish_id=publish.pk)  # taken: nothing to send
+    handover.publish_send_jobs(team=owner.team, publish_id=publish.pk)  # taken: nothing to send
     assert broker.task_ids() == [jobs[0].dispatch_id]
     DeliveryJob.objects.filter(pk=jobs[0].pk).update(enqueued_at=None)
-    with broker_down(), pytest.raises(lifecycle.PublishDispatchUncertain):
-        lifecycle.publish_send_jobs(team=owner.team, publish_id=publish.pk)
+    with broker_down(), pytest.raises(handover.PublishDispatchUncertain):
+        handover.publish_send_jobs(team=owner.team, publish_id=publish.pk)
     assert DeliveryJob.objects.filter(pk=jobs[0].pk, enqueued_at=None).exclude(refused_at=None).exists()
 
 

@@ -14,7 +14,7 @@ import redis
 from django.utils import timezone
 
 from config.celery import app as celery_app
-from publishing import dispatch, lifecycle, outbox
+from publishing import dispatch, inputs, lifecycle, outbox
 from publishing.models import DeliveryJob, Target, TargetState
 from tests.media import files
 
@@ -57,12 +57,12 @@ def _queued_on(client: redis.Redis, lane: str) -> list[str]:
 
 
 def _create(owner, accounts, *, media_ids=(), own_media=None, scheduled_at=None):
-    targets = [lifecycle.TargetInput(account_id=str(a.pk)) for a in accounts]
+    targets = [inputs.TargetInput(account_id=str(a.pk)) for a in accounts]
     if own_media is not None:
-        targets[0] = lifecycle.TargetInput(account_id=str(accounts[0].pk), media_ids=own_media)
+        targets[0] = inputs.TargetInput(account_id=str(accounts[0].pk), media_ids=own_media)
     return lifecycle.publish_create(
         team=owner.team,
-        caller=lifecycle.Caller(user=owner.user),
+        caller=inputs.Caller(user=owner.user),
         content="A post",
         media_ids=list(media_ids),
         targets=targets,

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from django.db import transaction
 
-from publishing import lifecycle
+from publishing import approval, handover, inputs, lifecycle
 from publishing.dispatch import relay
 from publishing.models import DeliveryJob, JobState, Publish, PublishStatus
 from tests.publishing.safety_support import broker_down
@@ -23,8 +23,8 @@ pytestmark = pytest.mark.django_db
 Transition = Callable[[], Any]
 
 
-def _caller(persona: Any, *, can_approve: bool = True) -> lifecycle.Caller:
-    return lifecycle.Caller(user=persona.user, can_approve=can_approve)
+def _caller(persona: Any, *, can_approve: bool = True) -> inputs.Caller:
+    return inputs.Caller(user=persona.user, can_approve=can_approve)
 
 
 def _create(persona: Any, account: Any, *, mode: str = "immediate", can_approve: bool = True) -> Publish:
@@ -33,7 +33,7 @@ def _create(persona: Any, account: Any, *, mode: str = "immediate", can_approve:
         caller=_caller(persona, can_approve=can_approve),
         content=f"Sent by a {mode} create",
         media_ids=[],
-        targets=[lifecycle.TargetInput(account_id=str(account.pk))],
+        targets=[inputs.TargetInput(account_id=str(account.pk))],
         publish_mode=mode,
         scheduled_at=None,
     )
@@ -52,7 +52,7 @@ def _approving(owner: Any, member: Any, accounts: Any, sandbox: Any) -> Transiti
     owner.team.approval_required = True
     owner.team.save(update_fields=["approval_required"])
     waiting = _create(member, accounts.x, can_approve=False)
-    return lambda: lifecycle.publish_approve(team=owner.team, publish_id=waiting.pk, caller=_caller(owner))[0]
+    return lambda: approval.publish_approve(team=owner.team, publish_id=waiting.pk, caller=_caller(owner))[0]
 
 
 def _retrying(owner: Any, member: Any, accounts: Any, sandbox: Any) -> Transition:
@@ -82,7 +82,7 @@ def test_a_transition_called_alone_has_its_jobs_run(transition, sandbox):
 def test_a_transition_whose_jobs_the_broker_refuses_commits_and_leaves_them_to_the_relay(transition, sandbox):
     posts = len(sandbox.posts("x"))
 
-    with broker_down(), pytest.raises(lifecycle.PublishDispatchUncertain) as refused:
+    with broker_down(), pytest.raises(handover.PublishDispatchUncertain) as refused:
         transition()
 
     publish = refused.value.publish

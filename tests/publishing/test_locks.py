@@ -8,7 +8,7 @@ import psycopg
 import pytest
 from django.db import connection, transaction
 
-from publishing import lifecycle
+from publishing import inputs, lifecycle
 from publishing.models import PublishMode
 from publishing.status import locked
 
@@ -23,10 +23,10 @@ def _other_connection() -> psycopg.Connection:
 def test_locking_a_publish_leaves_its_team_and_plan_free_for_key_checks(owner, accounts):
     publish = lifecycle.publish_create(
         team=owner.team,
-        caller=lifecycle.Caller(user=owner.user, can_approve=True),
+        caller=inputs.Caller(user=owner.user, can_approve=True),
         content="A draft",
         media_ids=[],
-        targets=[lifecycle.TargetInput(account_id=str(accounts.x.pk))],
+        targets=[inputs.TargetInput(account_id=str(accounts.x.pk))],
         publish_mode=PublishMode.DRAFT,
         scheduled_at=None,
     )

@@ -17,7 +17,7 @@ from django.utils import timezone
 from rest_framework.test import APIClient
 
 from config.errors import Unprocessable
-from publishing import delivery, lifecycle
+from publishing import delivery, inputs, lifecycle
 from publishing.dispatch import RELAY_AFTER, job_run, reconcile, relay
 from publishing.models import DeliveryAttempt, DeliveryJob, JobState, Publish, Target
 from publishing.tasks import deliver
@@ -172,14 +172,14 @@ def test_a_confirm_during_an_outage_is_a_503_and_repeating_it_sends_the_same_job
 def test_a_second_confirm_before_any_hand_over_failed_is_a_422(owner, accounts, sandbox):
     draft = lifecycle.publish_create(
         team=owner.team,
-        caller=lifecycle.Caller(user=owner.user),
+        caller=inputs.Caller(user=owner.user),
         content="Confirmed once",
         media_ids=[],
-        targets=[lifecycle.TargetInput(account_id=str(accounts.x.pk))],
+        targets=[inputs.TargetInput(account_id=str(accounts.x.pk))],
         publish_mode="draft",
         scheduled_at=None,
     )
-    caller = lifecycle.Caller(user=owner.user, can_approve=True)
+    caller = inputs.Caller(user=owner.user, can_approve=True)
     with not_eager():
         lifecycle.publish_confirm(team=owner.team, publish_id=draft.pk, caller=caller)
 

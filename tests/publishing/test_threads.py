@@ -14,7 +14,7 @@ import requests
 from django.db import connection
 from django.utils import timezone
 
-from publishing import checks, lifecycle, threads
+from publishing import checks, inputs, threads
 from publishing.dispatch import job_run, reconcile
 from publishing.models import DeliveryJob, Target, ThreadItem
 from tests.media import files
@@ -229,15 +229,15 @@ def test_a_thread_longer_than_the_limit_is_a_400(api, owner, accounts, sandbox):
 
 
 def test_the_dry_run_check_reports_the_same_item_problems(owner, accounts):
-    thread = [lifecycle.ThreadItemInput(content="x" * 281)]
+    thread = [inputs.ThreadItemInput(content="x" * 281)]
     found = checks.publish_check(
         team=owner.team,
-        caller=lifecycle.Caller(user=owner.user),
+        caller=inputs.Caller(user=owner.user),
         content="ok",
         media_ids=[],
         targets=[
-            lifecycle.TargetInput(account_id=str(accounts.x.pk), thread=thread),
-            lifecycle.TargetInput(account_id=str(accounts.linkedin.pk), thread=thread),
+            inputs.TargetInput(account_id=str(accounts.x.pk), thread=thread),
+            inputs.TargetInput(account_id=str(accounts.linkedin.pk), thread=thread),
         ],
         publish_mode="immediate",
         scheduled_at=None,

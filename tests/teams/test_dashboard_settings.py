@@ -17,7 +17,7 @@ from django.utils import timezone
 from accounts.models import SocialAccount
 from demo.seed import sandbox_account
 from media import services as media_services
-from publishing import lifecycle
+from publishing import inputs, lifecycle
 from publishing.models import Publish, PublishMode
 from teams import services
 from teams.models import ApiKey, ApiKeyKind, Membership, Role, Team
@@ -333,10 +333,10 @@ def doomed(owner, second):
     account = sandbox_account(owner.team, "x")
     lifecycle.publish_create(
         team=owner.team,
-        caller=lifecycle.Caller(user=owner.user, can_approve=True),
+        caller=inputs.Caller(user=owner.user, can_approve=True),
         content="Moves with the team",
         media_ids=[],
-        targets=[lifecycle.TargetInput(account_id=str(account.pk))],
+        targets=[inputs.TargetInput(account_id=str(account.pk))],
         publish_mode=PublishMode.DRAFT,
         scheduled_at=None,
     )

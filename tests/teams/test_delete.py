@@ -14,7 +14,7 @@ from analytics.models import MetricsSample, PostMetrics
 from demo.seed import sandbox_account
 from media import services as media_services
 from media.models import MediaUpload
-from publishing import delivery, lifecycle
+from publishing import delivery, inputs, lifecycle
 from publishing.dispatch import release_due
 from publishing.models import (
     DeliveryAttempt,
@@ -67,10 +67,10 @@ def _error(response, status, code):
 def _publish(team, user, *accounts, mode="immediate", scheduled_at=None):
     return lifecycle.publish_create(
         team=team,
-        caller=lifecycle.Caller(user=user),
+        caller=inputs.Caller(user=user),
         content="Hello",
         media_ids=[],
-        targets=[lifecycle.TargetInput(account_id=str(a.pk)) for a in accounts],
+        targets=[inputs.TargetInput(account_id=str(a.pk)) for a in accounts],
         publish_mode=mode,
         scheduled_at=scheduled_at,
     )
