@@ -22,7 +22,7 @@ from config.schema import api_operation
 from config.serializers import validated
 from publishing import approval, checks, handover, idempotency, inputs, lifecycle
 from publishing.models import IdempotencyKey, Publish, PublishMode
-from publishing.selectors import approvals_for, publish_by_id, publishes_for, publishes_matching
+from publishing.selectors import approvals_for, has_targets, publish_by_id, publishes_for, publishes_matching
 from publishing.serializers import (
     ApproveResponse,
     ConfirmSerializer,
@@ -69,8 +69,7 @@ def _create_arguments(data: dict[str, Any], caller: Caller) -> dict[str, Any]:
 def _shape(publish: Publish) -> dict[str, Any]:
     """The publish as committed: one a transition that hands jobs over returned answers from
     memory (its targets loaded), any other is read back."""
-    known = "targets" in getattr(publish, "_prefetched_objects_cache", {})
-    return publish_data(publish if known else publishes_for().get(pk=publish.pk))
+    return publish_data(publish if has_targets(publish) else publishes_for().get(pk=publish.pk))
 
 
 @contextmanager

@@ -46,6 +46,7 @@ from publishing.models import (
     TargetState,
     ThreadItem,
 )
+from publishing.selectors import as_written
 from publishing.status import derive_status, event_data, locked, settle
 from publishing.transitions import move_targets
 from teams.models import Team
@@ -149,7 +150,7 @@ def publish_create(
             # Last: the usage row stays locked until commit, so concurrent creates of one team
             # wait for each other only this long.
             quota_consume(team=team)
-        _keep_written(publish, rows)
+        as_written(publish, rows)  # it answers for its targets without reading them back
     return handover.handed_over(publish, jobs)
 
 
@@ -180,19 +181,6 @@ def _save_thread(target: Target) -> None:
     if target.thread is not None:
         ThreadItem.objects.filter(target=target).delete()
         ThreadItem.objects.bulk_create(target.thread)
-
-
-def _keep_written(publish: Publish, targets: list[Target]) -> None:
-    """Let the new publish answer for its targets (and their attempts: none yet) without
-    reading them back. The targets stop pointing back at the publish: with the link both
-    ways the whole graph (publish, targets, jobs) would wait for the cyclic garbage
-    collector instead of being freed with the request."""
-    publish._prefetched_objects_cache = {"targets": targets}  # type: ignore[attr-defined]
-    for target in targets:
-        target._prefetched_objects_cache = {"attempts": [], "thread_items": target.thread or []}  # type: ignore[attr-defined]
-        target._state.fields_cache.pop("publish", None)
-        for item in target.thread or ():
-            item._state.fields_cache.pop("target", None)
 
 
 _UPDATABLE = frozenset({"content", "media_ids", "targets", "scheduled_at"})

@@ -142,6 +142,25 @@ class _PublishesWithTargets(ModelIterable[Publish]):
         return iter(publishes.values())
 
 
+def as_written(publish: Publish, targets: list[Target]) -> None:
+    """Let a publish just written answer for its targets (and their attempts: none yet, and
+    thread items) as `publishes_for` reads them, without reading them back. As there, the
+    targets stop pointing back at the publish, so the graph is freed with the request rather
+    than by the cyclic garbage collector."""
+    publish._prefetched_objects_cache = {"targets": targets}  # type: ignore[attr-defined]
+    for target in targets:
+        items = target.thread or []
+        target._prefetched_objects_cache = {"attempts": [], "thread_items": items}  # type: ignore[attr-defined]
+        target._state.fields_cache.pop("publish", None)
+        for item in items:
+            item._state.fields_cache.pop("target", None)
+
+
+def has_targets(publish: Publish) -> bool:
+    """Whether the publish carries its targets as `publishes_for` or `as_written` loads them."""
+    return "targets" in getattr(publish, "_prefetched_objects_cache", {})
+
+
 def publishes_for(*, team: Team | None = None) -> QuerySet[Publish]:
     """Publishes with everything their representation reads, in two queries a page: the
     publishes with their users, then their targets with the targets' attempts."""
