@@ -13,7 +13,9 @@ over again when it is made or failed (`publishing.renditions`, `media.fitting`).
 
 Uniqueness lives in PostgreSQL, not in the broker: a job is claimed with a compare-and-set
 (`UPDATE ... WHERE state = 'pending'`), so a duplicate message, a redelivery after a lost
-worker or a double relay does nothing. The broker is never called inside a transaction.
+worker or a double relay does nothing. The broker is never called inside a transaction. The
+claim, the selection of lost workers' rows and the hand-over by lane are `config.jobs`', which
+webhook deliveries share.
 """
 
 from __future__ import annotations
@@ -41,6 +43,7 @@ from accounts.services import account_publish, platform_call
 from config import broker, dbpool
 from config.celery import app
 from config.errors import InvalidRequest
+from config.jobs import Message, claim, hand_over, stale
 from media.models import MediaUpload
 from publishing import delivery, hotpath, outbox, policy, renditions, threads, validation
 from publishing.models import (
@@ -53,7 +56,7 @@ from publishing.models import (
     Target,
     TargetState,
 )
-from publishing.transitions import move_jobs
+from publishing.transitions import JOB_SOURCES, move_jobs
 
 logger = logging.getLogger(__name__)
 
@@ -106,21 +109,12 @@ def _jobs_of(jobs: Iterable[DeliveryJob | Id]) -> list[_Job]:
     return found
 
 
-def _hand_over(jobs: Sequence[_Job]) -> None:
+def _hand_over(found: Sequence[_Job]) -> None:
     """Send one `deliver` message per job on its lane's queue, each lane's in one round trip
-    to a Redis broker (config.broker). In eager mode (tests, tools) each task runs here
-    instead."""
+    (`config.jobs.hand_over`; in eager mode each task runs here instead)."""
     from publishing.tasks import deliver
 
-    if app.conf.task_always_eager:
-        for job in jobs:
-            deliver.apply_async(args=(job.pk,), task_id=job.dispatch_id)
-        return
-    by_lane: dict[str, list[broker.Call]] = defaultdict(list)
-    for job in jobs:
-        by_lane[job.lane].append((job.dispatch_id, (job.pk,)))
-    for lane, calls in by_lane.items():
-        broker.send(app, deliver, calls, timeout=settings.CELERY_BROKER_CONNECTION_TIMEOUT, queue=lane)
+    hand_over(deliver, [Message(job.dispatch_id, (job.pk,), job.lane) for job in found])
 
 
 def _group(jobs: Sequence[_Job], key: Callable[[_Job], Any]) -> dict[Any, list[str]]:
@@ -247,8 +241,11 @@ def _claim(job_id: str) -> tuple[DeliveryJob, bool] | None:
     now = timezone.now()
     if hotpath.enabled():
         return hotpath.claim(job_id, now)
-    due = DeliveryJob.objects.filter(pk=job_id, not_before__lte=now)
-    if not move_jobs(due, JobState.RUNNING, claimed_at=now, runs=F("runs") + 1):
+    changes = {"claimed_at": now, "runs": F("runs") + 1}
+    running, sources = JobState.RUNNING, JOB_SOURCES[JobState.RUNNING]  # the move the table declares
+    if not claim(
+        DeliveryJob, job_id, from_state=sources, to_state=running, due_field="not_before", now=now, changes=changes
+    ):
         return None
     job = DeliveryJob.objects.select_related("target__account", "target__publish__team").get(pk=job_id)
     return job, job.target.platform in validation.THREAD_PLATFORMS
@@ -453,10 +450,13 @@ def reconcile(*, now: dt.datetime | None = None) -> int:
     then the same for thread items (`threads.threads_reconcile`). Returns checks handed over or
     made and threads handed over."""
     now = now or timezone.now()
-    stale = DeliveryAttempt.objects.filter(state=AttemptState.SENDING, started_at__lt=now - _stale_after())
-    for attempt_id in list(stale.values_list("pk", flat=True)[:BATCH]):
+    # Lost workers' rows (config.jobs.stale), each settled by the target's own rules: an
+    # attempt left sending may have reached the platform, so it is read back, never re-sent.
+    attempts, after = DeliveryAttempt.objects.all(), _stale_after()
+    unanswered = stale(attempts, state=AttemptState.SENDING, older_than=after, now=now, since_field="started_at")
+    for attempt_id in list(unanswered.values_list("pk", flat=True)[:BATCH]):
         delivery.attempt_lost(attempt_id=attempt_id)
-    abandoned = DeliveryJob.objects.filter(state=JobState.RUNNING, claimed_at__lt=now - _stale_after())
+    abandoned = stale(DeliveryJob.objects.all(), state=JobState.RUNNING, older_than=after, now=now)
     for job_id in list(abandoned.values_list("pk", flat=True)[:BATCH]):
         delivery.job_recover(job_id=job_id)
     with transaction.atomic():

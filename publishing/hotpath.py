@@ -27,6 +27,7 @@ from typing import Any
 from django.db import connection
 
 from accounts.models import SocialAccount
+from config import jobs
 from config.db import columns, fixed_statements, loaded, run
 from publishing.models import (
     AttemptState,
@@ -60,13 +61,17 @@ _TEAM_ACCOUNTS_SQL = f"""
 SELECT {_TEAM_ACCOUNT_COLUMNS} FROM accounts_socialaccount a WHERE a.team_id = %(team_id)s AND a.id = ANY(%(ids)s)
 """  # noqa: S608 - names from the models' metadata, values bound
 
-_CLAIM_SQL = f"""
-WITH claimed AS (
-    UPDATE publishing_deliveryjob
-    SET state = '{JobState.RUNNING.value}', claimed_at = %(now)s, runs = runs + 1
-    WHERE id = %(job_id)s AND state IN ({sql_states(JOB_SOURCES[JobState.RUNNING])}) AND not_before <= %(now)s
-    RETURNING id, target_id, number, dispatch_id, runs, created_at
+# The claim is `config.jobs.claim` written out (its ORM twin is `dispatch._claim`'s).
+_CLAIMED = jobs.claim_sql(
+    DeliveryJob,
+    from_state=JOB_SOURCES[JobState.RUNNING],
+    to_state=JobState.RUNNING,
+    due_field="not_before",
+    changes={"claimed_at": "%(now)s", "runs": "runs + 1"},
+    returning=("id", "target_id", "number", "dispatch_id", "runs", "created_at"),
 )
+_CLAIM_SQL = f"""
+WITH claimed AS ({_CLAIMED})
 SELECT claimed.id, claimed.number, claimed.dispatch_id, claimed.runs, claimed.created_at, {_TARGET_COLUMNS},
     {_ACCOUNT_COLUMNS}, {_PUBLISH_COLUMNS},
     EXISTS (SELECT 1 FROM {ThreadItem._meta.db_table} i WHERE i.target_id = t.id) AS has_thread
@@ -164,7 +169,7 @@ def claim(job_id: str, now: dt.datetime) -> tuple[DeliveryJob, bool] | None:
     team deferred but for its id) and when it was written (a fit failed since then fails it),
     and whether its target has thread items (read in the same statement, so a target without
     one costs no lookup once published); None when it is not claimable."""
-    found = run(_CLAIM_SQL, {"job_id": job_id, "now": now})
+    found = run(_CLAIM_SQL, {"pk": job_id, "now": now})
     if not found:
         return None
     row, at = found[0], 5

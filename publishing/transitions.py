@@ -5,9 +5,10 @@ Every state write of a stored target or job goes through these two. Given instan
 one's current state must lead to the new one in the table, else TransitionNotAllowed is raised
 before anything is written. Either way the UPDATE's WHERE keeps only the rows whose stored
 state is a declared source of the new one: a compare-and-set, so a row that moved meanwhile is
-left alone, and the count of rows written tells. The worker's fixed statements
-(`publishing.hotpath`) take their `state IN (...)` lists and CASE guards from the same tables,
-built once at import.
+left alone, and the count of rows written tells. The worker's claim of a job is the one
+shared with webhook deliveries (`config.jobs.claim`), and the worker's fixed statements
+(`publishing.hotpath`) take their `state IN (...)` lists and CASE guards: both from the same
+tables, the fixed ones built once at import.
 
 A new target starts draft, scheduled or queued and a new job pending (TARGET_INITIAL,
 JOB_INITIAL): writing a row is not a move. A publish's status is not here: it is derived from

@@ -19,16 +19,21 @@ from typing import Any
 
 from django.db import connection
 
+from config import jobs
 from config.db import loaded, run
 from webhooks.models import Delivery, DeliveryState, Event, Subscription
 
-_CLAIM_SQL = f"""
-WITH claimed AS (
-    UPDATE webhooks_delivery
-    SET state = '{DeliveryState.SENDING.value}', claimed_at = %(now)s, attempts = attempts + 1
-    WHERE id = %(delivery_id)s AND state = '{DeliveryState.PENDING.value}' AND next_attempt_at <= %(now)s
-    RETURNING id, attempts, subscription_id, event_id
+# The claim is `config.jobs.claim` written out (its ORM twin is `services._claim_with_orm`'s).
+_CLAIMED = jobs.claim_sql(
+    Delivery,
+    from_state=DeliveryState.PENDING,
+    to_state=DeliveryState.SENDING,
+    due_field="next_attempt_at",
+    changes={"claimed_at": "%(now)s", "attempts": "attempts + 1"},
+    returning=("id", "attempts", "subscription_id", "event_id"),
 )
+_CLAIM_SQL = f"""
+WITH claimed AS ({_CLAIMED})
 SELECT claimed.id, claimed.attempts, s.id, s.url, s.secret, s.previous_secret, s.previous_secret_expires_at,
     s.disabled_at, s.circuit_open_until, s.circuit_opens, e.id, e.team_id, e.type, e.created_at, e.data
 FROM claimed
@@ -91,7 +96,7 @@ def record_event(event: Event) -> list[tuple[Any, list[str]]]:
 def claim(delivery_id: str, now: dt.datetime) -> Delivery | None:
     """Claim the delivery if it is pending and due (the one gate against sending it twice) and
     return it with its subscription and event; None when it is not claimable."""
-    found = run(_CLAIM_SQL, {"delivery_id": delivery_id, "now": now})
+    found = run(_CLAIM_SQL, {"pk": delivery_id, "now": now})
     return _claimed(found[0]) if found else None
 
 

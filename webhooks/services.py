@@ -3,8 +3,10 @@
 `emit()` runs inside the caller's transaction and writes the event and one delivery per
 matching subscription, so an event exists if and only if the change it describes committed.
 Deliveries are sent by a task after commit; when a message is lost (broker down, worker
-killed) the sweeper finds the delivery by its `next_attempt_at` and sends it. Retry times live
-in the database, never in a broker countdown. An attempt costs two statements on PostgreSQL
+killed) the sweeper finds the delivery by its `next_attempt_at` and sends it. The claim, the
+sweep's take-back of a lost worker's claim and the hand-over (one round trip for a whole
+sweep) are `config.jobs`', shared with publishing's jobs. Retry times live in the database,
+never in a broker countdown. An attempt costs two statements on PostgreSQL
 (`hotpath`: claim-and-load, then record the success), and deliveries to one receiver share a
 keep-alive connection (`config.outbound`), which the address policy checks again every time.
 A receiver that keeps timing out is circuit-broken (`circuit`): its deliveries wait, pending,
@@ -33,10 +35,10 @@ from typing import NamedTuple
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
-from django.db.models import F, Q
+from django.db.models import F
 from django.utils import timezone
 
-from config import outbound
+from config import jobs, outbound
 from config.db import fixed_statements, purge
 from config.errors import Conflict, InvalidRequest, NotFound
 from config.ids import new_id
@@ -188,9 +190,9 @@ def emit(*, team: Team, event_type: str, data: dict[str, object]) -> Event:
             if event_type in types
         ]
     )
-    ids = [str(d.pk) for d in deliveries]
-    if ids:
-        transaction.on_commit(lambda: _enqueue(ids, team.pk))
+    queued = [(d.pk, team.pk) for d in deliveries]
+    if queued:
+        transaction.on_commit(lambda: _enqueue(queued))
     return event
 
 
@@ -205,7 +207,7 @@ def subscription_send_test(*, subscription: Subscription) -> Delivery:
             raise Conflict("The webhook is disabled: enable it before sending a test event.", code="WEBHOOK_DISABLED")
         event = Event.objects.create(team_id=locked.team_id, type=EventType.TEST, data=_test_data(locked))
         delivery = Delivery.objects.create(subscription=locked, event=event, next_attempt_at=event.created_at)
-        transaction.on_commit(lambda: _enqueue([str(delivery.pk)], locked.team_id))
+        transaction.on_commit(lambda: _enqueue([(delivery.pk, locked.team_id)]))
     return delivery
 
 
@@ -213,16 +215,18 @@ def _test_data(subscription: Subscription) -> dict[str, object]:
     return {"test": True, "subscription_id": str(subscription.pk), "message": "A test event: nothing happened."}
 
 
-def _enqueue(delivery_ids: list[str], team_id: object) -> None:
-    """Queue the deliveries of one team. The message names the team, so a worker can see
-    whether the team holds its share of the lane before it claims anything."""
+def _enqueue(deliveries: Iterable[tuple[object, object]]) -> None:
+    """Queue deliveries, given as (delivery id, team id), all in one round trip to the broker
+    (`config.jobs.hand_over`). Each message names its team, so a worker can see whether the
+    team holds its share of the lane before it claims anything. When the broker is down this
+    is logged and nothing else: the deliveries stay pending and due, and the sweep sends them."""
     from webhooks.tasks import deliver
 
-    for delivery_id in delivery_ids:
-        try:
-            deliver.delay(delivery_id, str(team_id))
-        except Exception:  # the broker is down: the sweeper sends it
-            logger.warning("Could not enqueue webhook delivery %s; the sweeper will", delivery_id, exc_info=True)
+    messages = [jobs.Message(str(uuid.uuid4()), (str(pk), str(team_id))) for pk, team_id in deliveries]
+    try:
+        jobs.hand_over(deliver, messages)
+    except Exception:
+        logger.warning("Could not enqueue %d webhook deliveries; the sweep will", len(messages), exc_info=True)
 
 
 def envelope(event: Event) -> dict[str, object]:
@@ -248,10 +252,17 @@ def _claim(delivery_id: str) -> Delivery | None:
 
 def _claim_with_orm(delivery_id: str) -> Delivery | None:
     now = timezone.now()
-    claimed = Delivery.objects.filter(pk=delivery_id, state=DeliveryState.PENDING, next_attempt_at__lte=now).update(
-        state=DeliveryState.SENDING, claimed_at=now, attempts=F("attempts") + 1
-    )
-    if not claimed:
+    changes = {"claimed_at": now, "attempts": F("attempts") + 1}
+    pending, sending = DeliveryState.PENDING, DeliveryState.SENDING
+    if not jobs.claim(
+        Delivery,
+        delivery_id,
+        from_state=pending,
+        to_state=sending,
+        due_field="next_attempt_at",
+        now=now,
+        changes=changes,
+    ):
         return None
     return Delivery.objects.select_related("subscription", "event").get(pk=delivery_id)
 
@@ -407,7 +418,7 @@ def delivery_attempt(*, delivery_id: str) -> None:
         if not reply.error and reply.status is not None:
             _record_success(delivery, reply.status, duration_ms)
             if probe_held_until is not None:
-                _enqueue(circuit.closed(delivery, probe_held_until), delivery.event.team_id)
+                _enqueue((pk, delivery.event.team_id) for pk in circuit.closed(delivery, probe_held_until))
         else:
             _record_failure(delivery, reply, duration_ms, probe=probe_held_until is not None)
     except IntegrityError:
@@ -442,8 +453,8 @@ def delivery_send_again(*, delivery: Delivery) -> bool:
         .update(state=DeliveryState.PENDING, next_attempt_at=timezone.now(), attempts=0)
     )
     if queued:
-        team_id = delivery.subscription.team_id
-        transaction.on_commit(lambda: _enqueue([str(delivery.pk)], team_id))
+        again = [(delivery.pk, delivery.subscription.team_id)]
+        transaction.on_commit(lambda: _enqueue(again))
     return bool(queued)
 
 
@@ -466,19 +477,26 @@ def delivery_redeliver(*, subscription: Subscription, delivery_id: str) -> Deliv
 
 
 def deliveries_sweep(*, limit: int = 500) -> list[str]:
-    """Send deliveries that are due (retries, and first attempts whose message was lost), and
-    take back claims of workers that died mid-attempt. Returns the ids sent to the queue."""
+    """Take back the claims of workers that died mid-attempt (`config.jobs.take_back`: due
+    again, or failed once MAX_ATTEMPTS are spent), then send the deliveries that are due
+    (retries, and first attempts whose message was lost), up to `limit`, in one round trip.
+    Returns the ids sent to the queue."""
     now = timezone.now()
-    Delivery.objects.filter(state=DeliveryState.SENDING, claimed_at__lt=now - STALE_CLAIM).filter(
-        Q(attempts__lt=MAX_ATTEMPTS)
-    ).update(state=DeliveryState.PENDING, next_attempt_at=now)
-    Delivery.objects.filter(state=DeliveryState.SENDING, claimed_at__lt=now - STALE_CLAIM).update(
-        state=DeliveryState.FAILED, next_attempt_at=None, last_error="WORKER_LOST: the last attempt never finished"
+    jobs.take_back(
+        Delivery.objects.all(),
+        running=DeliveryState.SENDING,
+        pending=DeliveryState.PENDING,
+        failed=DeliveryState.FAILED,
+        tries_field="attempts",
+        max_tries=MAX_ATTEMPTS,
+        older_than=STALE_CLAIM,
+        now=now,
+        back={"next_attempt_at": now},
+        given_up={"next_attempt_at": None, "last_error": "WORKER_LOST: the last attempt never finished"},
     )
     due = Delivery.objects.filter(state=DeliveryState.PENDING, next_attempt_at__lte=now).order_by("next_attempt_at")
     found = list(due.values_list("pk", "subscription__team_id")[:limit])
-    for pk, team_id in found:
-        _enqueue([str(pk)], team_id)
+    _enqueue(found)
     return [str(pk) for pk, _ in found]
 
 

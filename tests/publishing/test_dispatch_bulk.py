@@ -10,14 +10,12 @@ from __future__ import annotations
 import base64
 import datetime as dt
 import json
-import socket
 import threading
 import time
 from collections import Counter
 from collections.abc import Iterator
 from types import SimpleNamespace
 from typing import Any
-from urllib.parse import urlsplit, urlunsplit
 
 import pytest
 import redis
@@ -41,6 +39,7 @@ from publishing.models import (
     TargetState,
 )
 from tests.publishing.safety_support import broker_down, immediate_publish
+from tests.redis_relay import Relay, broker_relayed
 
 pytestmark = [pytest.mark.django_db, pytest.mark.redis]
 
@@ -90,61 +89,11 @@ def broker() -> Iterator[Broker]:
         client.close()
 
 
-class Relay:
-    """A TCP relay in front of Redis that counts the connections made through it and, once
-    `hold` is set, holds every answer of the server for HOLD seconds: a client that waits for
-    each command takes that long per command, one that sends everything at once about once."""
-
-    HOLD = 0.2
-
-    def __init__(self, host: str, port: int) -> None:
-        self.upstream = (host, port)
-        self.server = socket.create_server(("127.0.0.1", 0))
-        self.port = int(self.server.getsockname()[1])
-        self.connections = 0
-        self.hold = False
-        self._sockets: list[socket.socket] = [self.server]
-        threading.Thread(target=self._accept, daemon=True).start()
-
-    def _accept(self) -> None:
-        while True:
-            try:
-                client, _ = self.server.accept()
-            except OSError:
-                return
-            upstream = socket.create_connection(self.upstream)
-            self.connections += 1
-            self._sockets += [client, upstream]
-            threading.Thread(target=self._pump, args=(client, upstream, False), daemon=True).start()
-            threading.Thread(target=self._pump, args=(upstream, client, True), daemon=True).start()
-
-    def _pump(self, source: socket.socket, sink: socket.socket, answers: bool) -> None:
-        try:
-            while data := source.recv(1 << 20):
-                if answers and self.hold:
-                    time.sleep(self.HOLD)
-                sink.sendall(data)
-        except OSError:
-            pass
-
-    def close(self) -> None:
-        for sock in self._sockets:
-            sock.close()
-
-
 @pytest.fixture
 def relayed(broker: Broker) -> Iterator[Relay]:
     """The broker reached through a counting relay (its own connection pool: kept per broker URL)."""
-    conf = celery_app.conf
-    real = urlsplit(conf.broker_url)
-    relay = Relay(real.hostname or "127.0.0.1", real.port or 6379)
-    saved = conf.broker_url, conf.broker_write_url
-    conf.broker_url = conf.broker_write_url = urlunsplit(real._replace(netloc=f"127.0.0.1:{relay.port}"))
-    try:
+    with broker_relayed(celery_app) as relay:
         yield relay
-    finally:
-        conf.broker_url, conf.broker_write_url = saved
-        relay.close()
 
 
 def _publishes(

@@ -10,7 +10,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from teams.models import Team
-from webhooks import services
+from webhooks import services, signing
 from webhooks.models import Delivery, Event, Subscription
 
 DEFAULT_DELAYS = [60, 300, 1800, 7200, 43200]  # spec §6: 1 min, 5 min, 30 min, 2 h, 12 h
@@ -49,3 +49,16 @@ def exhaust(delivery: Delivery) -> Delivery:
     for _ in range(services.MAX_ATTEMPTS):
         services.delivery_attempt(delivery_id=str(delivery.pk))
     return Delivery.objects.get(pk=delivery.pk)
+
+
+def due_deliveries(team: Team, count: int, **fields: Any) -> list[Delivery]:
+    """`count` deliveries of one new subscription, each of its own event, written in bulk and
+    due a second ago unless `fields` say otherwise; nothing is queued."""
+    subscription = Subscription.objects.create(
+        team=team, url="https://hooks.example/in", events=[PUBLISHED], secret=signing.new_secret()
+    )
+    events = Event.objects.bulk_create(Event(team=team, type=PUBLISHED) for _ in range(count))
+    due = timezone.now() - dt.timedelta(seconds=1)
+    return Delivery.objects.bulk_create(
+        Delivery(subscription=subscription, event=event, **{"next_attempt_at": due, **fields}) for event in events
+    )
