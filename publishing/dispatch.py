@@ -33,7 +33,7 @@ from typing import Any, NamedTuple
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import F, Max, Q
+from django.db.models import F, Max, Q, QuerySet
 from django.db.models.functions import Trunc
 from django.utils import timezone
 
@@ -476,7 +476,7 @@ def reconcile(*, now: dt.datetime | None = None) -> int:
     return len(due)
 
 
-def _due_checks(open_units: Any, now: dt.datetime) -> list[Id]:
+def _due_checks(open_units: QuerySet[Any], now: dt.datetime) -> list[Id]:
     """The ids of the open units whose read-back is due, leased (SKIP LOCKED), so that a
     parallel run skips them while this one asks the platforms."""
     with transaction.atomic():
