@@ -176,6 +176,28 @@ def test_a_reply_the_broker_did_not_take_is_sent_by_the_relay(api, owner, accoun
     assert target_of(fetch(api, owner.key, str(publish.pk)), "bluesky")["thread"][0]["status"] == "published"
 
 
+def test_a_rate_limited_reply_is_tried_again_in_the_same_attempt(api, owner, accounts, sandbox):
+    sandbox.outcomes("x", "ok", "rate_limited")
+    publish_id = create(api, owner.key, _body(accounts.x, ITEMS[:2])).json()["data"]["id"]
+    waiting = target_of(fetch(api, owner.key, publish_id), "x")
+    assert [item["status"] for item in waiting["thread"]] == ["pending", "pending"]
+    item = ThreadItem.objects.get(target_id=waiting["id"], position=1)
+    (send,) = DeliveryAttempt.objects.filter(item=item)
+    assert (send.state, send.http_status) == ("not_sent", 429)
+    job = DeliveryJob.objects.get(item=item)
+    assert (job.state, job.not_before > _later(seconds=60)) == (JobState.PENDING, True)
+    assert relay(now=_later(minutes=5)) == 0  # not before its pause
+
+    DeliveryJob.objects.filter(pk=job.pk).update(not_before=timezone.now())  # the pause has passed
+    relay(now=_later(minutes=20))
+
+    settled = target_of(fetch(api, owner.key, publish_id), "x")
+    assert [item["status"] for item in settled["thread"]] == ["published", "published"]
+    assert _texts(sandbox, "x") == ["First: the target's own post", *ITEMS[:2]]
+    (send,) = DeliveryAttempt.objects.filter(item=item)
+    assert (send.number, send.state, send.tries) == (1, "published", 2)
+
+
 def test_a_refused_item_fails_and_the_items_after_it_are_never_sent(api, owner, accounts, sandbox):
     sandbox.outcomes("x", "ok", "ok", "error")
     created = create(api, owner.key, _body(accounts.x, ITEMS))
