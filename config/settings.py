@@ -210,7 +210,6 @@ CELERY_TIMEZONE = "UTC"
 CELERY_TASK_ROUTES = {
     "publishing.deliver": {"queue": "dispatch"},  # a post with a video: on `uploads` (the job's lane)
     "publishing.check": {"queue": "uploads"},  # processing polls and read-backs
-    "publishing.send_thread": {"queue": "dispatch"},  # a thread's replies: platform calls like deliver's
     "publishing.release_due": {"queue": "control"},
     "publishing.relay": {"queue": "control"},
     "publishing.reconcile": {"queue": "control"},

@@ -68,7 +68,6 @@ class ThreadItemInline(ReadOnlyInline):
         "platform_post_url",
         "error_code",
         "error_message",
-        "started_at",
         "published_at",
     )
 
@@ -190,9 +189,10 @@ class TargetAdmin(admin.ModelAdmin[Target]):
 
 @admin.register(ThreadItem)
 class ThreadItemAdmin(admin.ModelAdmin[ThreadItem]):
-    """Read-only: an item moves only through `publishing.threads`."""
+    """Read-only: an item moves only as `publishing.transitions` declares, its sends kept as
+    delivery attempts."""
 
-    list_display = ["target", "position", "state", "attempts", "platform_post_id", "error_code", "started_at"]
+    list_display = ["target", "position", "state", "attempts", "platform_post_id", "error_code", "published_at"]
     list_filter = ["state"]
     search_fields = ["target__id", "platform_post_id"]
     readonly_fields = [f.name for f in ThreadItem._meta.fields]
@@ -209,7 +209,7 @@ class ThreadItemAdmin(admin.ModelAdmin[ThreadItem]):
 
 @admin.register(DeliveryAttempt)
 class DeliveryAttemptAdmin(admin.ModelAdmin[DeliveryAttempt]):
-    list_display = ["target", "number", "state", "tries", "error_code", "http_status", "started_at"]
+    list_display = ["target", "item", "number", "state", "tries", "error_code", "http_status", "started_at"]
     list_filter = ["state"]
     search_fields = ["target__id", "error_code"]
     readonly_fields = [f.name for f in DeliveryAttempt._meta.fields]

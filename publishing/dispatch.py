@@ -1,10 +1,12 @@
-"""The worker side of publishing: handing outbox jobs to the broker, sending a target to its
-platform, releasing due scheduled publishes, relaying jobs the broker never took, and
-reconciling targets whose outcome is still open (DESIGN §4.3, §4.4, §4.6).
+"""The worker side of publishing: handing outbox jobs to the broker, sending a unit (a
+target's post, or a reply of its thread) to its platform, releasing due scheduled publishes,
+relaying jobs the broker never took, and reconciling units whose outcome is still open
+(DESIGN §4.3, §4.4, §4.6).
 
 Written jobs reach the broker through `send_after_commit`, once the transaction that wrote
 them has committed: a publish transition hands over the jobs it wrote itself
-(`publishing.lifecycle`), the scheduler's release and the relay theirs here. Nothing that
+(`publishing.lifecycle`), the scheduler's release, the relay and the worker's answers (the next
+reply of a thread, `publishing.threads`) theirs here. Nothing that
 calls a transition has a step to add after it.
 
 A delivery never makes a fitted rendition: one whose post needs a rendition not made yet
@@ -31,7 +33,7 @@ from typing import Any, NamedTuple
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import F, Max, Q
+from django.db.models import F, Max, Q, QuerySet
 from django.db.models.functions import Trunc
 from django.utils import timezone
 
@@ -55,6 +57,8 @@ from publishing.models import (
     ScheduledRelease,
     Target,
     TargetState,
+    ThreadItem,
+    ThreadItemState,
 )
 from publishing.transitions import JOB_SOURCES, move_jobs
 
@@ -234,10 +238,10 @@ def relay(*, now: dt.datetime | None = None) -> int:
 
 
 def _claim(job_id: str) -> tuple[DeliveryJob, bool] | None:
-    """The job, claimed by compare-and-set, with its target, account and publish, and whether
-    a thread may follow its post (its target has thread items; through the ORM, its platform
-    takes threads: the hand-over then looks); None when it is not pending and due (another
-    message for it ran, or it waits out a pause)."""
+    """The job, claimed by compare-and-set, with its target, account and publish (and its
+    thread item, for a reply), and whether a thread may follow its post (its target has thread
+    items; through the ORM, its platform takes threads: the answer then looks); None when it
+    is not pending and due (another message for it ran, or it waits out a pause)."""
     now = timezone.now()
     if hotpath.enabled():
         return hotpath.claim(job_id, now)
@@ -247,7 +251,7 @@ def _claim(job_id: str) -> tuple[DeliveryJob, bool] | None:
         DeliveryJob, job_id, from_state=sources, to_state=running, due_field="not_before", now=now, changes=changes
     ):
         return None
-    job = DeliveryJob.objects.select_related("target__account", "target__publish__team").get(pk=job_id)
+    job = DeliveryJob.objects.select_related("target__account", "target__publish__team", "item").get(pk=job_id)
     return job, job.target.platform in validation.THREAD_PLATFORMS
 
 
@@ -262,13 +266,19 @@ def _post_and_uploads(target: Target) -> tuple[Post, Mapping[str, MediaUpload]]:
     return post, uploads
 
 
-def _prepared(target: Target, *, since: dt.datetime) -> tuple[Post, dict[str, Any]] | Outcome | renditions.Missing:
+def _post_of(target: Target, item: ThreadItem | None) -> Post:
+    """What a unit sends: the target's post, or the reply that is its thread item."""
+    return _post_and_uploads(target)[0] if item is None else threads.reply_post(target, item)
+
+
+def _prepared(job: DeliveryJob, *, since: dt.datetime) -> tuple[Post, dict[str, Any]] | Outcome | renditions.Missing:
     """The post to send, with renditions standing in for the files its platform cannot take
     as they are, and the record of what is sent (the attempt's request, naming each file);
     the renditions still to make, when some are; a FAILED outcome instead when nothing can be
     sent: the media is gone, or a rendition cannot be made (its fit failed since `since`)."""
+    target = job.target
     try:
-        post, _ = _post_and_uploads(target)
+        post = _post_of(target, job.item if job.item_id is not None else None)
     except InvalidRequest as exc:
         return Outcome(OutcomeKind.FAILED, error_code=exc.code, error_message=exc.message)
     fitted = renditions.fitted(target.platform, post, since=since)
@@ -312,8 +322,9 @@ def _refusal(target: Target) -> Outcome | None:
 
 
 def job_run(*, job_id: str) -> None:
-    """Send one target: claim the job, record `sending` (committed), call the platform once,
-    record the answer. A second message for the same job finds it claimed and stops."""
+    """Send one unit (a target's post, or a reply of its thread): claim the job, record
+    `sending` (committed), call the platform once, record the answer, hand over what follows
+    in its thread. A second message for the same job finds it claimed and stops."""
     claimed = _claim(job_id)
     if claimed is None:
         return
@@ -321,7 +332,7 @@ def job_run(*, job_id: str) -> None:
     account, publish = job.target.account, job.target.publish
     # Read once; a queued target's post no longer changes. A fit failed since the job was
     # written fails it; one older (another publish's, before a retry) is asked for again.
-    prepared = _prepared(job.target, since=job.created_at)
+    prepared = _prepared(job, since=job.created_at)
     if isinstance(prepared, renditions.Missing):
         _wait_for_renditions(job, prepared)
         return
@@ -351,11 +362,10 @@ def job_run(*, job_id: str) -> None:
         if isinstance(exc, InvalidRequest):  # refused before any call (a sandbox account in production)
             outcome = Outcome(OutcomeKind.FAILED, error_code=exc.code, error_message=exc.message)
         else:
-            logger.exception("Sending target %s raised; its outcome is unknown", target.pk)
+            logger.exception("Sending %s raised; its outcome is unknown", job.dispatch_id)
             outcome = Outcome(OutcomeKind.UNKNOWN, error_code="CLIENT_ERROR", error_message=type(exc).__name__)
-    delivery.attempt_finish(attempt=attempt, outcome=outcome, request=request)
-    if outcome.kind is OutcomeKind.PUBLISHED and has_thread:  # its thread follows
-        threads.thread_hand_over(target_id=target.pk)
+    follows = delivery.attempt_finish(attempt=attempt, outcome=outcome, request=request, thread=has_thread)
+    send_after_commit(follows, quietly=True)  # refused: the relay sends them
 
 
 def _wait_for_turn(job: DeliveryJob, wait: float) -> None:
@@ -444,13 +454,12 @@ def _stale_after() -> dt.timedelta:
 
 def reconcile(*, now: dt.datetime | None = None) -> int:
     """Settle what is open: attempts left in `sending` become unknown, jobs whose worker was
-    lost before sending go back to the queue, then processing and unknown targets that are due
-    are handed to the `uploads` lane to be read back from their platform (`check`, one task
-    each: a read-back waits on the platform, and a run of them must not hold the control lane);
-    then the same for thread items (`threads.threads_reconcile`). Returns checks handed over or
-    made and threads handed over."""
+    lost before sending go back to the queue, then processing and unknown units (targets and
+    replies) that are due are handed to the `uploads` lane to be read back from their platform
+    (`check`, one task each: a read-back waits on the platform, and a run of them must not
+    hold the control lane). Returns the read-backs handed over or made."""
     now = now or timezone.now()
-    # Lost workers' rows (config.jobs.stale), each settled by the target's own rules: an
+    # Lost workers' rows (config.jobs.stale), each settled by its unit's own rules: an
     # attempt left sending may have reached the platform, so it is read back, never re-sent.
     attempts, after = DeliveryAttempt.objects.all(), _stale_after()
     unanswered = stale(attempts, state=AttemptState.SENDING, older_than=after, now=now, since_field="started_at")
@@ -459,61 +468,74 @@ def reconcile(*, now: dt.datetime | None = None) -> int:
     abandoned = stale(DeliveryJob.objects.all(), state=JobState.RUNNING, older_than=after, now=now)
     for job_id in list(abandoned.values_list("pk", flat=True)[:BATCH]):
         delivery.job_recover(job_id=job_id)
+    targets = _due_checks(Target.objects.filter(state__in=(TargetState.PROCESSING, TargetState.UNKNOWN)), now)
+    items = _due_checks(ThreadItem.objects.filter(state=ThreadItemState.UNKNOWN), now)
+    due: list[tuple[Id, Id | None]] = [(target_id, None) for target_id in targets]
+    due += list(ThreadItem.objects.filter(pk__in=items).values_list("target_id", "pk"))
+    _hand_over_checks(due, now=now)
+    return len(due)
+
+
+def _due_checks(open_units: QuerySet[Any], now: dt.datetime) -> list[Id]:
+    """The ids of the open units whose read-back is due, leased (SKIP LOCKED), so that a
+    parallel run skips them while this one asks the platforms."""
     with transaction.atomic():
         due = list(
-            Target.objects.select_for_update(skip_locked=True)
-            .filter(state__in=(TargetState.PROCESSING, TargetState.UNKNOWN), next_check_at__lte=now)
+            open_units.select_for_update(skip_locked=True)
+            .filter(next_check_at__lte=now)
             .order_by("next_check_at")
             .values_list("pk", flat=True)[:BATCH]
         )
-        # A lease: a parallel run skips these while this one asks the platforms.
         lease = dt.timedelta(seconds=settings.RECONCILE_CHECK_LEASE_SECONDS)
-        Target.objects.filter(pk__in=due).update(next_check_at=now + lease)
-    _hand_over_checks(due, now=now)
-    return len(due) + threads.threads_reconcile(now=now)
+        open_units.model.objects.filter(pk__in=due).update(next_check_at=now + lease)
+    return due
 
 
-def _hand_over_checks(target_ids: Sequence[Id], *, now: dt.datetime) -> None:
-    """Send one `publishing.check` message per target, in one round trip; in eager mode (tests,
-    tools) each is checked here, as of `now`. When the broker refuses, the targets' lease is
-    taken off, so the next run hands them over again."""
+def _hand_over_checks(units: Sequence[tuple[Id, Id | None]], *, now: dt.datetime) -> None:
+    """Send one `publishing.check` message per unit (target id, item id or None), in one round
+    trip; in eager mode (tests, tools) each is checked here, as of `now`. When the broker
+    refuses, the units' lease is taken off, so the next run hands them over again."""
     from publishing.tasks import check as check_task
 
-    if not target_ids:
+    if not units:
         return
     if app.conf.task_always_eager:
-        for target_id in target_ids:
-            check(target_id=target_id, now=now)
+        for target_id, item_id in units:
+            check(target_id=target_id, item_id=item_id, now=now)
         return
-    calls = [(f"check:{target_id}:{now.timestamp():.3f}", (str(target_id),)) for target_id in target_ids]
+    calls: list[broker.Call] = [
+        (f"check:{item_id or target_id}:{now.timestamp():.3f}", (str(target_id), *([str(item_id)] if item_id else [])))
+        for target_id, item_id in units
+    ]
     try:
         broker.send(app, check_task, calls, timeout=settings.CELERY_BROKER_CONNECTION_TIMEOUT)
     except Exception:  # noqa: BLE001 - any broker failure: the next run hands them over
         logger.warning("The broker did not take %d read-backs; handed over at the next run", len(calls))
-        Target.objects.filter(pk__in=target_ids, next_check_at__gt=now).update(next_check_at=now)
+        for model, ids in ((Target, [t for t, i in units if i is None]), (ThreadItem, [i for _, i in units if i])):
+            model.objects.filter(pk__in=ids, next_check_at__gt=now).update(next_check_at=now)
 
 
-def check(*, target_id: Id, now: dt.datetime | None = None) -> None:
-    """Ask the platform about one open target: by its saved ref (container, upload, record
-    key) when there is one, otherwise among the account's recent posts."""
+def check(*, target_id: Id, item_id: Id | None = None, now: dt.datetime | None = None) -> None:
+    """Ask the platform about one open unit (the target, or its thread item `item_id`): by its
+    saved ref (container, upload, record key) when there is one, otherwise among the
+    account's recent posts; then record what it said and hand over what that wrote."""
     target = Target.objects.select_related("account", "publish__team").get(pk=target_id)
-    attempt = DeliveryAttempt.objects.filter(target=target, number=target.attempt_count).first()
+    item = None if item_id is None else ThreadItem.objects.get(pk=item_id)
+    attempt = delivery.last_attempt(target if item is None else item)
     if attempt is None:
         return
 
     def ask(client: PlatformClient, conn: Connection) -> Outcome:
         outcome = client.check(conn, attempt.ref) if attempt.ref else None
         if outcome is None or outcome.error_code == NO_REF:  # the ref cannot settle it
-            post, _ = _post_and_uploads(target)
-            since = (attempt.started_at or target.created_at) - dt.timedelta(minutes=1)
-            outcome = client.find_recent(conn, post, since)
+            since = (attempt.started_at or attempt.created_at) - dt.timedelta(minutes=1)
+            outcome = client.find_recent(conn, _post_of(target, item), since)
         return outcome
 
     try:
         outcome = platform_call(account=target.account, call=ask)
     except Exception:
-        logger.exception("Checking target %s failed; it is asked again later", target.pk)
+        logger.exception("Checking %s of target %s failed; it is asked again later", item_id or "the post", target.pk)
         outcome = Outcome(OutcomeKind.UNKNOWN, error_code="CHECK_FAILED")
-    delivery.check_record(target_id=target.pk, outcome=outcome, now=now)
-    if outcome.kind is OutcomeKind.PUBLISHED and target.platform in validation.THREAD_PLATFORMS:
-        threads.thread_hand_over(target_id=target.pk, now=now)  # its thread, if it has one, follows
+    follows = delivery.check_record(target_id=target.pk, item_id=item_id, outcome=outcome, now=now)
+    send_after_commit(follows, quietly=True)  # refused: the relay sends them

@@ -1,5 +1,6 @@
-"""The statements of sending a target, on PostgreSQL: claim-and-load, start, and record the
-answer; and the read of the accounts a create or an edit names.
+"""The statements of sending a target, on PostgreSQL: claim-and-load (of any job: a target's
+post or a reply of its thread), start, and record the answer; and the read of the accounts a
+create or an edit names.
 
 Every delivery claims its job and loads what it sends, records `sending` before the call and
 records the answer after it. Through the ORM that is about twenty round trips plus query
@@ -8,7 +9,8 @@ the platform. Here each step is one statement with data-modifying CTEs (the answ
 inside the transaction that holds the publish lock), every value a bound parameter. The rules
 stay in `delivery` (which state follows which answer, the status of the publish, the event);
 this module only reads and writes rows, and only along the moves `transitions` declares: each
-statement's state guard is built from its tables at import. Other databases (SQLite in
+statement's state guard is built from its tables at import. A reply's start and answer take
+the ORM path on every database (a thread's replies are few next to posts). Other databases (SQLite in
 development), and PostgreSQL with DB_FIXED_STATEMENTS off, take the ORM path in `dispatch`,
 `delivery` and `validation`; the worker's tests run both paths, and check that they leave the
 same rows.
@@ -54,6 +56,7 @@ _ACCOUNT_FIELDS, _ACCOUNT_COLUMNS = columns(SocialAccount, "a")
 _PUBLISH_FIELDS, _PUBLISH_COLUMNS = columns(Publish, "p")
 _ATTEMPT_FIELDS, _ATTEMPT_COLUMNS = columns(DeliveryAttempt, "publishing_deliveryattempt")
 _SIBLING_FIELDS, _SIBLING_COLUMNS = columns(Target, "s")
+_ITEM_FIELDS, _ITEM_COLUMNS = columns(ThreadItem, "i")
 # Validation needs no token, and reading one costs a decryption.
 _TEAM_ACCOUNT_FIELDS, _TEAM_ACCOUNT_COLUMNS = columns(SocialAccount, "a", without=("access_token", "refresh_token"))
 
@@ -68,17 +71,18 @@ _CLAIMED = jobs.claim_sql(
     to_state=JobState.RUNNING,
     due_field="not_before",
     changes={"claimed_at": "%(now)s", "runs": "runs + 1"},
-    returning=("id", "target_id", "number", "dispatch_id", "runs", "created_at"),
+    returning=("id", "target_id", "item_id", "number", "dispatch_id", "runs", "created_at"),
 )
 _CLAIM_SQL = f"""
 WITH claimed AS ({_CLAIMED})
 SELECT claimed.id, claimed.number, claimed.dispatch_id, claimed.runs, claimed.created_at, {_TARGET_COLUMNS},
-    {_ACCOUNT_COLUMNS}, {_PUBLISH_COLUMNS},
-    EXISTS (SELECT 1 FROM {ThreadItem._meta.db_table} i WHERE i.target_id = t.id) AS has_thread
+    {_ACCOUNT_COLUMNS}, {_PUBLISH_COLUMNS}, {_ITEM_COLUMNS},
+    EXISTS (SELECT 1 FROM {ThreadItem._meta.db_table} ti WHERE ti.target_id = t.id) AS has_thread
 FROM claimed
 JOIN publishing_target t ON t.id = claimed.target_id
 JOIN accounts_socialaccount a ON a.id = t.account_id
 JOIN publishing_publish p ON p.id = t.publish_id
+LEFT JOIN {ThreadItem._meta.db_table} i ON i.id = claimed.item_id
 """  # noqa: S608 - names from the models' metadata, values bound
 
 # The target moves from queued to sending by a compare-and-set on its attempt number, under
@@ -102,7 +106,7 @@ INSERT INTO publishing_deliveryattempt
 SELECT %(attempt_id)s, %(now)s, %(now)s, moved.id, %(number)s, '{AttemptState.SENDING.value}', 1, '{{}}', '{{}}',
     '{{}}', '', '', NULL, %(now)s, NULL
 FROM moved
-ON CONFLICT (target_id, number) DO UPDATE
+ON CONFLICT (target_id, number) WHERE item_id IS NULL DO UPDATE
 SET state = EXCLUDED.state, tries = publishing_deliveryattempt.tries + 1, started_at = EXCLUDED.started_at,
     updated_at = EXCLUDED.updated_at
 RETURNING {_ATTEMPT_COLUMNS}
@@ -135,7 +139,7 @@ WITH answered AS (
     UPDATE publishing_deliveryjob
     SET state = %(j_state)s, not_before = COALESCE(%(j_not_before)s, not_before),
         enqueued_at = CASE WHEN %(j_requeue)s THEN NULL ELSE enqueued_at END, updated_at = %(now)s
-    WHERE target_id = %(target_id)s AND number = %(number)s AND EXISTS (SELECT 1 FROM answered)
+    WHERE target_id = %(target_id)s AND item_id IS NULL AND number = %(number)s AND EXISTS (SELECT 1 FROM answered)
         AND {sql_may_move("state", "j_state", JOB_SOURCES)}
 )
 SELECT (SELECT count(*) FROM answered), {_SIBLING_COLUMNS}
@@ -167,23 +171,28 @@ def claim(job_id: str, now: dt.datetime) -> tuple[DeliveryJob, bool] | None:
     """Claim the job if it is pending and due (compare-and-set: a second message for it finds
     nothing) and return it with its target, the target's account and publish (the publish's
     team deferred but for its id) and when it was written (a fit failed since then fails it),
-    and whether its target has thread items (read in the same statement, so a target without
-    one costs no lookup once published); None when it is not claimable."""
+    its thread item for a reply's job, and whether its target has thread items (read in the
+    same statement, so a target without one costs no lookup once published); None when it is
+    not claimable."""
     found = run(_CLAIM_SQL, {"pk": job_id, "now": now})
     if not found:
         return None
     row, at = found[0], 5
     target = loaded(Target, _TARGET_FIELDS, row[at : (at := at + len(_TARGET_FIELDS))])
     account = loaded(SocialAccount, _ACCOUNT_FIELDS, row[at : (at := at + len(_ACCOUNT_FIELDS))])
-    publish = loaded(Publish, _PUBLISH_FIELDS, row[at : at + len(_PUBLISH_FIELDS)])
+    publish = loaded(Publish, _PUBLISH_FIELDS, row[at : (at := at + len(_PUBLISH_FIELDS))])
+    item_row = row[at : at + len(_ITEM_FIELDS)]
     publish.team = loaded(Team, ("id",), (publish.team_id,))
     target.account, target.publish = account, publish
+    item = loaded(ThreadItem, _ITEM_FIELDS, item_row) if item_row[0] is not None else None
     job = loaded(
         DeliveryJob,
-        ("id", "target", "number", "dispatch_id", "runs", "created_at", "state", "claimed_at"),
-        (row[0], target.pk, row[1], row[2], row[3], row[4], JobState.RUNNING.value, now),
+        ("id", "target", "item", "number", "dispatch_id", "runs", "created_at", "state", "claimed_at"),
+        (row[0], target.pk, item and item.pk, row[1], row[2], row[3], row[4], JobState.RUNNING.value, now),
     )
-    job.target = target
+    job.target, job.item = target, item
+    if item is not None:
+        item.target = target
     return job, bool(row[-1])
 
 

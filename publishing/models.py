@@ -3,7 +3,8 @@ idempotency keys.
 
 Targets carry the truth; a publish's `status` is derived from them by
 `publishing.status.derive_status` after every change, never written directly. Which states a
-target and an outbox job may move between is declared beside them in `publishing.transitions`.
+target, a thread item and an outbox job may move between is declared beside them in
+`publishing.transitions`.
 """
 
 from __future__ import annotations
@@ -176,10 +177,12 @@ class AttemptState(models.TextChoices):
 
 
 class DeliveryAttempt(BaseModel):
-    """One send of one target. Recorded as `sending` and committed before the platform is
+    """One send of one unit: a target's own post, or a reply of its thread (`item` set; the
+    target is then the item's). Recorded as `sending` and committed before the platform is
     called, so a crash mid-call leaves evidence that the post may exist."""
 
     target = models.ForeignKey(Target, on_delete=models.CASCADE, related_name="attempts")
+    item = models.ForeignKey("ThreadItem", on_delete=models.CASCADE, null=True, blank=True, related_name="sends")
     number = models.PositiveIntegerField()
     state = models.CharField(max_length=12, choices=AttemptState.choices)
     tries = models.PositiveIntegerField(default=0, help_text="Calls made; more than one only after not-sent errors.")
@@ -195,11 +198,18 @@ class DeliveryAttempt(BaseModel):
 
     class Meta:
         ordering = ["target", "number"]
-        constraints = [models.UniqueConstraint(fields=["target", "number"], name="attempt_one_per_number")]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["target", "number"], condition=Q(item__isnull=True), name="attempt_one_per_number"
+            ),
+            models.UniqueConstraint(
+                fields=["item", "number"], condition=Q(item__isnull=False), name="item_attempt_one_per_number"
+            ),
+        ]
         indexes = [models.Index(fields=["state", "started_at"])]
 
     def __str__(self) -> str:
-        return f"attempt {self.number} of {self.target_id}: {self.state}"
+        return f"attempt {self.number} of {self.item_id or self.target_id}: {self.state}"
 
 
 class JobState(models.TextChoices):
@@ -209,12 +219,16 @@ class JobState(models.TextChoices):
 
 
 class DeliveryJob(BaseModel):
-    """The outbox: one row per target and attempt, written in the transaction that releases
-    the target. Workers claim it by compare-and-set, so duplicate messages are harmless."""
+    """The outbox: one row per unit and attempt, written in the transaction that releases the
+    target (or, for a reply, publishes the post it answers). Workers claim it by
+    compare-and-set, so duplicate messages are harmless."""
 
     target = models.ForeignKey(Target, on_delete=models.CASCADE, related_name="jobs")
+    item = models.ForeignKey("ThreadItem", on_delete=models.CASCADE, null=True, blank=True, related_name="jobs")
     number = models.PositiveIntegerField()
-    dispatch_id = models.CharField(max_length=100, unique=True, help_text="deliver:<target id>:<attempt number>")
+    dispatch_id = models.CharField(
+        max_length=100, unique=True, help_text="deliver:<target id>:<attempt number>, reply:<item id>:<number>"
+    )
     lane = models.CharField(
         max_length=10,
         default="dispatch",
@@ -275,8 +289,8 @@ class IdempotencyKey(BaseModel):
 
 
 class ThreadItemState(models.TextChoices):
-    PENDING = "pending"  # waiting for its parent to be published (or for its turn)
-    SENDING = "sending"  # claimed and being sent: the post may exist
+    PENDING = "pending"  # waiting for its parent to be published, or its job for a worker
+    SENDING = "sending"  # an attempt is being sent: the post may exist
     UNKNOWN = "unknown"  # sent without a clear answer: read back before anything else is sent
     PUBLISHED = "published"
     FAILED = "failed"
@@ -284,8 +298,9 @@ class ThreadItemState(models.TextChoices):
 
 class ThreadItem(BaseModel):
     """One later post of a target's thread, published as a reply to the post before it (the
-    target's own post for the first item). `publishing.threads` owns its moves; like an
-    attempt, `sending` is committed before the platform is called."""
+    target's own post for the first item). Sent as a target is (`publishing.delivery`): a job
+    per send, an attempt row per send holding what was sent and answered, moves declared in
+    `publishing.transitions`."""
 
     target = models.ForeignKey(Target, on_delete=models.CASCADE, related_name="thread_items")
     position = models.PositiveSmallIntegerField(help_text="1 for the first reply, then 2, 3...")
@@ -294,16 +309,14 @@ class ThreadItem(BaseModel):
     state = models.CharField(max_length=10, choices=ThreadItemState.choices, default=ThreadItemState.PENDING)
     platform_post_id = models.CharField(max_length=255, blank=True)
     platform_post_url = models.URLField(max_length=1000, blank=True)
-    ref = models.JSONField(default=dict, blank=True, help_text="Ids to read the post back: container, rkey, cid.")
-    response = models.JSONField(default=dict, blank=True, help_text="The platform's last answer.")
     error_code = models.CharField(max_length=100, blank=True)
     error_message = models.TextField(blank=True)
-    attempts = models.PositiveIntegerField(default=0, help_text="Sends made (a re-send only once proven absent).")
+    attempts = models.PositiveIntegerField(
+        default=0, help_text="The number of its newest attempt: sends made (a re-send only once proven absent)."
+    )
     checks = models.PositiveIntegerField(default=0)
-    started_at = models.DateTimeField(null=True, blank=True)
     published_at = models.DateTimeField(null=True, blank=True)
-    # Pending: not handed to a worker again before this (a lease, or a pause after a refusal);
-    # unknown: when to read it back next.
+    # Unknown: when to read it back next.
     next_check_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:

@@ -134,10 +134,12 @@ def is_waiting(publish: Publish) -> bool:
 
 
 def unsent(publish: Publish) -> list[DeliveryJob]:
-    """The publish's jobs that never reached the broker: pending, unmarked and never run (one
+    """The publish's target jobs that never reached the broker: pending, unmarked and never run (one
     that ran and waits out a pause is the relay's to send when due). A refusal leaves a
     create's jobs so too, their mark taken off (`dispatch.send_jobs`)."""
-    jobs = DeliveryJob.objects.filter(target__publish=publish, state=JobState.PENDING, enqueued_at__isnull=True, runs=0)
+    jobs = DeliveryJob.objects.filter(
+        target__publish=publish, item=None, state=JobState.PENDING, enqueued_at__isnull=True, runs=0
+    )
     return list(jobs.only("pk", "dispatch_id", "runs", "lane"))
 
 
@@ -145,7 +147,12 @@ def refused_by_broker(publish: Publish) -> bool:
     """True when the hand-over of the publish's jobs failed (a 503) and none of them has been
     taken since: the one case in which confirming a confirmed publish is answered again."""
     return DeliveryJob.objects.filter(
-        target__publish=publish, state=JobState.PENDING, enqueued_at__isnull=True, runs=0, refused_at__isnull=False
+        target__publish=publish,
+        item=None,
+        state=JobState.PENDING,
+        enqueued_at__isnull=True,
+        runs=0,
+        refused_at__isnull=False,
     ).exists()
 
 

@@ -1,17 +1,21 @@
 """What differs between the kinds of unit sent to a platform once, as data beside the one
-path they share (claim, start, call, finish, read back): a target's own post, and a reply in
-its thread.
+path they share (`dispatch.job_run`, `publishing.delivery`: claim, start, call, finish, read
+back): a target's own post, and a reply in its thread. Each kind has its outbox job and its
+attempt rows, and its states in `publishing.transitions`; what follows a reply's or a target's
+answer in its thread is `publishing.threads`' (the next reply's job, written with the answer).
 
 - `max_tries`: sends of one unit that a not-sent answer (nothing was created: a refused
   connection, a 429 before any write) may take, with a growing pause between them, before the
-  unit fails with that answer.
+  unit fails with that answer; for a reply, also the sends a read-back's proof of absence may
+  add.
 - the read-back of a unit whose outcome is open (processing, or unknown: sent without a clear
   answer): first asked `first_check` after the send, then at a doubling pause capped at
   `max_check_pause`, `max_checks` times at most (the unit then stays visibly open).
 - `absent`: what a read-back that does not find the post means once RECONCILE_ABSENT_AFTER_SECONDS
   have passed since the send: `FAIL` for a target (it fails with that evidence; a retry is the
-  user's call), `SEND_AGAIN` for a reply (proven absent, it is sent anew within `max_tries`,
-  the only unit ever sent again, and never before the read-back proved it absent).
+  user's call), `SEND_AGAIN` for a reply (proven absent, it is sent anew, a new attempt and
+  job, within `max_tries`: the only unit ever sent again, and never before the read-back
+  proved it absent).
 """
 
 from __future__ import annotations
@@ -63,6 +67,6 @@ REPLY = Policy(
     max_checks=200,
     absent=SEND_AGAIN,
 )
-# A target's job claimed this many times without an answer (its workers lost before sending)
+# A job claimed this many times without an answer (its workers lost before sending)
 # fails: a delivery that kills its worker again and again must end, not loop.
 MAX_RUNS = TARGET.max_tries + 3

@@ -59,11 +59,11 @@ def _attempt_rows(
 ) -> RawSQL:
     vendor = connection.vendor if connection.vendor in _ATTEMPT_ROWS else "postgresql"
     columns = [f"'{name}', {_column(model, name)}" for name in fields]
+    target = f'"{Target._meta.db_table}"."id"'
     if model is DeliveryAttempt:
         columns.append(f"'media_sent', {_MEDIA_SENT[vendor]}")
-    sql = _ATTEMPT_ROWS[vendor].format(
-        fields=", ".join(columns), table=model._meta.db_table, target=f'"{Target._meta.db_table}"."id"'
-    )
+        target += " AND item_id IS NULL"  # a reply's attempts are its own, not the target's
+    sql = _ATTEMPT_ROWS[vendor].format(fields=", ".join(columns), table=model._meta.db_table, target=target)
     # Built from the model's own names and constants only: nothing of a request reaches it.
     return RawSQL(sql, (), output_field=JSONField())  # noqa: S611
 

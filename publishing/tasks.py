@@ -1,8 +1,8 @@
 """Thin Celery tasks; each calls one service and is safe to run twice.
 
-`deliver` runs on the `dispatch` queue with late acks: a worker lost mid-task gives the
-message back, and the job's compare-and-set claim makes the second run a no-op (the
-reconciler settles the attempt the lost worker left in `sending`).
+`deliver` (a target's post, or a reply of its thread) runs on its job's lane with late acks:
+a worker lost mid-task gives the message back, and the job's compare-and-set claim makes the
+second run a no-op (the reconciler settles the attempt the lost worker left in `sending`).
 """
 
 from __future__ import annotations
@@ -87,9 +87,10 @@ def reconcile() -> int:
 
 
 @shared_task(name="publishing.check", soft_time_limit=240, time_limit=270)
-def check(target_id: str) -> None:
-    """Read one processing or unknown target back from its platform (in the `uploads` lane)."""
-    dispatch.check(target_id=target_id)
+def check(target_id: str, item_id: str | None = None) -> None:
+    """Read one processing or unknown unit (a target, or a reply of its thread) back from its
+    platform (in the `uploads` lane)."""
+    dispatch.check(target_id=target_id, item_id=item_id)
 
 
 @shared_task(name="publishing.purge_idempotency_keys", soft_time_limit=50, time_limit=60)
@@ -104,17 +105,3 @@ def purge_done_jobs() -> int:
     from publishing.outbox import jobs_purge
 
     return jobs_purge()
-
-
-@shared_task(
-    name="publishing.send_thread",
-    acks_late=True,
-    reject_on_worker_lost=True,
-    soft_time_limit=settings.DISPATCH_SOFT_TIME_LIMIT,
-    time_limit=settings.DISPATCH_TIME_LIMIT,
-)
-def send_thread(target_id: str) -> None:
-    """Send a published target's next thread item (each published item hands over the next)."""
-    from publishing.threads import thread_send
-
-    thread_send(target_id=target_id)

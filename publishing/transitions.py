@@ -1,7 +1,7 @@
-"""Which states a target's delivery and an outbox job may move between, declared as data,
-and the one writer of each: `move_targets` and `move_jobs`.
+"""Which states a target's delivery, a thread reply's and an outbox job may move between,
+declared as data, and the one writer of each: `move_targets`, `move_items` and `move_jobs`.
 
-Every state write of a stored target or job goes through these two. Given instances, each
+Every state write of a stored target, thread item or job goes through these three. Given instances, each
 one's current state must lead to the new one in the table, else TransitionNotAllowed is raised
 before anything is written. Either way the UPDATE's WHERE keeps only the rows whose stored
 state is a declared source of the new one: a compare-and-set, so a row that moved meanwhile is
@@ -10,9 +10,9 @@ shared with webhook deliveries (`config.jobs.claim`), and the worker's fixed sta
 (`publishing.hotpath`) take their `state IN (...)` lists and CASE guards: both from the same
 tables, the fixed ones built once at import.
 
-A new target starts draft, scheduled or queued and a new job pending (TARGET_INITIAL,
-JOB_INITIAL): writing a row is not a move. A publish's status is not here: it is derived from
-its targets' states (`publishing.status.derive_status`).
+A new target starts draft, scheduled or queued, a new thread item and a new job pending
+(TARGET_INITIAL, ITEM_INITIAL, JOB_INITIAL): writing a row is not a move. A publish's status
+is not here: it is derived from its targets' states (`publishing.status.derive_status`).
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from typing import Any, TypeVar
 from django.db import models
 from django.db.models import QuerySet
 
-from publishing.models import DeliveryJob, JobState, Target, TargetState
+from publishing.models import DeliveryJob, JobState, Target, TargetState, ThreadItem, ThreadItemState
 
 S = TypeVar("S", bound=models.TextChoices)
 M = TypeVar("M", bound=models.Model)
@@ -50,6 +50,23 @@ TARGET_TRANSITIONS: dict[TargetState, frozenset[TargetState]] = {
     TargetState.FAILED: frozenset({TargetState.QUEUED}),
 }
 
+
+IS = ThreadItemState
+ITEM_INITIAL = frozenset({IS.PENDING})
+ITEM_TRANSITIONS: dict[IS, frozenset[IS]] = {
+    # a worker starts sending its job; an earlier item failed (THREAD_BROKEN), or its job was
+    # lost again and again before sending
+    IS.PENDING: frozenset({IS.SENDING, IS.FAILED}),
+    # the platform's answer (processing is read back as unknown); not sent: pending, the same
+    # attempt tries again
+    IS.SENDING: frozenset({IS.PENDING, IS.UNKNOWN, IS.PUBLISHED, IS.FAILED}),
+    # read back until it settles; proven absent, it is pending again and sent anew (a reply's
+    # policy, `policy.REPLY`), the only unit ever sent again
+    IS.UNKNOWN: frozenset({IS.UNKNOWN, IS.PENDING, IS.PUBLISHED, IS.FAILED}),
+    IS.PUBLISHED: frozenset(),
+    IS.FAILED: frozenset(),
+}
+
 JOB_INITIAL = frozenset({JobState.PENDING})
 JOB_TRANSITIONS: dict[JobState, frozenset[JobState]] = {
     # claimed by a worker; done when the attempt it would make was settled without it
@@ -66,6 +83,7 @@ def _sources(table: Mapping[S, frozenset[S]]) -> dict[S, frozenset[S]]:
 
 
 TARGET_SOURCES = _sources(TARGET_TRANSITIONS)
+ITEM_SOURCES = _sources(ITEM_TRANSITIONS)
 JOB_SOURCES = _sources(JOB_TRANSITIONS)
 
 
@@ -86,6 +104,20 @@ def move_targets(
     return _write(Target.objects.filter(state__in=TARGET_SOURCES[to]), targets, to, fields, values)
 
 
+def move_items(
+    items: QuerySet[ThreadItem] | Sequence[ThreadItem],
+    to: ThreadItemState,
+    *,
+    fields: Sequence[str] = (),
+    **values: Any,
+) -> int:
+    """Move thread items to `to`, as `move_targets` moves targets."""
+    if isinstance(items, QuerySet):
+        return items.filter(state__in=ITEM_SOURCES[to]).update(state=to, **values)
+    _check(ITEM_TRANSITIONS, items, to)
+    return _write(ThreadItem.objects.filter(state__in=ITEM_SOURCES[to]), items, to, fields, values)
+
+
 def move_jobs(
     jobs: QuerySet[DeliveryJob] | Sequence[DeliveryJob], to: JobState, *, fields: Sequence[str] = (), **values: Any
 ) -> int:
@@ -96,7 +128,7 @@ def move_jobs(
     return _write(DeliveryJob.objects.filter(state__in=JOB_SOURCES[to]), jobs, to, fields, values)
 
 
-def _check(table: Mapping[Any, frozenset[str]], rows: Sequence[Target | DeliveryJob], to: str) -> None:
+def _check(table: Mapping[Any, frozenset[str]], rows: Sequence[Target | ThreadItem | DeliveryJob], to: str) -> None:
     for row in rows:
         if to not in table[row.state]:
             raise TransitionNotAllowed(f"{type(row).__name__} {row.pk} cannot move from {row.state} to {to}.")

@@ -306,7 +306,8 @@ def test_a_thread_item_needing_a_fit_waits_for_the_media_lane_unclaimed(api, own
 
     assert response.status_code == 201, response.json()
     assert seen == [("pending", 0)]  # not claimed while its rendition is made
-    assert ran == ["publishing.deliver", "publishing.send_thread", "media.fit", "publishing.send_thread"]
+    # the target's post, its reply (waiting: not claimed), the fit, the reply again
+    assert ran == ["publishing.deliver", "publishing.deliver", "media.fit", "publishing.deliver"]
     [item] = _target(api, owner.key, response.json()["data"]["id"])["thread"]
     assert item["status"] == "published", item
     assert MediaRendition.objects.get(upload_id=media_id).profile == "h264-aac-mp4"

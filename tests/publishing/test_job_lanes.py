@@ -15,7 +15,7 @@ from django.utils import timezone
 
 from config.celery import app as celery_app
 from publishing import dispatch, inputs, lifecycle, outbox
-from publishing.models import DeliveryJob, Target, TargetState
+from publishing.models import DeliveryJob, Target, TargetState, ThreadItem, ThreadItemState
 from tests.media import files
 
 LANES = ("dispatch", "uploads")
@@ -127,4 +127,20 @@ def test_reconciliation_hands_each_read_back_to_the_uploads_lane(owner, accounts
     assert sorted(h["task"] for h in checks) == ["publishing.check", "publishing.check"]
     targets = sorted(str(pk) for pk in Target.objects.filter(publish=publish).values_list("pk", flat=True))
     assert sorted(h["argsrepr"].strip("(',)") for h in checks) == targets
+    assert broker_lists.llen("dispatch") == 0
+
+
+@pytest.mark.redis
+@pytest.mark.django_db(transaction=True)
+def test_an_unknown_reply_is_read_back_on_the_uploads_lane_by_its_own_ids(owner, accounts, broker_lists):
+    publish = _create(owner, [accounts.x])
+    target = Target.objects.get(publish=publish)
+    now = timezone.now()
+    item = ThreadItem.objects.create(target=target, position=1, content="Lost", state=ThreadItemState.UNKNOWN)
+    ThreadItem.objects.filter(pk=item.pk).update(next_check_at=now)
+    broker_lists.delete(*LANES)  # the delivery the create sent
+    dispatch.reconcile(now=now + dt.timedelta(seconds=1))
+    [check] = [json.loads(raw)["headers"] for raw in broker_lists.lrange("uploads", 0, -1)]
+    assert check["task"] == "publishing.check"
+    assert check["argsrepr"] == repr((str(target.pk), str(item.pk)))
     assert broker_lists.llen("dispatch") == 0

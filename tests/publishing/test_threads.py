@@ -14,9 +14,9 @@ import requests
 from django.db import connection
 from django.utils import timezone
 
-from publishing import checks, inputs, threads
-from publishing.dispatch import job_run, reconcile
-from publishing.models import DeliveryJob, Target, ThreadItem
+from publishing import checks, delivery, inputs
+from publishing.dispatch import job_run, reconcile, relay
+from publishing.models import DeliveryAttempt, DeliveryJob, JobState, Target, ThreadItem
 from tests.media import files
 from tests.publishing.safety_support import broker_down, create, error_of, fetch, queued_publish, target_of
 
@@ -47,6 +47,11 @@ def _texts(sandbox: Any, platform: str) -> list[str]:
     return [post.text for post in sandbox.state.posts_of(platform)]
 
 
+def _waiting_job(target: Target) -> str:
+    """The id of the target's job no worker took yet: its own, or its next reply's."""
+    return str(DeliveryJob.objects.get(target=target, state=JobState.PENDING).pk)
+
+
 @pytest.mark.parametrize("platform", ["x", "bluesky", "threads"])
 def test_a_thread_publishes_in_order_as_a_chain_of_replies(api, owner, accounts, sandbox, platform):
     account = getattr(accounts, platform)
@@ -69,6 +74,14 @@ def test_a_thread_publishes_in_order_as_a_chain_of_replies(api, owner, accounts,
     assert [item["platform_post_id"] for item in thread] == [p.id for p in posts[1:]]
     assert all(item["platform_post_url"].startswith("https://") for item in thread)
     assert {item["error"] is None for item in thread} == {True}
+    # Each reply went out as a unit of its own: one job and one attempt, with its evidence.
+    sends = DeliveryAttempt.objects.filter(item__target_id=target["id"]).order_by("item__position")
+    assert [(a.number, a.state, a.request["text"], a.response["post_id"]) for a in sends] == [
+        (1, "published", text, p.id) for text, p in zip(ITEMS, posts[1:], strict=True)
+    ]
+    jobs = DeliveryJob.objects.filter(item__target_id=target["id"]).order_by("item__position")
+    assert [(j.dispatch_id, j.state) for j in jobs] == [(f"reply:{a.item_id}:1", "done") for a in sends]
+    assert [a["number"] for a in target["attempts"]] == [1]  # the target's own attempts only
 
 
 def test_a_target_without_a_thread_shows_an_empty_one(api, owner, accounts, sandbox):
@@ -121,10 +134,11 @@ def test_an_item_whose_worker_died_before_sending_is_sent_again_once_surely_abse
         [ThreadItem(target=target, position=n, content=text) for n, text in enumerate(["A", "B", "C"], start=1)]
     )
     with broker_down():  # every hand-over of the thread is refused: the steps run here, one by one
-        job_run(job_id=str(DeliveryJob.objects.get(target=target).pk))
-        threads.thread_send(target_id=target.pk)
-        threads.thread_send(target_id=target.pk)
-        assert threads.item_claim(target_id=target.pk) is not None  # item 3 claimed, then the worker is gone
+        for _ in range(3):  # the target, then the first two replies
+            job_run(job_id=_waiting_job(target))
+    job = DeliveryJob.objects.get(pk=_waiting_job(target))  # item 3's: claimed and started, then the worker is gone
+    DeliveryJob.objects.filter(pk=job.pk).update(state=JobState.RUNNING, claimed_at=timezone.now(), runs=1)
+    assert delivery.attempt_start(job=DeliveryJob.objects.select_related("target", "item").get(pk=job.pk))
     assert _texts(sandbox, "x") == ["Root", "A", "B"]
 
     reconcile(now=_later(seconds=2))
@@ -141,25 +155,47 @@ def test_an_item_whose_worker_died_before_sending_is_sent_again_once_surely_abse
     assert [p.text for p in posts] == ["Root", "A", "B", "C"]
     assert _parent_of(posts[3]) == posts[2].id
     assert ThreadItem.objects.get(target=target, position=3).attempts == 2
+    sends = DeliveryAttempt.objects.filter(item__target=target, item__position=3).order_by("number")
+    assert [(a.number, a.state, a.error_code) for a in sends] == [(1, "failed", "NOT_FOUND"), (2, "published", "")]
     reconcile(now=_later(hours=1))
     assert len(sandbox.state.posts_of("x")) == 4
 
 
-def test_a_thread_no_worker_took_is_handed_over_by_the_sweep(api, owner, accounts, sandbox, settings):
-    settings.DISPATCH_RELAY_AFTER_SECONDS = 60
+def test_a_reply_the_broker_did_not_take_is_sent_by_the_relay(api, owner, accounts, sandbox):
     publish = queued_publish(owner, accounts.bluesky, content="Root post")
     target = Target.objects.get(publish=publish)
     ThreadItem.objects.create(target=target, position=1, content="Its reply")
-    with broker_down():  # the worker published the target; the thread's hand-over was lost
+    with broker_down():  # the worker published the target; its reply's job was refused
         job_run(job_id=str(DeliveryJob.objects.get(target=target).pk))
     assert _texts(sandbox, "bluesky") == ["Root post"]
+    assert DeliveryJob.objects.get(item__target=target).dispatch_id.startswith("reply:")
 
-    reconcile(now=_later(seconds=5))  # the hand-over's lease still holds
-    assert _texts(sandbox, "bluesky") == ["Root post"]
-    reconcile(now=_later(minutes=5))
+    relay()
 
     assert _texts(sandbox, "bluesky") == ["Root post", "Its reply"]
     assert target_of(fetch(api, owner.key, str(publish.pk)), "bluesky")["thread"][0]["status"] == "published"
+
+
+def test_a_rate_limited_reply_is_tried_again_in_the_same_attempt(api, owner, accounts, sandbox):
+    sandbox.outcomes("x", "ok", "rate_limited")
+    publish_id = create(api, owner.key, _body(accounts.x, ITEMS[:2])).json()["data"]["id"]
+    waiting = target_of(fetch(api, owner.key, publish_id), "x")
+    assert [item["status"] for item in waiting["thread"]] == ["pending", "pending"]
+    item = ThreadItem.objects.get(target_id=waiting["id"], position=1)
+    (send,) = DeliveryAttempt.objects.filter(item=item)
+    assert (send.state, send.http_status) == ("not_sent", 429)
+    job = DeliveryJob.objects.get(item=item)
+    assert (job.state, job.not_before > _later(seconds=60)) == (JobState.PENDING, True)
+    assert relay(now=_later(minutes=5)) == 0  # not before its pause
+
+    DeliveryJob.objects.filter(pk=job.pk).update(not_before=timezone.now())  # the pause has passed
+    relay(now=_later(minutes=20))
+
+    settled = target_of(fetch(api, owner.key, publish_id), "x")
+    assert [item["status"] for item in settled["thread"]] == ["published", "published"]
+    assert _texts(sandbox, "x") == ["First: the target's own post", *ITEMS[:2]]
+    (send,) = DeliveryAttempt.objects.filter(item=item)
+    assert (send.number, send.state, send.tries) == (1, "published", 2)
 
 
 def test_a_refused_item_fails_and_the_items_after_it_are_never_sent(api, owner, accounts, sandbox):
@@ -337,16 +373,17 @@ def test_parallel_runs_of_one_thread_send_each_item_once(owner, accounts, sandbo
     ThreadItem.objects.bulk_create(
         [ThreadItem(target=target, position=n, content=text) for n, text in enumerate(texts, start=1)]
     )
-    with broker_down():  # the target goes out; its thread waits for the runs below
+    with broker_down():  # the target goes out; its first reply's job waits for the runs below
         job_run(job_id=str(DeliveryJob.objects.get(target=target).pk))
+    first_reply = _waiting_job(target)
     # Slow answers, so that the runs overlap while a call is out.
     requests.post(f"{sandbox.url}/_sandbox/latency", json={"seconds": 0.3}, timeout=5)
     start = threading.Barrier(6)
 
-    def run(_: int) -> None:
+    def run(_: int) -> None:  # six messages for one job (a duplicate, a redelivery, relays)
         try:
             start.wait(timeout=30)
-            threads.thread_send(target_id=target.pk)
+            job_run(job_id=first_reply)
         finally:
             connection.close()
 

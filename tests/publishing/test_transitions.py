@@ -1,9 +1,12 @@
-"""The declared moves of targets and outbox jobs (`publishing.transitions`): the tables say
-what the spec's lifecycle says (spec §3, DESIGN §4), and a move they do not declare raises and
-writes nothing, through the ORM and through the worker's fixed statements alike."""
+"""The declared moves of targets, thread replies and outbox jobs (`publishing.transitions`):
+the tables say what the spec's lifecycle says (spec §3, DESIGN §4), a move they do not declare
+raises and writes nothing, through the ORM and through the worker's fixed statements alike,
+and nothing else in the app writes those states."""
 
 from __future__ import annotations
 
+import ast
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -19,8 +22,13 @@ from publishing.models import (
     PublishStatus,
     Target,
     TargetState,
+    ThreadItem,
+    ThreadItemState,
 )
 from publishing.transitions import (
+    ITEM_INITIAL,
+    ITEM_SOURCES,
+    ITEM_TRANSITIONS,
     JOB_INITIAL,
     JOB_SOURCES,
     JOB_TRANSITIONS,
@@ -28,18 +36,62 @@ from publishing.transitions import (
     TARGET_SOURCES,
     TARGET_TRANSITIONS,
     TransitionNotAllowed,
+    move_items,
     move_jobs,
     move_targets,
 )
 
 T = TargetState
+R = ThreadItemState
 
 # --- the tables ------------------------------------------------------------------------------
 
 
 def test_every_state_has_its_row():
     assert set(TARGET_TRANSITIONS) == set(TargetState)
+    assert set(ITEM_TRANSITIONS) == set(ThreadItemState)
     assert set(JOB_TRANSITIONS) == set(JobState)
+
+
+def test_the_reply_table_as_declared():
+    assert {
+        R.PENDING: {R.SENDING, R.FAILED},
+        R.SENDING: {R.PENDING, R.UNKNOWN, R.PUBLISHED, R.FAILED},
+        R.UNKNOWN: {R.UNKNOWN, R.PENDING, R.PUBLISHED, R.FAILED},
+        R.PUBLISHED: set(),
+        R.FAILED: set(),
+    } == ITEM_TRANSITIONS
+    assert set(ITEM_INITIAL) == {R.PENDING}
+    # Sent again only from unknown (read back and proven absent) or after a not-sent answer.
+    assert ITEM_SOURCES[R.PENDING] == {R.SENDING, R.UNKNOWN}
+    seen, frontier = set(ITEM_INITIAL), list(ITEM_INITIAL)
+    while frontier:
+        for to in ITEM_TRANSITIONS[frontier.pop()] - seen:
+            seen.add(to)
+            frontier.append(to)
+    assert seen == set(ThreadItemState)
+
+
+_MOVERS = Path(__file__).resolve().parents[2] / "publishing"
+
+
+def test_no_state_of_a_target_a_reply_or_a_job_is_written_but_by_its_mover():
+    """Every `.update(state=...)` in the app writes an attempt's state (an attempt is
+    evidence, not a state machine): the others go through move_targets, move_items and
+    move_jobs, which check the tables."""
+    found = []
+    for path in sorted(_MOVERS.glob("*.py")):
+        if path.name == "transitions.py":
+            continue
+        for node in ast.walk(ast.parse(path.read_text())):
+            if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)):
+                continue
+            if node.func.attr not in ("update", "bulk_update"):
+                continue
+            for keyword in node.keywords:
+                if keyword.arg == "state" and "AttemptState" not in ast.unparse(keyword.value):
+                    found.append(f"{path.name}:{node.lineno}")
+    assert found == []
 
 
 @pytest.mark.parametrize(
@@ -173,6 +225,19 @@ def test_a_row_that_moved_meanwhile_is_left_alone(owner, accounts):
     assert move_targets(Target.objects.filter(pk=target.pk), T.QUEUED) == 0
 
     assert _stored(target) == (T.PUBLISHED, 0)
+
+
+@pytest.mark.django_db
+def test_a_forbidden_reply_move_raises_and_writes_nothing(owner, accounts):
+    (target,) = _publish(owner, accounts, T.PUBLISHED)
+    published = ThreadItem.objects.create(target=target, position=1, state=R.PUBLISHED, platform_post_id="r1")
+    pending = ThreadItem.objects.create(target=target, position=2)
+
+    with pytest.raises(TransitionNotAllowed):  # a published reply is never sent again
+        move_items([pending, published], R.SENDING)
+    assert move_items(ThreadItem.objects.filter(target=target), R.SENDING) == 1  # the pending one only
+
+    assert list(ThreadItem.objects.filter(target=target).values_list("state", flat=True)) == [R.PUBLISHED, R.SENDING]
 
 
 @pytest.mark.django_db
