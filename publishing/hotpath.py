@@ -11,7 +11,7 @@ stay in `delivery` (which state follows which answer, the status of the publish,
 this module only reads and writes rows, and only along the moves `transitions` declares: each
 statement's state guard is built from its tables at import. A reply's start and answer take
 the ORM path on every database (a thread's replies are few next to posts). Other databases (SQLite in
-development), and PostgreSQL with DB_FIXED_STATEMENTS off, take the ORM path in `dispatch`,
+development), and PostgreSQL with DB_FIXED_STATEMENTS off, take the ORM path in `sending`,
 `delivery` and `validation`; the worker's tests run both paths, and check that they leave the
 same rows.
 
@@ -64,7 +64,7 @@ _TEAM_ACCOUNTS_SQL = f"""
 SELECT {_TEAM_ACCOUNT_COLUMNS} FROM accounts_socialaccount a WHERE a.team_id = %(team_id)s AND a.id = ANY(%(ids)s)
 """  # noqa: S608 - names from the models' metadata, values bound
 
-# The claim is `config.jobs.claim` written out (its ORM twin is `dispatch._claim`'s).
+# The claim is `config.jobs.claim` written out (its ORM twin is `sending._claim`'s).
 _CLAIMED = jobs.claim_sql(
     DeliveryJob,
     from_state=JOB_SOURCES[JobState.RUNNING],

@@ -128,7 +128,7 @@ def publish_create(
         ]
         validation.check_targets(publish, rows, accounts=accounts, unsupported_media_is_422=False)
         jobs = outbox.queue(rows, now=now, publish_media=media_ids) if released else []
-        for job in jobs:  # handed over right after the commit, so written marked (dispatch.send_jobs)
+        for job in jobs:  # handed over right after the commit, so written marked (handover.send_jobs)
             job.enqueued_at = now
         # Everything is decided in memory first, so each row is written once.
         publish.status = derive_status([t.state for t in rows])

@@ -6,7 +6,7 @@ purge of jobs long done (their attempts stay, as the evidence of what was sent).
 These run inside the transaction of the publish transition that calls them
 (`publishing.lifecycle`), under its lock on the publish, and give back the jobs they wrote:
 that transition hands them to the broker once its transaction has committed (the scheduler's
-release, `dispatch.release_due`, does the same with its batches). Targets move only as
+release, `release.release_due`, does the same with its batches). Targets move only as
 `publishing.transitions` declares.
 """
 
@@ -136,7 +136,7 @@ def is_waiting(publish: Publish) -> bool:
 def unsent(publish: Publish) -> list[DeliveryJob]:
     """The publish's target jobs that never reached the broker: pending, unmarked and never run (one
     that ran and waits out a pause is the relay's to send when due). A refusal leaves a
-    create's jobs so too, their mark taken off (`dispatch.send_jobs`)."""
+    create's jobs so too, their mark taken off (`handover.send_jobs`)."""
     jobs = DeliveryJob.objects.filter(
         target__publish=publish, item=None, state=JobState.PENDING, enqueued_at__isnull=True, runs=0
     )

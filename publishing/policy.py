@@ -1,5 +1,5 @@
 """What differs between the kinds of unit sent to a platform once, as data beside the one
-path they share (`dispatch.job_run`, `publishing.delivery`: claim, start, call, finish, read
+path they share (`sending.job_run`, `publishing.delivery`: claim, start, call, finish, read
 back): a target's own post, and a reply in its thread. Each kind has its outbox job and its
 attempt rows, and its states in `publishing.transitions`; what follows a reply's or a target's
 answer in its thread is `publishing.threads`' (the next reply's job, written with the answer).

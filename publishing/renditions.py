@@ -2,7 +2,7 @@
 renditions made for them (`media.fitting`, in the media lane), and the post with those
 standing in.
 
-A delivery (`publishing.dispatch`) and a thread item (`publishing.threads`) fit their post the
+A delivery (`publishing.sending`) and a thread item (`publishing.threads`) fit their post the
 same way, before the call that could create it: `fitted()` finds the renditions made (one
 query); when some are missing it answers `Missing`, and the caller hands their making to the
 media lane (`hand_over`) and waits to be sent again, never making them in a dispatch thread.

@@ -94,7 +94,7 @@ def _attempt(target: Target, row: dict[str, Any]) -> DeliveryAttempt:
 
 def media_sent(attempt: DeliveryAttempt) -> list[dict[str, Any]]:
     """The files an attempt sent: each upload, or the fitted rendition that went in its place
-    (`publishing.dispatch` records them in the attempt's request)."""
+    (`publishing.sending` records them in the attempt's request)."""
     sent = getattr(attempt, "media_sent", None)  # attempts read with their targets carry it
     if sent is None and "request" not in attempt.get_deferred_fields():
         sent = (attempt.request or {}).get("media")

@@ -15,7 +15,7 @@ from django.conf import settings
 from django.utils import timezone
 
 from config import lanes
-from publishing import dispatch
+from publishing import readback, release, sending
 
 logger = logging.getLogger(__name__)
 
@@ -28,7 +28,7 @@ logger = logging.getLogger(__name__)
     time_limit=settings.DISPATCH_TIME_LIMIT,
 )
 def deliver(job_id: str) -> None:
-    dispatch.job_run(job_id=job_id)
+    sending.job_run(job_id=job_id)
 
 
 # A run armed for a due moment starts this much after it: the worker's timer may wake a
@@ -41,10 +41,10 @@ def release_due(arm: bool = True) -> int:
     """One scheduler tick (beat's run, `arm` true) or a run it queued (`arm` false). When more
     is due than one batch, one more run is queued first, so an idle worker process shares the
     release (SKIP LOCKED keeps the two apart). Beat's run then arms a run for each due moment
-    before the next tick (`dispatch.release_moments`): a publish goes out at its time, not up
+    before the next tick (`release.release_moments`): a publish goes out at its time, not up
     to a tick later."""
     now = timezone.now()
-    released = dispatch.release_due(now=now, on_backlog=_one_more_release)
+    released = release.release_due(now=now, on_backlog=_one_more_release)
     if arm:
         _arm_releases(after=now)
     return released
@@ -63,7 +63,7 @@ def _arm_releases(*, after: dt.datetime) -> None:
     looked) and before the next tick; one that fell due meanwhile is released at once. A run
     the broker refused leaves its publishes to the next tick."""
     tick = dt.timedelta(seconds=settings.SCHEDULER_TICK_SECONDS)
-    for moment in dispatch.release_moments(after=after, within=tick):
+    for moment in release.release_moments(after=after, within=tick):
         try:
             release_due.apply_async(
                 kwargs={"arm": False}, eta=moment + ARMED_MARGIN, expires=moment + tick, retry=False
@@ -75,7 +75,7 @@ def _arm_releases(*, after: dt.datetime) -> None:
 
 @shared_task(name="publishing.relay", soft_time_limit=50, time_limit=60)
 def relay() -> int:
-    return dispatch.relay()
+    return release.relay()
 
 
 @shared_task(name="publishing.reconcile", soft_time_limit=240, time_limit=270)
@@ -83,14 +83,14 @@ def reconcile() -> int:
     # Beat asks every few seconds and a run waits on the platforms' read-backs: runs that
     # overlapped would fill the control lane that releases and relays share.
     with lanes.alone("publishing.reconcile", lease_seconds=270) as first:
-        return dispatch.reconcile() if first else 0
+        return readback.reconcile() if first else 0
 
 
 @shared_task(name="publishing.check", soft_time_limit=240, time_limit=270)
 def check(target_id: str, item_id: str | None = None) -> None:
     """Read one processing or unknown unit (a target, or a reply of its thread) back from its
     platform (in the `uploads` lane)."""
-    dispatch.check(target_id=target_id, item_id=item_id)
+    readback.check(target_id=target_id, item_id=item_id)
 
 
 @shared_task(name="publishing.purge_idempotency_keys", soft_time_limit=50, time_limit=60)

@@ -1,6 +1,6 @@
 """Threads: a target's later posts (`ThreadItem`), each published as a reply to the post before
 it once that post is published. A reply is a unit of the one delivery path, as a target's own
-post is (`dispatch.job_run`, `publishing.delivery`): one outbox job and one attempt row per
+post is (`sending.job_run`, `publishing.delivery`): one outbox job and one attempt row per
 send, its moves declared in `publishing.transitions`, what differs (a reply proven absent is
 sent again) in `policy.REPLY`. What is the thread's own is here:
 

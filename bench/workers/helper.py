@@ -35,7 +35,7 @@ from django.conf import settings
 from django.db.models import Count
 from django.utils import timezone
 from accounts.models import SocialAccount
-from publishing import dispatch
+from publishing import handover, release
 from publishing.models import DeliveryAttempt, DeliveryJob, Publish, ScheduledRelease, Target
 from teams.models import Team
 
@@ -95,7 +95,7 @@ def make_jobs(tag, n, accounts, enqueue):
     started = time.perf_counter()
     if enqueue:
         for start in range(0, len(ids), 500):
-            dispatch.send_jobs(ids[start:start + 500])
+            handover.send_jobs(ids[start:start + 500])
     return {"jobs": len(ids), "enqueue_seconds": time.perf_counter() - started}
 
 def make_scheduled(tag, n, accounts):
@@ -123,7 +123,7 @@ def relay_drain(tag, max_calls):
     calls, seconds = [], []
     while len(calls) < max_calls and jobs.filter(enqueued_at__isnull=True).exists():
         started = time.perf_counter()
-        calls.append(dispatch.relay())
+        calls.append(release.relay())
         seconds.append(time.perf_counter() - started)
     return {"calls": calls, "seconds": seconds, "left": jobs.filter(enqueued_at__isnull=True).count(),
             "interval": float(settings.CELERY_BEAT_SCHEDULE["publishing-relay"]["schedule"])}

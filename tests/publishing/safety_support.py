@@ -124,7 +124,7 @@ import sys
 import django
 
 django.setup()
-from publishing.dispatch import job_run
+from publishing.sending import job_run
 
 job_run(job_id=sys.argv[1])
 """

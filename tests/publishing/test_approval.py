@@ -10,7 +10,7 @@ import pytest
 from django.utils import timezone
 
 from demo.seed import sandbox_account
-from publishing.dispatch import release_due
+from publishing.release import release_due
 from teams import services as team_services
 from teams.models import SCOPES, Role
 from tests.factories import UserFactory

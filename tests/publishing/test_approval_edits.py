@@ -11,8 +11,8 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from publishing.dispatch import release_due
 from publishing.models import Publish
+from publishing.release import release_due
 from tests.factories import UserFactory
 from webhooks.models import Event
 

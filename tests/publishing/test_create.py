@@ -13,8 +13,8 @@ from django.utils import timezone
 
 from config.throttling import WINDOW_SECONDS
 from demo.seed import sandbox_account
-from publishing.dispatch import release_due
 from publishing.models import Publish
+from publishing.release import release_due
 from teams import keys
 from tests.factories import PlanFactory
 from tests.media import files

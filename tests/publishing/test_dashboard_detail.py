@@ -15,9 +15,9 @@ from django.test.utils import CaptureQueriesContext
 
 from demo.seed import sandbox_account
 from publishing import inputs, lifecycle
-from publishing.dispatch import relay
 from publishing.links import live_link
 from publishing.models import ApprovalStatus, Publish, PublishMode, PublishStatus, Target, TargetState
+from publishing.release import relay
 from tests.media import files
 from tests.publishing.safety_support import broker_down
 

@@ -26,7 +26,7 @@ from django.utils import timezone
 
 from config.celery import app as celery_app
 from config.celery import recycle_database
-from publishing import dispatch, handover, tasks
+from publishing import handover, release, tasks
 from publishing.models import (
     ApprovalStatus,
     DeliveryAttempt,
@@ -147,12 +147,12 @@ def _statements(queries: CaptureQueriesContext) -> Counter[str]:
 def test_many_jobs_are_handed_over_in_one_round_trip_and_marked_in_one_update(broker, relayed, owner, accounts):
     jobs = _jobs(_publishes(owner, [accounts.x, accounts.bluesky], 40, state=TargetState.QUEUED))
     broker.expect(jobs)
-    dispatch.send_jobs(jobs[:1])  # the pooled connection exists and its queue is declared
+    handover.send_jobs(jobs[:1])  # the pooled connection exists and its queue is declared
     connections, relayed.hold = relayed.connections, True
 
     with CaptureQueriesContext(connection) as queries:
         started = time.monotonic()
-        dispatch.send_jobs(jobs[1:])
+        handover.send_jobs(jobs[1:])
         took = time.monotonic() - started
 
     # Instances are used as they are: no SELECT, one UPDATE for all of them.
@@ -168,11 +168,11 @@ def test_many_jobs_are_handed_over_in_one_round_trip_and_marked_in_one_update(br
 def test_the_broker_connection_is_pooled_across_hand_overs(broker, relayed, owner, accounts):
     jobs = _jobs(_publishes(owner, [accounts.x], 4, state=TargetState.QUEUED))
     broker.expect(jobs)
-    dispatch.send_jobs(jobs[:1])
+    handover.send_jobs(jobs[:1])
     connections = relayed.connections
 
     for job in jobs[1:]:
-        dispatch.send_jobs([job])
+        handover.send_jobs([job])
 
     assert relayed.connections == connections
     assert sorted(broker.task_ids()) == sorted(job.dispatch_id for job in jobs)
@@ -183,7 +183,7 @@ def test_ids_are_looked_up_in_one_select(broker, owner, accounts):
     broker.expect(jobs)
 
     with CaptureQueriesContext(connection) as queries:
-        dispatch.send_jobs([job.pk for job in jobs[:3]] + [str(job.pk) for job in jobs[3:]])
+        handover.send_jobs([job.pk for job in jobs[:3]] + [str(job.pk) for job in jobs[3:]])
 
     assert _statements(queries) == Counter({"SELECT": 1, "UPDATE": 1})
     assert sorted(broker.task_ids()) == sorted(job.dispatch_id for job in jobs)
@@ -197,7 +197,7 @@ def test_only_jobs_still_pending_with_the_same_runs_are_marked_enqueued(broker, 
     DeliveryJob.objects.filter(pk=claimed.pk).update(state=JobState.RUNNING, runs=1)
     DeliveryJob.objects.filter(pk=put_back.pk).update(runs=1)
 
-    dispatch.send_jobs(jobs)
+    handover.send_jobs(jobs)
 
     enqueued = set(DeliveryJob.objects.exclude(enqueued_at=None).values_list("pk", flat=True))
     assert enqueued == {untouched.pk}
@@ -206,8 +206,8 @@ def test_only_jobs_still_pending_with_the_same_runs_are_marked_enqueued(broker, 
 def test_a_refused_hand_over_marks_the_jobs_refused_and_raises(owner, accounts):
     jobs = _jobs(_publishes(owner, [accounts.x, accounts.bluesky], 4, state=TargetState.QUEUED))
 
-    with broker_down(), pytest.raises(dispatch.DispatchUncertain):
-        dispatch.send_jobs(jobs)
+    with broker_down(), pytest.raises(handover.DispatchUncertain):
+        handover.send_jobs(jobs)
 
     rows = DeliveryJob.objects.filter(pk__in=[j.pk for j in jobs])
     assert rows.filter(state=JobState.PENDING, enqueued_at=None).exclude(refused_at=None).count() == 4
@@ -228,7 +228,7 @@ def test_a_create_hands_its_jobs_over_written_marked_with_no_second_write(broker
     assert None not in [job.enqueued_at for job in jobs]  # committed with the create
     assert _job_writes(queries) == []
     # Marked: the relay leaves them alone until the mark is old, as after any hand-over.
-    assert dispatch.relay() == 0
+    assert release.relay() == 0
 
 
 def test_a_refused_create_hand_over_takes_the_mark_off_so_the_relay_sends_the_jobs(broker, owner, accounts):
@@ -239,7 +239,7 @@ def test_a_refused_create_hand_over_takes_the_mark_off_so_the_relay_sends_the_jo
     broker.expect(list(rows))
     assert rows.filter(state=JobState.PENDING, enqueued_at=None).exclude(refused_at=None).count() == 2
     assert broker.task_ids() == []
-    assert dispatch.relay() == 2  # at its next run, not RELAY_AFTER later
+    assert release.relay() == 2  # at its next run, not RELAY_AFTER later
     assert Counter(broker.task_ids()) == Counter({job.dispatch_id: 1 for job in rows})
 
 
@@ -251,8 +251,8 @@ def test_a_create_whose_message_was_lost_is_relayed_once_its_mark_is_old(broker,
     broker.expect(jobs)
     broker.remove_ours()  # the broker lost it (a Redis restarted without persistence)
 
-    assert dispatch.relay() == 0
-    assert dispatch.relay(now=timezone.now() + dispatch.RELAY_AFTER + dt.timedelta(seconds=1)) == 1
+    assert release.relay() == 0
+    assert release.relay(now=timezone.now() + release.RELAY_AFTER + dt.timedelta(seconds=1)) == 1
     assert broker.task_ids() == [jobs[0].dispatch_id]
 
 
@@ -277,18 +277,18 @@ def test_sending_a_publishs_jobs_again_hands_over_what_never_reached_the_broker(
 
 
 def test_the_relay_hands_over_every_batch_in_one_run(broker, owner, accounts):
-    count = dispatch.RELAY_BATCH * 2 + 300
+    count = release.RELAY_BATCH * 2 + 300
     jobs = _jobs(_publishes(owner, [accounts.x, accounts.bluesky], count, state=TargetState.QUEUED))
     broker.expect(jobs)
 
     with CaptureQueriesContext(connection) as queries:
-        assert dispatch.relay() == count
+        assert release.relay() == count
 
     assert len(queries.captured_queries) <= 6 * 3  # a handful of statements a batch, not a job
     assert Counter(broker.task_ids()) == Counter({job.dispatch_id: 1 for job in jobs})
     assert not DeliveryJob.objects.filter(enqueued_at=None).exists()
-    assert dispatch.relay() == 0
-    assert dispatch.relay(now=timezone.now() + dt.timedelta(hours=1)) == count  # taken long ago, never claimed
+    assert release.relay() == 0
+    assert release.relay(now=timezone.now() + dt.timedelta(hours=1)) == count  # taken long ago, never claimed
 
 
 def test_a_relay_during_an_outage_leaves_the_jobs_for_the_next_one(broker, owner, accounts):
@@ -296,10 +296,10 @@ def test_a_relay_during_an_outage_leaves_the_jobs_for_the_next_one(broker, owner
     broker.expect(jobs)
 
     with broker_down():
-        assert dispatch.relay() == 0
+        assert release.relay() == 0
     assert DeliveryJob.objects.filter(enqueued_at=None).count() == 3
 
-    assert dispatch.relay() == 3
+    assert release.relay() == 3
     assert sorted(broker.task_ids()) == sorted(job.dispatch_id for job in jobs)
 
 
@@ -308,7 +308,7 @@ def test_a_relay_during_an_outage_leaves_the_jobs_for_the_next_one(broker, owner
 
 def test_one_tick_releases_many_due_publishes_in_batches(broker, owner, accounts):
     due = timezone.now() - dt.timedelta(seconds=1)
-    count = dispatch.RELEASE_BATCH * 2 + 100
+    count = release.RELEASE_BATCH * 2 + 100
     publishes = _publishes(owner, [accounts.x, accounts.bluesky], count, state=TargetState.SCHEDULED, due=due)
     later = _publishes(owner, [accounts.x], 2, state=TargetState.SCHEDULED, due=due + dt.timedelta(hours=1))
     gated = _publishes(owner, [accounts.x], 2, state=TargetState.SCHEDULED, due=due)
@@ -316,7 +316,7 @@ def test_one_tick_releases_many_due_publishes_in_batches(broker, owner, accounts
     Publish.objects.filter(pk=gated[1].pk).update(approval_status=ApprovalStatus.REJECTED)
 
     with CaptureQueriesContext(connection) as queries:
-        assert dispatch.release_due(now=timezone.now()) == count
+        assert release.release_due(now=timezone.now()) == count
 
     assert len(queries.captured_queries) <= 12 * 3  # a fixed number of statements a batch
     jobs = _jobs(publishes)
@@ -334,7 +334,7 @@ def test_one_tick_releases_many_due_publishes_in_batches(broker, owner, accounts
     waiting = later + gated
     assert ScheduledRelease.objects.filter(publish__in=waiting).count() == 4
     assert not DeliveryJob.objects.filter(target__publish__in=waiting).exists()
-    assert dispatch.release_due(now=timezone.now()) == 0
+    assert release.release_due(now=timezone.now()) == 0
 
 
 def _armed_runs(client: redis.Redis) -> list[tuple[dt.datetime, dt.datetime, dict[str, Any]]]:
@@ -371,7 +371,7 @@ def test_a_tick_arms_a_run_for_each_second_something_falls_due_before_the_next_t
     assert ScheduledRelease.objects.filter(publish__in=after_the_tick).exists()
 
     # A run armed for a moment releases what is due by then, and arms nothing.
-    assert dispatch.release_due(now=at[1] + tasks.ARMED_MARGIN) == 4
+    assert release.release_due(now=at[1] + tasks.ARMED_MARGIN) == 4
     assert tasks.release_due(arm=False) == 0
     assert _armed_runs(broker.client) == []
 
@@ -404,7 +404,7 @@ def test_a_released_publish_is_sent_and_published(owner, accounts, sandbox):
     due = timezone.now() - dt.timedelta(seconds=1)
     publishes = _publishes(owner, [accounts.x, accounts.bluesky], 2, state=TargetState.SCHEDULED, due=due)
 
-    assert dispatch.release_due() == 2  # eager: each job runs as it is handed over
+    assert release.release_due() == 2  # eager: each job runs as it is handed over
 
     assert set(Publish.objects.filter(pk__in=[p.pk for p in publishes]).values_list("status", flat=True)) == {
         PublishStatus.PUBLISHED
@@ -418,11 +418,11 @@ def test_a_refused_hand_over_after_a_release_leaves_the_jobs_for_the_relay(owner
     publishes = _publishes(owner, [accounts.x], 2, state=TargetState.SCHEDULED, due=due)
 
     with broker_down():
-        assert dispatch.release_due() == 2
+        assert release.release_due() == 2
 
     jobs = DeliveryJob.objects.filter(target__publish__in=publishes)
     assert jobs.filter(state=JobState.PENDING, enqueued_at=None).exclude(refused_at=None).count() == 2
-    assert dispatch.relay() == 2
+    assert release.relay() == 2
     assert set(Publish.objects.filter(pk__in=[p.pk for p in publishes]).values_list("status", flat=True)) == {
         PublishStatus.PUBLISHED
     }
@@ -431,17 +431,17 @@ def test_a_refused_hand_over_after_a_release_leaves_the_jobs_for_the_relay(owner
 
 def test_a_broker_outage_during_a_large_release_leaves_every_batch_for_the_relay(broker, owner, accounts):
     due = timezone.now() - dt.timedelta(seconds=1)
-    count = dispatch.RELEASE_BATCH * 2 + 10
+    count = release.RELEASE_BATCH * 2 + 10
     publishes = _publishes(owner, [accounts.x], count, state=TargetState.SCHEDULED, due=due)
 
     with broker_down():
-        assert dispatch.release_due() == count  # released in the database all the same
+        assert release.release_due() == count  # released in the database all the same
 
     jobs = _jobs(publishes)
     broker.expect(jobs)
     assert len(jobs) == count
     assert not DeliveryJob.objects.filter(pk__in=[j.pk for j in jobs]).exclude(enqueued_at=None).exists()
-    assert dispatch.relay() == count
+    assert release.relay() == count
     assert Counter(broker.task_ids()) == Counter({job.dispatch_id: 1 for job in jobs})
 
 
@@ -449,7 +449,7 @@ def test_a_broker_outage_during_a_large_release_leaves_every_batch_for_the_relay
 @pytest.mark.django_db(transaction=True)
 def test_two_concurrent_ticks_release_each_publish_once(broker, owner, accounts):
     due = timezone.now() - dt.timedelta(seconds=1)
-    count = dispatch.RELEASE_BATCH * 3
+    count = release.RELEASE_BATCH * 3
     publishes = _publishes(owner, [accounts.x, accounts.bluesky], count, state=TargetState.SCHEDULED, due=due)
     start = threading.Barrier(2)
     released: list[int] = []
@@ -457,7 +457,7 @@ def test_two_concurrent_ticks_release_each_publish_once(broker, owner, accounts)
     def tick() -> None:
         try:
             start.wait(timeout=30)
-            released.append(dispatch.release_due())
+            released.append(release.release_due())
         finally:
             connection.close()
 
@@ -496,13 +496,13 @@ def test_a_tick_skips_a_publish_a_transition_holds_and_releases_it_next_time(bro
     holder.start()
     try:
         assert locked.wait(timeout=30)
-        assert dispatch.release_due() == 3  # does not wait for the held row
+        assert release.release_due() == 3  # does not wait for the held row
         assert ScheduledRelease.objects.filter(publish=held).exists()
     finally:
         done.set()
         holder.join(timeout=30)
 
-    assert dispatch.release_due() == 1
+    assert release.release_due() == 1
     jobs = _jobs([held, *others])
     broker.expect(jobs)
     assert len(jobs) == 4
@@ -539,7 +539,7 @@ def test_a_tick_hands_over_the_publish_due_first_first(broker, owner, accounts):
         for n in range(1, 6)
     ]
 
-    assert dispatch.release_due(now=timezone.now()) == len(publishes)
+    assert release.release_due(now=timezone.now()) == len(publishes)
 
     jobs = {job.target.publish_id: job.dispatch_id for job in DeliveryJob.objects.select_related("target")}
     broker.expect(list(DeliveryJob.objects.filter(target__publish__in=publishes)))

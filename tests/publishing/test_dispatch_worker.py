@@ -22,8 +22,8 @@ from django.db import connection
 from bench.common import procfile_command, replace_option
 from config.celery import app as celery_app
 from config.task_limits import HARD_LIMIT_EXIT
-from publishing.dispatch import reconcile
 from publishing.models import DeliveryAttempt, DeliveryJob, Publish, Target
+from publishing.readback import reconcile
 from publishing.tasks import deliver
 from tests.publishing.safety_support import database_url, queued_publish, wait_until
 

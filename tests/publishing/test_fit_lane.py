@@ -25,7 +25,7 @@ from accounts.platforms.threads import Client as ThreadsClient
 from config.celery import app as celery_app
 from demo.seed import sandbox_account
 from media.models import MediaRendition
-from publishing import dispatch
+from publishing import readback, release
 from publishing.models import DeliveryAttempt, DeliveryJob, Target, ThreadItem
 from publishing.tasks import deliver
 from tests.media import files
@@ -200,8 +200,8 @@ def test_a_failed_fit_fails_the_target_once_with_a_fixed_text_and_nothing_loops(
     with _ran() as ran:
         response = _publish(api, owner.key, [accounts.instagram], media_id)
         target = _target(api, owner.key, response.json()["data"]["id"])
-        dispatch.relay(now=timezone.now() + dt.timedelta(hours=1))
-        dispatch.reconcile(now=timezone.now() + dt.timedelta(hours=1))
+        release.relay(now=timezone.now() + dt.timedelta(hours=1))
+        readback.reconcile(now=timezone.now() + dt.timedelta(hours=1))
 
     assert target["status"] == "failed"
     assert target["error"]["code"] == "MEDIA_FIT_FAILED"
@@ -268,7 +268,7 @@ def test_two_deliveries_and_the_relay_share_one_transcode(api, owner, accounts, 
         # The first delivery's fit holds the lease, inside its transcode.
         _wait_for(lambda: starts.exists() or not creating.is_alive())
         assert not answers, answers[0].json()
-        relayed = dispatch.relay(now=timezone.now() + dt.timedelta(hours=1))  # both jobs, again
+        relayed = release.relay(now=timezone.now() + dt.timedelta(hours=1))  # both jobs, again
         assert relayed == 2
         assert starts.read_text().count("start") == 1  # they wait for it
         assert sandbox.state.posts == []

@@ -14,7 +14,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from publishing import dispatch, hotpath
+from publishing import hotpath, sending
 from publishing.models import DeliveryAttempt, DeliveryJob, JobState, Publish, PublishStatus, Target, TargetState
 from webhooks.models import Event
 
@@ -39,7 +39,7 @@ def _publish(owner: Any, accounts: Any, content: str = "Same rows") -> Publish:
 
 def _run(publish: Publish) -> None:
     for job in DeliveryJob.objects.filter(target__publish=publish, state=JobState.PENDING):
-        dispatch.job_run(job_id=str(job.pk))
+        sending.job_run(job_id=str(job.pk))
 
 
 def _rows(publish: Publish) -> dict[str, Any]:
@@ -147,7 +147,7 @@ def test_delivering_a_target_on_postgresql_takes_four_statements_and_the_commit(
     job = DeliveryJob.objects.get(target__publish=publish, target__platform="x")
 
     with CaptureQueriesContext(connection) as queries:
-        dispatch.job_run(job_id=str(job.pk))
+        sending.job_run(job_id=str(job.pk))
 
     # claim, start, then under the publish lock: the answer and the status
     statements = [q["sql"].split(None, 1)[0].upper() for q in queries.captured_queries]

@@ -14,7 +14,7 @@ import redis
 from django.utils import timezone
 
 from config.celery import app as celery_app
-from publishing import dispatch, inputs, lifecycle, outbox
+from publishing import inputs, lifecycle, outbox, readback, release
 from publishing.models import DeliveryJob, Target, TargetState, ThreadItem, ThreadItemState
 from tests.media import files
 
@@ -106,7 +106,7 @@ def test_the_scheduler_sends_each_job_on_its_lane(owner, accounts, upload, broke
     soon = timezone.now() + dt.timedelta(minutes=5)
     text = _create(owner, [accounts.x, accounts.bluesky], scheduled_at=soon)
     with_video = _create(owner, [accounts.x, accounts.bluesky], scheduled_at=soon, own_media=[video])
-    assert dispatch.release_due(now=soon + dt.timedelta(seconds=1)) == 2
+    assert release.release_due(now=soon + dt.timedelta(seconds=1)) == 2
     assert _lanes(text) == {"x": "dispatch", "bluesky": "dispatch"}
     assert _lanes(with_video) == {"x": "uploads", "bluesky": "dispatch"}
     jobs = {job.target_id: str(job.pk) for job in DeliveryJob.objects.all()}
@@ -122,7 +122,7 @@ def test_reconciliation_hands_each_read_back_to_the_uploads_lane(owner, accounts
     now = timezone.now()
     Target.objects.filter(publish=publish).update(state=TargetState.PROCESSING, next_check_at=now)
     broker_lists.delete(*LANES)  # the deliveries the create sent
-    dispatch.reconcile(now=now + dt.timedelta(seconds=1))
+    readback.reconcile(now=now + dt.timedelta(seconds=1))
     checks = [json.loads(raw)["headers"] for raw in broker_lists.lrange("uploads", 0, -1)]
     assert sorted(h["task"] for h in checks) == ["publishing.check", "publishing.check"]
     targets = sorted(str(pk) for pk in Target.objects.filter(publish=publish).values_list("pk", flat=True))
@@ -139,7 +139,7 @@ def test_an_unknown_reply_is_read_back_on_the_uploads_lane_by_its_own_ids(owner,
     item = ThreadItem.objects.create(target=target, position=1, content="Lost", state=ThreadItemState.UNKNOWN)
     ThreadItem.objects.filter(pk=item.pk).update(next_check_at=now)
     broker_lists.delete(*LANES)  # the delivery the create sent
-    dispatch.reconcile(now=now + dt.timedelta(seconds=1))
+    readback.reconcile(now=now + dt.timedelta(seconds=1))
     [check] = [json.loads(raw)["headers"] for raw in broker_lists.lrange("uploads", 0, -1)]
     assert check["task"] == "publishing.check"
     assert check["argsrepr"] == repr((str(target.pk), str(item.pk)))

@@ -14,8 +14,8 @@ import pytest
 from django.db import transaction
 
 from publishing import approval, handover, inputs, lifecycle
-from publishing.dispatch import relay
 from publishing.models import DeliveryJob, JobState, Publish, PublishStatus
+from publishing.release import relay
 from tests.publishing.safety_support import broker_down
 
 pytestmark = pytest.mark.django_db

@@ -12,7 +12,7 @@ from django.utils import timezone
 
 from accounts import pacing
 from accounts.platforms.limits import POSTING_RATES
-from publishing import dispatch
+from publishing import sending
 from publishing.models import DeliveryAttempt, DeliveryJob, JobState, TargetState
 from tests.publishing.safety_support import queued_publish
 
@@ -65,7 +65,7 @@ def test_a_post_past_its_accounts_allowance_waits_in_the_outbox_unsent(log, owne
     _turns("x", allowance, accounts.x.pk)  # the account's posts of the last 15 minutes
     publish = queued_publish(owner, accounts.x, content="One too many")
     job = DeliveryJob.objects.get(target__publish=publish)
-    dispatch.job_run(job_id=str(job.pk))
+    sending.job_run(job_id=str(job.pk))
     job.refresh_from_db()
     target = job.target
     assert (job.state, job.runs, target.state) == (JobState.PENDING, 0, TargetState.QUEUED)
@@ -75,5 +75,5 @@ def test_a_post_past_its_accounts_allowance_waits_in_the_outbox_unsent(log, owne
     assert sandbox.posts("x") == []
     # Another account of the team posts at once.
     other = DeliveryJob.objects.get(target__publish=queued_publish(owner, accounts.bluesky, content="Not paced"))
-    dispatch.job_run(job_id=str(other.pk))
+    sending.job_run(job_id=str(other.pk))
     assert [p["text"] for p in sandbox.posts("bluesky")] == ["Not paced"]

@@ -9,7 +9,7 @@ import datetime as dt
 import pytest
 from django.utils import timezone
 
-from publishing import dispatch, tasks
+from publishing import sending, tasks
 from publishing.models import DeliveryAttempt, DeliveryJob, JobState
 
 pytestmark = pytest.mark.django_db
@@ -32,7 +32,7 @@ def test_done_jobs_past_retention_go_and_their_attempts_stay(api, owner, account
 
     assert not DeliveryJob.objects.filter(pk=job.pk).exists()
     assert DeliveryAttempt.objects.get(target__publish_id=publish_id).state == "published"
-    dispatch.job_run(job_id=str(job.pk))  # a late duplicate message: nothing to claim
+    sending.job_run(job_id=str(job.pk))  # a late duplicate message: nothing to claim
     assert len(sandbox.posts("x")) == 1
     assert api.get(f"/api/v1/publishes/{publish_id}").json()["data"]["status"] == "published"
 

@@ -11,7 +11,7 @@ from django.utils import timezone
 
 from media import services as media_services
 from media import storage
-from publishing.dispatch import reconcile
+from publishing.readback import reconcile
 from tests.media import files
 from webhooks.models import Event
 

@@ -18,8 +18,10 @@ from rest_framework.test import APIClient
 
 from config.errors import Unprocessable
 from publishing import delivery, inputs, lifecycle
-from publishing.dispatch import RELAY_AFTER, job_run, reconcile, relay
 from publishing.models import DeliveryAttempt, DeliveryJob, JobState, Publish, Target
+from publishing.readback import reconcile
+from publishing.release import RELAY_AFTER, relay
+from publishing.sending import job_run
 from publishing.tasks import deliver
 from tests.media import files
 from tests.publishing.safety_support import (

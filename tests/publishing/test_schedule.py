@@ -11,8 +11,8 @@ from django.utils import timezone
 
 from media import services as media_services
 from media import storage
-from publishing.dispatch import release_due
 from publishing.models import ScheduledRelease
+from publishing.release import release_due
 from teams import services as team_services
 from teams.models import SCOPES, Role
 from tests.factories import UserFactory

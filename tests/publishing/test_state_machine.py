@@ -46,7 +46,7 @@ import sandbox.platforms.linkedin as sandbox_linkedin
 import sandbox.state as sandbox_state
 from accounts.platforms.threads import Client as ThreadsClient
 from demo.seed import sandbox_account
-from publishing import delivery, dispatch, status
+from publishing import delivery, readback, release, status
 from publishing.models import DeliveryJob, JobState
 from publishing.selectors import publishes_for
 from publishing.serializers import PublishSerializer
@@ -742,7 +742,7 @@ class PublishLifecycle(RuleBasedStateMachine):
             ),
             key=lambda p: p.scheduled_at or now,
         )
-        released = dispatch.release_due(now=now)
+        released = release.release_due(now=now)
         assert released == len(due), (released, [p.handle for p in due])
         for pub in due:
             self._release(pub, [t for t in pub.targets.values() if t.state == "scheduled"])
@@ -768,7 +768,7 @@ class PublishLifecycle(RuleBasedStateMachine):
             ((p, t) for p in self.pubs for t in p.targets.values() if t.waiting_retry),
             key=lambda pt: order.get((pt[0].id, pt[1].platform), len(order) + pt[1].job_seq),
         )
-        sent = dispatch.relay(now=now)
+        sent = release.relay(now=now)
         assert sent == len(waiting), (sent, len(waiting))
         for _, target in waiting:
             self._send(target)
@@ -780,7 +780,7 @@ class PublishLifecycle(RuleBasedStateMachine):
     def reconcile(self, delta: dt.timedelta) -> None:
         now = CLOCK.advance(delta)  # past every open target's first check (5 s after its answer)
         open_targets = [(p, t) for p in self.pubs if not p.discarded for t in p.targets.values() if t.state in OPEN]
-        checked = dispatch.reconcile(now=now)
+        checked = readback.reconcile(now=now)
         assert checked == len(open_targets), (checked, len(open_targets))
         for pub, target in open_targets:
             if target.post_on_check:

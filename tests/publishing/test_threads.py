@@ -15,8 +15,10 @@ from django.db import connection
 from django.utils import timezone
 
 from publishing import checks, delivery, inputs
-from publishing.dispatch import job_run, reconcile, relay
 from publishing.models import DeliveryAttempt, DeliveryJob, JobState, Target, ThreadItem
+from publishing.readback import reconcile
+from publishing.release import relay
+from publishing.sending import job_run
 from tests.media import files
 from tests.publishing.safety_support import broker_down, create, error_of, fetch, queued_publish, target_of
 

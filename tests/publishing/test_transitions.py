@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from django.utils import timezone
 
-from publishing import delivery, dispatch, hotpath
+from publishing import delivery, hotpath, sending
 from publishing.models import (
     TARGET_STATUS,
     DeliveryAttempt,
@@ -262,7 +262,7 @@ def test_the_workers_writes_make_only_declared_moves(owner, accounts, hot_path):
     job = DeliveryJob.objects.create(
         target=target, number=1, dispatch_id=f"deliver:{target.pk}:1", not_before=timezone.now()
     )
-    claimed, _ = dispatch._claim(str(job.pk))
+    claimed, _ = sending._claim(str(job.pk))
     attempt = delivery.attempt_start(job=claimed)
     assert attempt is not None
     assert _stored(target) == (T.SENDING, 1)
@@ -279,4 +279,4 @@ def test_the_workers_writes_make_only_declared_moves(owner, accounts, hot_path):
     assert _stored(target) == (T.SENDING, 1)
     assert DeliveryAttempt.objects.get(pk=attempt.pk).state == "sending"
     assert DeliveryJob.objects.get(pk=job.pk).state == JobState.RUNNING
-    assert dispatch._claim(str(job.pk)) is None  # running: not pending, not claimed twice
+    assert sending._claim(str(job.pk)) is None  # running: not pending, not claimed twice

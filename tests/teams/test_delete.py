@@ -15,7 +15,6 @@ from demo.seed import sandbox_account
 from media import services as media_services
 from media.models import MediaUpload
 from publishing import delivery, inputs, lifecycle
-from publishing.dispatch import release_due
 from publishing.models import (
     DeliveryAttempt,
     DeliveryJob,
@@ -26,6 +25,7 @@ from publishing.models import (
     Target,
     TargetState,
 )
+from publishing.release import release_due
 from teams import services
 from teams.models import SCOPES, ApiKey, Membership, MonthlyUsage, Role, Team
 from tests.factories import SocialAccountFactory
