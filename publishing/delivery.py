@@ -47,10 +47,7 @@ from publishing.status import OUTCOME_EVENTS, derive_status, event_data, locked,
 from publishing.transitions import move_items, move_jobs, move_targets
 from webhooks.services import emit
 
-POLICY = policy.TARGET
-MAX_TRIES = POLICY.max_tries
 MAX_RUNS = policy.MAX_RUNS
-FIRST_CHECK = POLICY.first_check
 
 Unit = Target | ThreadItem
 

@@ -39,7 +39,6 @@ from publishing.models import (
 logger = logging.getLogger(__name__)
 
 BATCH = 200
-NO_REF = policy.NO_REF
 
 
 def _stale_after() -> dt.timedelta:
@@ -122,7 +121,7 @@ def check(*, target_id: Id, item_id: Id | None = None, now: dt.datetime | None =
 
     def ask(client: PlatformClient, conn: Connection) -> Outcome:
         outcome = client.check(conn, attempt.ref) if attempt.ref else None
-        if outcome is None or outcome.error_code == NO_REF:  # the ref cannot settle it
+        if outcome is None or outcome.error_code == policy.NO_REF:  # the ref cannot settle it
             since = (attempt.started_at or attempt.created_at) - dt.timedelta(minutes=1)
             outcome = client.find_recent(conn, sending.post_of(target, item), since)
         return outcome

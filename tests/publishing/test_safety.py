@@ -241,7 +241,7 @@ def test_ten_concurrent_confirms_of_one_draft_answer_one_200_and_nine_422(live_s
 @pytest.mark.django_db(transaction=True)
 def test_a_worker_killed_mid_call_leaves_the_target_unknown_until_reconciled(api, owner, accounts, sandbox, settings):
     # A short stale time: the first reconcile finds the lost attempt while its first read-back
-    # (delivery.FIRST_CHECK later) is not due yet, so the unknown state can be observed.
+    # (policy.TARGET.first_check later) is not due yet, so the unknown state can be observed.
     settings.DISPATCH_STALE_SECONDS = 1
     publish = queued_publish(owner, accounts.x, content="Killed mid-call")
     job = _job_of(publish.pk)

@@ -46,7 +46,7 @@ import sandbox.platforms.linkedin as sandbox_linkedin
 import sandbox.state as sandbox_state
 from accounts.platforms.threads import Client as ThreadsClient
 from demo.seed import sandbox_account
-from publishing import delivery, readback, release, status
+from publishing import policy, readback, release, status
 from publishing.models import DeliveryJob, JobState
 from publishing.selectors import publishes_for
 from publishing.serializers import PublishSerializer
@@ -66,7 +66,7 @@ COMMON_OUTCOMES = ("error", "ok", "processing", "rate_limited")
 ANSWERS = ("-", "error", "-", "processing", "rate_limited", "ok", "error", "timeout")
 OPEN = frozenset({"processing", "unknown"})
 # Calls of one attempt that the platform refused with "not sent" before the target fails.
-MAX_TRIES = delivery.MAX_TRIES
+MAX_TRIES = policy.TARGET.max_tries
 
 # Arguments of a create: persona, mode, target platforms, minutes ahead, and one answer queued
 # per target platform before the request ("-" queues none).
