@@ -11,7 +11,8 @@ calls a platform, right away (`release`, in accounts.services.platform_call, and
 saved mid-call). A step waits for a free connection when all N are
 lent, which takes milliseconds: the steps are short and the waits long.
 
-A pooled connection is checked when it is lent (psycopg_pool's check, an empty query), and one
+A pooled connection is checked when it is lent, by the backend (config.postgres: a quiet
+socket needs no statement; psycopg_pool's own check would send one with every loan), and one
 that fails the check is replaced: a server restart costs no task.
 """
 
@@ -42,7 +43,7 @@ def use_pool(size: int) -> bool:
         "pool": {"min_size": 1, "max_size": size, "timeout": POOL_WAIT_SECONDS},
     }
     settings["CONN_MAX_AGE"] = 0  # given back at the end of each task, not kept by the thread
-    settings["CONN_HEALTH_CHECKS"] = True  # Django then has the pool check what it lends
+    settings["CONN_HEALTH_CHECKS"] = False  # the pool's check is a statement: the backend checks instead
     return True
 
 
