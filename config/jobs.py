@@ -8,7 +8,7 @@ duplicated, redelivered or lost changes nothing that matters:
 - `claim`: a worker takes a row by compare-and-set, one UPDATE whose WHERE names the row, the
   states it may be claimed from and its due time. One row written means this worker has it;
   none means another message got there first, or the row is not due: the worker stops. The
-  worker's fixed statements (`publishing.hotpath`, `webhooks.hotpath`) write the same UPDATE,
+  worker's fixed statements (`publishing.statements`, `webhooks.statements`) write the same UPDATE,
   built by `claim_sql`, inside their claim-and-load statements.
 - `stale` and `take_back`: a row still claimed past the longest a live worker can hold it
   was left by a lost worker. It goes back to pending, to be sent again, or fails once its

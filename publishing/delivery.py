@@ -11,7 +11,7 @@ status (`publishing.status`) in the same transaction; it returns the jobs it wro
 caller to hand over once committed. What differs per kind is data: `policy.TARGET` and
 `policy.REPLY` (tries, read-back pauses, what "absent" means) and `_KINDS` below (the states a
 kind moves to). On PostgreSQL a target's two worker steps are the fixed statements of
-`publishing.hotpath`; replies, and other databases, take the ORM path here, which leaves the
+`publishing.statements`; replies, and other databases, take the ORM path here, which leaves the
 same rows.
 """
 
@@ -30,7 +30,7 @@ from django.utils import timezone
 
 from accounts.platforms.base import Outcome, OutcomeKind
 from config.ids import new_id
-from publishing import hotpath, policy, threads
+from publishing import policy, statements, threads
 from publishing.models import (
     AttemptState,
     DeliveryAttempt,
@@ -106,8 +106,8 @@ def attempt_start(*, job: DeliveryJob) -> DeliveryAttempt | None:
     moves to sending by a compare-and-set on its attempt number, and the attempt is created,
     or counted once more after a not-sent answer. None when the job is stale (the unit moved
     on): nothing is sent then."""
-    if job.item_id is None and hotpath.enabled():
-        return hotpath.start(job, new_id(), timezone.now())
+    if job.item_id is None and statements.enabled():
+        return statements.start(job, new_id(), timezone.now())
     return _attempt_start(job)
 
 
@@ -143,7 +143,7 @@ def attempt_finish(
     kind's max_tries, then fails the unit with it. Returns the jobs of what follows in its
     thread (`thread` false: the target has none, nothing is looked up), to hand over once
     committed."""
-    if attempt.item_id is None and hotpath.enabled():
+    if attempt.item_id is None and statements.enabled():
         return _attempt_finish_hot(attempt, outcome, request, thread=thread)
     publish = locked(None, attempt.target.publish_id)
     attempt = DeliveryAttempt.objects.select_related("target", "item").get(pk=attempt.pk)
@@ -154,7 +154,7 @@ def attempt_finish(
     to, job_to, job_changes = _answer(unit, attempt, outcome, request, now=now)
     move_jobs(_jobs(attempt), job_to, **job_changes)
     attempt.save()
-    _kind(unit).move([unit], to, fields=hotpath.ANSWER_TARGET_FIELDS, updated_at=now)
+    _kind(unit).move([unit], to, fields=statements.ANSWER_TARGET_FIELDS, updated_at=now)
     follows = threads.follow(unit, now=now) if thread else []
     settle(publish, now=now)
     return follows
@@ -163,15 +163,15 @@ def attempt_finish(
 def _attempt_finish_hot(
     attempt: DeliveryAttempt, outcome: Outcome, request: Mapping[str, Any], *, thread: bool
 ) -> list[DeliveryJob]:
-    """attempt_finish in three statements (hotpath): the attempt and its target as `attempt_start`
+    """attempt_finish in three fixed statements (`statements`): the attempt and its target as `attempt_start`
     left them in memory, the ref as saved during the call. The answer's statement writes only
     a move the transition tables declare."""
     target = attempt.target
     publish = target.publish
-    hotpath.lock_publish(publish)
+    statements.lock_publish(publish)
     now = timezone.now()
     target.state, job_to, job_changes = _answer(target, attempt, outcome, request, now=now)
-    others = hotpath.record_answer(attempt, job_to, job_changes, now)
+    others = statements.record_answer(attempt, job_to, job_changes, now)
     if others is None:
         return []
     follows = threads.follow(target, now=now) if thread else []
@@ -180,7 +180,7 @@ def _attempt_finish_hot(
     publish.status = derive_status([t.state for t in targets])
     if publish.status != old and publish.status in OUTCOME_EVENTS:
         publish.completed_at = now
-    hotpath.set_status(publish, now)
+    statements.set_status(publish, now)
     if publish.status != old and publish.status in OUTCOME_EVENTS:
         emit(team=publish.team, event_type=OUTCOME_EVENTS[publish.status], data=event_data(publish, targets=targets))
     return follows
@@ -292,7 +292,7 @@ def attempt_lost(*, attempt_id: Id) -> list[DeliveryJob]:
     now = timezone.now()
     to = _apply_outcome(unit, attempt, outcome, now=now)
     attempt.save()
-    _kind(unit).move([unit], to, fields=hotpath.ANSWER_TARGET_FIELDS, updated_at=now)
+    _kind(unit).move([unit], to, fields=statements.ANSWER_TARGET_FIELDS, updated_at=now)
     move_jobs(_jobs(attempt), JobState.DONE)
     settle(publish)
     return []
@@ -369,7 +369,7 @@ def check_record(
         to = kind.states(kind.processing)  # the platform has it: no longer unknown (a target)
     if to in _OPEN:
         unit.next_check_at = kind.policy.next_check(now, unit.checks)
-    kind.move([unit], to, fields=hotpath.ANSWER_TARGET_FIELDS, updated_at=timezone.now())
+    kind.move([unit], to, fields=statements.ANSWER_TARGET_FIELDS, updated_at=timezone.now())
     if isinstance(unit, ThreadItem) and to == ThreadItemState.PENDING:
         follows = [threads.queue(unit, now=now)]
     else:

@@ -1,6 +1,6 @@
 """The worker's path for one unit sent to a platform once (a target's post, or a reply of its
 thread), run by the `deliver` task on the dispatch and uploads lanes (DESIGN §4.3): claim the
-job (compare-and-set, `config.jobs.claim` or the fixed statement of `publishing.hotpath`),
+job (compare-and-set, `config.jobs.claim` or the fixed statement of `publishing.statements`),
 prepare the post (renditions for refused files, made on the media lane without a claim held),
 wait for the account's turn (`accounts.pacing`), record `sending` (committed), call the
 platform once through `accounts.services` holding no database connection, record the answer
@@ -26,7 +26,7 @@ from config import dbpool
 from config.errors import InvalidRequest
 from config.jobs import claim
 from media.models import MediaUpload
-from publishing import delivery, hotpath, renditions, threads, validation
+from publishing import delivery, renditions, statements, threads, validation
 from publishing.handover import send_after_commit
 from publishing.models import (
     DeliveryAttempt,
@@ -46,8 +46,8 @@ def _claim(job_id: str) -> tuple[DeliveryJob, bool] | None:
     items; through the ORM, its platform takes threads: the answer then looks); None when it
     is not pending and due (another message for it ran, or it waits out a pause)."""
     now = timezone.now()
-    if hotpath.enabled():
-        return hotpath.claim(job_id, now)
+    if statements.enabled():
+        return statements.claim(job_id, now)
     changes = {"claimed_at": now, "runs": F("runs") + 1}
     running, sources = JobState.RUNNING, JOB_SOURCES[JobState.RUNNING]  # the move the table declares
     if not claim(

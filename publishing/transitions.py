@@ -7,7 +7,7 @@ before anything is written. Either way the UPDATE's WHERE keeps only the rows wh
 state is a declared source of the new one: a compare-and-set, so a row that moved meanwhile is
 left alone, and the count of rows written tells. The worker's claim of a job is the one
 shared with webhook deliveries (`config.jobs.claim`), and the worker's fixed statements
-(`publishing.hotpath`) take their `state IN (...)` lists and CASE guards: both from the same
+(`publishing.statements`) take their `state IN (...)` lists and CASE guards: both from the same
 tables, the fixed ones built once at import.
 
 A new target starts draft, scheduled or queued, a new thread item and a new job pending

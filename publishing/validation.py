@@ -15,7 +15,7 @@ from accounts.services import account_sandbox_check
 from config.errors import InvalidRequest, Unprocessable
 from media.models import MediaUpload
 from media.selectors import media_pull_url, media_refusal, open_media, ready_media_by_ids
-from publishing import hotpath
+from publishing import statements
 from publishing.models import Publish, Target, ThreadItem
 from teams.models import Team
 
@@ -72,8 +72,8 @@ def _refusal(index: int, account_id: str, account: SocialAccount | None) -> Inva
 
 
 def _team_accounts(team: Team, account_ids: Sequence[str]) -> dict[str, SocialAccount]:
-    if hotpath.enabled():
-        return hotpath.team_accounts(team.pk, account_ids)
+    if statements.enabled():
+        return statements.team_accounts(team.pk, account_ids)
     # The tokens are not needed to validate, and reading them costs a decryption each.
     accounts = SocialAccount.objects.filter(team=team, pk__in=list(account_ids)).defer("access_token", "refresh_token")
     return {str(a.pk): a for a in accounts}

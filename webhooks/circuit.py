@@ -9,7 +9,7 @@ connections is left alone for a cool-down, instead of holding worker threads for
   (`gate`).
 - Half-open (`circuit_open_until` passed): the first delivery to come due is the probe. Taking
   it holds the circuit open again for the next cool-down, so the others keep waiting. A success
-  closes the circuit (`hotpath` and the ORM's success reset it) and the waiting deliveries go
+  closes the circuit (`statements` and the ORM's success reset it) and the waiting deliveries go
   out at once (`closed`); a failure opens it again for twice as long, up to
   WEBHOOK_CIRCUIT_MAX_COOLDOWN_SECONDS. A probe whose worker died counts as a failure when the
   held cool-down ends.

@@ -7,7 +7,7 @@ killed) the sweeper finds the delivery by its `next_attempt_at` and sends it. Th
 sweep's take-back of a lost worker's claim and the hand-over (one round trip for a whole
 sweep) are `config.jobs`', shared with publishing's jobs. Retry times live in the database,
 never in a broker countdown. An attempt costs two statements on PostgreSQL
-(`hotpath`: claim-and-load, then record the success), and deliveries to one receiver share a
+(`statements`: claim-and-load, then record the success), and deliveries to one receiver share a
 keep-alive connection (`config.outbound`), which the address policy checks again every time.
 A receiver that keeps timing out is circuit-broken (`circuit`): its deliveries wait, pending,
 while the circuit is open. A test event (`subscription_send_test`, the dashboard's "Send test event", the API's
@@ -43,7 +43,7 @@ from config.db import fixed_statements, purge
 from config.errors import Conflict, InvalidRequest, NotFound
 from config.ids import new_id
 from teams.models import Team
-from webhooks import circuit, hotpath, signing
+from webhooks import circuit, signing, statements
 from webhooks.models import (
     SUBSCRIBABLE_EVENTS,
     Delivery,
@@ -175,10 +175,10 @@ def emit(*, team: Team, event_type: str, data: dict[str, object]) -> Event:
     describes: a rollback takes the event with it, and nothing is sent before commit."""
     if event_type not in SUBSCRIBABLE_EVENTS:  # a test event goes to one subscription only
         raise ValueError(f"unknown event type {event_type}")
-    if fixed_statements():  # one statement (hotpath)
+    if fixed_statements():  # one statement (`statements`)
         now = timezone.now()
         event = Event(team=team, type=event_type, data=data, created_at=now, updated_at=now)
-        subscriptions = hotpath.record_event(event)
+        subscriptions = statements.record_event(event)
         event._state.adding = False
     else:
         event = Event.objects.create(team=team, type=event_type, data=data)
@@ -246,7 +246,7 @@ def _claim(delivery_id: str) -> Delivery | None:
     """Claim the delivery if it is pending and due (the one gate against sending it twice) and
     return it with its subscription and event; None when it is not claimable."""
     if fixed_statements():
-        return hotpath.claim(delivery_id, timezone.now())
+        return statements.claim(delivery_id, timezone.now())
     return _claim_with_orm(delivery_id)
 
 
@@ -333,7 +333,7 @@ def _record_success(delivery: Delivery, status: int, duration_ms: int) -> None:
     """Log the attempt, mark the delivery succeeded and reset the subscription's failure counts,
     atomically."""
     if fixed_statements():
-        hotpath.record_success(delivery, new_id(), status, duration_ms, timezone.now())
+        statements.record_success(delivery, new_id(), status, duration_ms, timezone.now())
         return
     _record_success_with_orm(delivery, status, duration_ms)
 

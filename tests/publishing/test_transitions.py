@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from django.utils import timezone
 
-from publishing import delivery, hotpath, sending
+from publishing import delivery, sending, statements
 from publishing.models import (
     TARGET_STATUS,
     DeliveryAttempt,
@@ -271,10 +271,10 @@ def test_the_workers_writes_make_only_declared_moves(owner, accounts, hot_path):
     # nothing, the ORM's move raises before writing.
     if hot_path == "fixed":
         attempt.target.state = T.DRAFT  # the state the answer's statement writes
-        assert hotpath.record_answer(attempt, JobState.DONE, {"updated_at": timezone.now()}, timezone.now()) is None
+        assert statements.record_answer(attempt, JobState.DONE, {"updated_at": timezone.now()}, timezone.now()) is None
     else:
         with pytest.raises(TransitionNotAllowed):
-            move_targets([attempt.target], T.DRAFT, fields=hotpath.ANSWER_TARGET_FIELDS)
+            move_targets([attempt.target], T.DRAFT, fields=statements.ANSWER_TARGET_FIELDS)
 
     assert _stored(target) == (T.SENDING, 1)
     assert DeliveryAttempt.objects.get(pk=attempt.pk).state == "sending"

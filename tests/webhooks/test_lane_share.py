@@ -1,7 +1,7 @@
 """Each team holds at most its share of the webhooks lane (LANE_TEAM_SHARES["webhooks"]): a
 delivery of a team already holding it is handed back to the broker, still pending, with no
 attempt counted, and another team's delivery goes through meanwhile. On PostgreSQL this is the
-claim of `hotpath`, elsewhere the ORM's: both sit behind the share."""
+claim of `statements`, elsewhere the ORM's: both sit behind the share."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The worker's path on PostgreSQL (`publishing.hotpath`, a statement per step) and through the
+"""The worker's path on PostgreSQL (`publishing.statements`, a statement per step) and through the
 ORM (the path other databases take, and PostgreSQL with DB_FIXED_STATEMENTS off) leave the
 same rows: the same answers from the sandbox, delivered both ways, give the same targets,
 attempts, jobs, publish status and events."""
@@ -14,7 +14,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from publishing import hotpath, sending
+from publishing import sending, statements
 from publishing.models import DeliveryAttempt, DeliveryJob, JobState, Publish, PublishStatus, Target, TargetState
 from webhooks.models import Event
 
@@ -117,10 +117,10 @@ def _deliver(owner: Any, accounts: Any, sandbox: Any, content: str) -> dict[str,
 
 @pytest.mark.postgres  # the statements are PostgreSQL's
 def test_the_statement_path_and_the_orm_path_leave_the_same_rows(owner, accounts, sandbox, settings):
-    assert hotpath.enabled()  # PostgreSQL, as in production
+    assert statements.enabled()  # PostgreSQL, as in production
     fast = _deliver(owner, accounts, sandbox, "Sent by statements")
     settings.DB_FIXED_STATEMENTS = False
-    assert not hotpath.enabled()
+    assert not statements.enabled()
     orm = _deliver(owner, accounts, sandbox, "Sent through the ORM")  # not a duplicate
 
     assert fast == orm
@@ -150,9 +150,9 @@ def test_delivering_a_target_on_postgresql_takes_four_statements_and_the_commit(
         sending.job_run(job_id=str(job.pk))
 
     # claim, start, then under the publish lock: the answer and the status
-    statements = [q["sql"].split(None, 1)[0].upper() for q in queries.captured_queries]
-    assert statements.count("WITH") == 3
-    assert len(statements) <= 8, statements
+    verbs = [q["sql"].split(None, 1)[0].upper() for q in queries.captured_queries]
+    assert verbs.count("WITH") == 3
+    assert len(verbs) <= 8, verbs
     assert Target.objects.get(pk=job.target_id).state == TargetState.PUBLISHED
 
 
