@@ -182,7 +182,11 @@ class DeliveryAttempt(BaseModel):
     called, so a crash mid-call leaves evidence that the post may exist."""
 
     target = models.ForeignKey(Target, on_delete=models.CASCADE, related_name="attempts")
-    item = models.ForeignKey("ThreadItem", on_delete=models.CASCADE, null=True, blank=True, related_name="sends")
+    # Looked up by item through item_attempt_one_per_number: an index of every row would hold
+    # a NULL for each post's attempt, written again at each of its moves.
+    item = models.ForeignKey(
+        "ThreadItem", on_delete=models.CASCADE, null=True, blank=True, related_name="sends", db_index=False
+    )
     number = models.PositiveIntegerField()
     state = models.CharField(max_length=12, choices=AttemptState.choices)
     tries = models.PositiveIntegerField(default=0, help_text="Calls made; more than one only after not-sent errors.")
@@ -224,7 +228,9 @@ class DeliveryJob(BaseModel):
     compare-and-set, so duplicate messages are harmless."""
 
     target = models.ForeignKey(Target, on_delete=models.CASCADE, related_name="jobs")
-    item = models.ForeignKey("ThreadItem", on_delete=models.CASCADE, null=True, blank=True, related_name="jobs")
+    item = models.ForeignKey(
+        "ThreadItem", on_delete=models.CASCADE, null=True, blank=True, related_name="jobs", db_index=False
+    )
     number = models.PositiveIntegerField()
     dispatch_id = models.CharField(
         max_length=100, unique=True, help_text="deliver:<target id>:<attempt number>, reply:<item id>:<number>"
@@ -249,7 +255,11 @@ class DeliveryJob(BaseModel):
 
     class Meta:
         ordering = ["created_at", "id"]
-        indexes = [models.Index(fields=["state", "not_before"])]
+        indexes = [
+            models.Index(fields=["state", "not_before"]),
+            # Replies' jobs only: a post's job (most of them) has no item and no entry to update.
+            models.Index(fields=["item"], condition=Q(item__isnull=False), name="job_of_item"),
+        ]
 
     def __str__(self) -> str:
         return self.dispatch_id
