@@ -21,6 +21,9 @@ from sandbox.platforms.linkedin import render_little_text
 from tests.media import files
 from tests.platforms.linkedin_helpers import ACCOUNT, AUTHOR, connection, image, logged, media, post_bodies, video
 
+# No test here is about timeouts: each waits as long as a loaded machine needs (`patient`).
+pytestmark = pytest.mark.usefixtures("patient")
+
 MB = 1024 * 1024
 
 
@@ -252,7 +255,6 @@ def _finder_reads(sandbox):
     return [parse_qs(r["query"]) for r in logged(sandbox.state, "GET", "/rest/posts")]
 
 
-@pytest.mark.usefixtures("patient")
 def test_find_recent_reads_past_the_first_page_of_the_authors_posts(sandbox, client):
     since = _since()
     [lost] = _publish_many(sandbox, client, 1, "the lost one")
@@ -264,7 +266,6 @@ def test_find_recent_reads_past_the_first_page_of_the_authors_posts(sandbox, cli
     assert [(r["start"], r["count"]) for r in _finder_reads(sandbox)] == [(["0"], ["50"]), (["50"], ["50"])]
 
 
-@pytest.mark.usefixtures("patient")
 def test_find_recent_does_not_take_a_post_older_than_since_and_stops_there(sandbox, client):
     hour = 3600 * 1000
     _publish_many(sandbox, client, 1, "said before", age_ms=hour)
@@ -349,7 +350,6 @@ def _find_posts(sandbox, **query):
     return requests.get(f"{sandbox.url}/api.linkedin.com/rest/posts", params=params, headers=_headers(), timeout=5)
 
 
-@pytest.mark.usefixtures("patient")
 def test_the_stand_in_pages_the_author_finder_with_start_and_count(sandbox, client):
     urns = [o.post_id for o in _publish_many(sandbox, client, 7)][::-1]
 
