@@ -30,6 +30,9 @@ from tests.platforms.threads_helpers import (
     params_of,
 )
 
+# No test here is about timeouts: each waits as long as a loaded machine needs (`patient`).
+pytestmark = pytest.mark.usefixtures("patient")
+
 MB = 1024 * 1024
 
 
@@ -298,7 +301,6 @@ def _list_reads(sandbox):
     return [parse_qs(r["query"]) for r in logged(sandbox.state, "GET", f"/{ACCOUNT}/threads")]
 
 
-@pytest.mark.usefixtures("patient")
 def test_find_recent_reads_past_the_first_page_of_threads(sandbox, client):
     [lost] = _threads(sandbox, 1, text="the lost one")
     _threads(sandbox, 60)  # more than one page of newer threads
@@ -313,7 +315,6 @@ def test_find_recent_reads_past_the_first_page_of_threads(sandbox, client):
     assert reads[1]["limit"] == ["50"]
 
 
-@pytest.mark.usefixtures("patient")
 def test_find_recent_does_not_take_a_thread_older_than_since(sandbox, client):
     _threads(sandbox, 1, age=dt.timedelta(hours=1), text="said before")
     _threads(sandbox, 60)
@@ -325,7 +326,6 @@ def test_find_recent_does_not_take_a_thread_older_than_since(sandbox, client):
     assert len(_list_reads(sandbox)) == 3
 
 
-@pytest.mark.usefixtures("patient")
 def test_find_recent_reads_at_most_max_recent_pages(sandbox, client):
     _threads(sandbox, 1, text="too deep")
     _threads(sandbox, MAX_RECENT_PAGES * 50)

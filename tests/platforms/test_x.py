@@ -22,6 +22,9 @@ from sandbox.platforms.x import weighted_length as sandbox_weighted_length
 from tests.media import files
 from tests.platforms.x_helpers import ACCOUNT, connection, image, logged, media, tweet_bodies, video
 
+# No test here is about timeouts: each waits as long as a loaded machine needs (`patient`).
+pytestmark = pytest.mark.usefixtures("patient")
+
 MB = 1024 * 1024
 
 
@@ -190,7 +193,6 @@ def test_x_refuses_a_quote_with_media_and_sensitive_text_only_posts(client):
 # --- outcomes --------------------------------------------------------------------------------
 
 
-@pytest.mark.usefixtures("patient")
 def test_find_recent_without_a_user_id_asks_who_the_token_is(sandbox, client):
     post = Post(text="find me")
     client.publish(connection(), post)
@@ -215,7 +217,6 @@ def _timeline_reads(sandbox):
     return [parse_qs(r["query"]) for r in logged(sandbox.state, "GET", f"/2/users/{ACCOUNT}/tweets")]
 
 
-@pytest.mark.usefixtures("patient")
 def test_find_recent_reads_past_the_first_page_of_a_busy_timeline(sandbox, client):
     since = dt.datetime.now(dt.UTC) - dt.timedelta(minutes=1)
     [lost] = _tweets(sandbox, 1, text="the lost one")
@@ -231,7 +232,6 @@ def test_find_recent_reads_past_the_first_page_of_a_busy_timeline(sandbox, clien
     assert reads[1]["max_results"] == ["100"]
 
 
-@pytest.mark.usefixtures("patient")
 def test_find_recent_does_not_take_a_tweet_older_than_since(sandbox, client):
     since = dt.datetime.now(dt.UTC) - dt.timedelta(minutes=1)
     _tweets(sandbox, 1, age=dt.timedelta(hours=1), text="said before")
@@ -243,7 +243,6 @@ def test_find_recent_does_not_take_a_tweet_older_than_since(sandbox, client):
     assert len(_timeline_reads(sandbox)) == 2  # the second page is the last one
 
 
-@pytest.mark.usefixtures("patient")
 def test_find_recent_reads_at_most_max_recent_pages(sandbox, client):
     since = dt.datetime.now(dt.UTC) - dt.timedelta(minutes=1)
     _tweets(sandbox, 1, text="too deep")
