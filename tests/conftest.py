@@ -155,18 +155,32 @@ def queries() -> Iterator[Any]:
         yield context
 
 
+# The platform clients' read timeout in tests: long enough that a loaded machine never turns a
+# slow answer into an unknown outcome, and short where a test arranges one (HASTY), so the
+# sandbox's `timeout` outcome costs a second, not ten.
+PATIENT_SECONDS = 10.0
+HASTY_SECONDS = 1.0
+
+
 class Sandbox:
     """A running sandbox: `url`, direct access to its `state`, and its control API."""
 
-    def __init__(self, url: str, state: Any) -> None:
-        self.url, self.state = url, state
+    def __init__(self, url: str, state: Any, settings: Any) -> None:
+        self.url, self.state, self._settings = url, state, settings
+
+    def hasty(self) -> None:
+        """The clients give up after HASTY_SECONDS: for tests whose point is a timeout."""
+        self._settings.PLATFORM_TIMEOUT_SECONDS = HASTY_SECONDS
 
     def outcomes(self, platform: str, *outcomes: str) -> None:
+        """Queue the platform's next answers; a `timeout` among them makes the clients hasty."""
         import requests
 
+        if "timeout" in outcomes:
+            self.hasty()
         requests.post(
             f"{self.url}/_sandbox/outcomes", json={"platform": platform, "outcomes": list(outcomes)}, timeout=5
-        )
+        ).raise_for_status()
 
     def posts(self, platform: str | None = None) -> list[dict[str, Any]]:
         import requests
@@ -178,8 +192,8 @@ class Sandbox:
 @pytest.fixture
 def sandbox(settings: Any) -> Iterator[Sandbox]:
     """The platform sandbox on a free loopback port; platform clients of sandbox accounts
-    reach it through SANDBOX_URL. The `timeout` outcome holds answers for the clients' read
-    timeout (set short here) plus 5 s, as in production."""
+    reach it through SANDBOX_URL. The `timeout` outcome holds answers for 6 s, longer than the
+    clients' read timeout once a test arranges it (`Sandbox.outcomes`, `Sandbox.hasty`)."""
     import threading
 
     from sandbox.app import create_app
@@ -187,14 +201,14 @@ def sandbox(settings: Any) -> Iterator[Sandbox]:
     from sandbox.server import make_sandbox_server
     from sandbox.state import State
 
-    settings.PLATFORM_TIMEOUT_SECONDS = 1.0
+    settings.PLATFORM_TIMEOUT_SECONDS = PATIENT_SECONDS
     state = State()
     server = make_sandbox_server("127.0.0.1", 0, create_app(Context(state=state, hold_seconds=6.0)))
     thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
     thread.start()
     settings.SANDBOX_URL = f"http://127.0.0.1:{server.server_port}"
     try:
-        yield Sandbox(settings.SANDBOX_URL, state)
+        yield Sandbox(settings.SANDBOX_URL, state, settings)
     finally:
         server.shutdown()
         server.server_close()

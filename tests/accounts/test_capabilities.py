@@ -190,6 +190,7 @@ def test_a_refused_token_answers_200_without_live_options_and_expires_the_accoun
 
 def test_a_platform_that_does_not_answer_is_not_cached(api, owner, sandbox):
     account = sandbox_account(owner.team, Platform.TIKTOK, "tt-slow")
+    sandbox.hasty()
     requests.post(f"{sandbox.url}/_sandbox/latency", json={"seconds": 2}, timeout=5)
 
     failed = capabilities(api, owner.key, account)

@@ -321,7 +321,6 @@ def _list_reads(sandbox):
     return [parse_qs(r["query"]) for r in logged(sandbox, "com.atproto.repo.listRecords")]
 
 
-@pytest.mark.usefixtures("patient")
 def test_find_recent_reads_past_the_first_page_of_records(sandbox, client):
     since = dt.datetime.now(dt.UTC) - dt.timedelta(minutes=1)
     [lost] = _publish_many(client, 1, "the lost one")
@@ -336,7 +335,6 @@ def test_find_recent_reads_past_the_first_page_of_records(sandbox, client):
     assert reads[1]["cursor"] == [stored(sandbox)[11].id.rsplit("/", 1)[-1]]  # the 50th newest record's key
 
 
-@pytest.mark.usefixtures("patient")
 def test_find_recent_does_not_take_a_record_older_than_since_and_stops_there(sandbox, client):
     _publish_many(client, 1, "said before")
     since = dt.datetime.now(dt.UTC)

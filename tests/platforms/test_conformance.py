@@ -30,7 +30,7 @@ from sandbox.http import Context
 from sandbox.platforms.bluesky import did_for
 from sandbox.server import make_sandbox_server
 from sandbox.state import State
-from tests.conftest import Sandbox
+from tests.conftest import PATIENT_SECONDS, Sandbox
 from tests.media import files
 from tests.platforms.file_server import FileServer, serve_files
 
@@ -336,9 +336,9 @@ def sandbox(stand_in: tuple[str, State], settings: Any) -> Sandbox:
     nothing left of the case before (every stand-in stores a post before holding its answer)."""
     url, state = stand_in
     state.reset()
-    settings.PLATFORM_TIMEOUT_SECONDS = 1.0
+    settings.PLATFORM_TIMEOUT_SECONDS = PATIENT_SECONDS
     settings.SANDBOX_URL = url
-    return Sandbox(url, state)
+    return Sandbox(url, state, settings)
 
 
 @pytest.fixture

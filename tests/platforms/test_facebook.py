@@ -292,7 +292,6 @@ def _listing_reads(sandbox):
     return [parse_qs(r["query"]) for r in logged(sandbox.state, "GET", f"/{PAGE}/published_posts")]
 
 
-@pytest.mark.usefixtures("patient")
 def test_find_recent_reads_past_the_first_page_of_the_pages_posts(sandbox, client):
     [lost] = _page_posts(sandbox, 1, text="the lost one")
     _page_posts(sandbox, 30)  # more than one page of newer posts
@@ -307,7 +306,6 @@ def test_find_recent_reads_past_the_first_page_of_the_pages_posts(sandbox, clien
     assert reads[1]["limit"] == ["25"]
 
 
-@pytest.mark.usefixtures("patient")
 def test_find_recent_does_not_take_a_post_older_than_since_and_stops_there(sandbox, client):
     _page_posts(sandbox, 60, age=dt.timedelta(hours=1), text="said before")
     _page_posts(sandbox, 30)
@@ -318,7 +316,6 @@ def test_find_recent_does_not_take_a_post_older_than_since_and_stops_there(sandb
     assert len(_listing_reads(sandbox)) == 2  # the second page reaches back before `since`
 
 
-@pytest.mark.usefixtures("patient")
 def test_find_recent_reads_at_most_max_recent_pages(sandbox, client):
     _page_posts(sandbox, 1, text="too deep")
     _page_posts(sandbox, MAX_RECENT_PAGES * 25)

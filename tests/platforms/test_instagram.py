@@ -245,7 +245,6 @@ def _since():
     return dt.datetime.now(dt.UTC) - dt.timedelta(minutes=1)
 
 
-@pytest.mark.usefixtures("patient")
 def test_find_recent_reads_past_the_first_page_of_media(sandbox, client):
     [lost] = _media(sandbox, 1, text="the lost one")
     _media(sandbox, 30)  # more than one page of newer media
@@ -260,7 +259,6 @@ def test_find_recent_reads_past_the_first_page_of_media(sandbox, client):
     assert reads[1]["since"] == reads[0]["since"]
 
 
-@pytest.mark.usefixtures("patient")
 def test_find_recent_does_not_take_media_older_than_since(sandbox, client):
     _media(sandbox, 1, age=dt.timedelta(hours=1), text="said before")
     _media(sandbox, 30)
@@ -271,7 +269,6 @@ def test_find_recent_does_not_take_media_older_than_since(sandbox, client):
     assert len(_media_reads(sandbox)) == 2  # the second page links no next one
 
 
-@pytest.mark.usefixtures("patient")
 def test_find_recent_reads_at_most_max_recent_pages(sandbox, client):
     _media(sandbox, 1, text="too deep")
     _media(sandbox, base.MAX_RECENT_PAGES * 25)

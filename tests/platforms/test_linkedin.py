@@ -21,9 +21,6 @@ from sandbox.platforms.linkedin import render_little_text
 from tests.media import files
 from tests.platforms.linkedin_helpers import ACCOUNT, AUTHOR, connection, image, logged, media, post_bodies, video
 
-# No test here is about timeouts: each waits as long as a loaded machine needs (`patient`).
-pytestmark = pytest.mark.usefixtures("patient")
-
 MB = 1024 * 1024
 
 

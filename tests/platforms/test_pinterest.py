@@ -253,7 +253,6 @@ def _since():
     return dt.datetime.now(dt.UTC) - dt.timedelta(minutes=1)
 
 
-@pytest.mark.usefixtures("patient")
 def test_find_recent_reads_past_the_first_page_of_the_board(sandbox, client):
     [lost] = _pins(sandbox, 1, text="the lost one")
     _pins(sandbox, 60)  # more than one page of newer pins
@@ -268,7 +267,6 @@ def test_find_recent_reads_past_the_first_page_of_the_board(sandbox, client):
     assert reads[1]["page_size"] == ["50"]
 
 
-@pytest.mark.usefixtures("patient")
 def test_find_recent_does_not_take_a_pin_older_than_since_and_stops_there(sandbox, client):
     _pins(sandbox, 60, age=dt.timedelta(hours=1), text="said before")
     _pins(sandbox, 60)
@@ -279,7 +277,6 @@ def test_find_recent_does_not_take_a_pin_older_than_since_and_stops_there(sandbo
     assert len(_board_reads(sandbox)) == 2  # the second page reaches back before `since`
 
 
-@pytest.mark.usefixtures("patient")
 def test_find_recent_reads_at_most_max_recent_pages(sandbox, client):
     _pins(sandbox, 1, text="too deep")
     _pins(sandbox, MAX_RECENT_PAGES * 50)

@@ -30,9 +30,6 @@ from tests.platforms.threads_helpers import (
     params_of,
 )
 
-# No test here is about timeouts: each waits as long as a loaded machine needs (`patient`).
-pytestmark = pytest.mark.usefixtures("patient")
-
 MB = 1024 * 1024
 
 

@@ -22,9 +22,6 @@ from sandbox.platforms.x import weighted_length as sandbox_weighted_length
 from tests.media import files
 from tests.platforms.x_helpers import ACCOUNT, connection, image, logged, media, tweet_bodies, video
 
-# No test here is about timeouts: each waits as long as a loaded machine needs (`patient`).
-pytestmark = pytest.mark.usefixtures("patient")
-
 MB = 1024 * 1024
 
 

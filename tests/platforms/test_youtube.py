@@ -19,9 +19,6 @@ from sandbox import tokens
 from tests.media import files
 from tests.platforms.youtube_helpers import CHANNEL, connection, insert_bodies, logged, media, post, video
 
-# No test here is about timeouts: each waits as long as a loaded machine needs (`patient`).
-pytestmark = pytest.mark.usefixtures("patient")
-
 Kind = base.OutcomeKind
 
 

@@ -323,10 +323,7 @@ class PublishLifecycle(RuleBasedStateMachine):
         return CLOCK.now() + dt.timedelta(minutes=minutes, seconds=15, microseconds=next(self.counter))
 
     def _queue(self, platform: str, outcomes: list[str]) -> None:
-        answer = requests.post(
-            f"{self.sandbox.url}/_sandbox/outcomes", json={"platform": platform, "outcomes": outcomes}, timeout=5
-        )
-        assert answer.status_code == 200, answer.text
+        self.sandbox.outcomes(platform, *outcomes)
         self.queues[platform].extend(outcomes)
 
     def _queue_answer(self, platform: str, answer: str) -> None:
