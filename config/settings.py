@@ -170,8 +170,9 @@ CELERY_BROKER_URL = REDIS_URL or "filesystem://localhost/"  # the host is ignore
 if not REDIS_URL:
     for _folder in ("queue", "control"):
         (BROKER_DIR / _folder).mkdir(parents=True, exist_ok=True)
-# kombu's Redis transport, kept running when the broker connection drops (config.broker_transport).
-CELERY_BROKER_TRANSPORT = "config.broker_transport:Transport" if REDIS_URL else None
+# kombu's Redis transport, kept running when the broker connection drops (config.broker_transport);
+# without Redis, kombu's filesystem transport writing each message whole (config.folder_transport).
+CELERY_BROKER_TRANSPORT = "config.broker_transport:Transport" if REDIS_URL else "config.folder_transport:Transport"
 CELERY_BROKER_CONNECTION_TIMEOUT = env.float("BROKER_CONNECT_TIMEOUT", default=3.0)
 CELERY_BROKER_TRANSPORT_OPTIONS: dict[str, object] = (
     {
