@@ -277,6 +277,12 @@ YOUTUBE_REGION_CODE = env.str("YOUTUBE_REGION_CODE", default="US")
 SSRF_ALLOW_PRIVATE = env.bool("SSRF_ALLOW_PRIVATE", default=False)
 # CIDRs that user-supplied URLs may reach although they are not public (an operator allow-list).
 SSRF_ALLOWED_NETWORKS = env.list("SSRF_ALLOWED_NETWORKS", default=[])
+# URL prefixes (scheme, host, port and a path ending in "/") that user-supplied URLs may reach
+# although their host is not public: no other port or path of that host opens. In development,
+# the sandbox's webhook inbox, so `make run` can deliver webhooks to it.
+SSRF_ALLOWED_URL_PREFIXES = env.list(
+    "SSRF_ALLOWED_URL_PREFIXES", default=[f"{SANDBOX_URL}/_sandbox/inbox/"] if DEVELOPMENT else []
+)
 # CA bundle for https to user-supplied URLs (certifi's when unset), e.g. behind a corporate CA.
 OUTBOUND_CA_BUNDLE = env.str("OUTBOUND_CA_BUNDLE", default="") or None
 

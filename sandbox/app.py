@@ -11,7 +11,7 @@ from werkzeug.exceptions import HTTPException
 from werkzeug.routing import Map
 from werkzeug.wrappers import Request, Response
 
-from sandbox import control, viewer
+from sandbox import control, inbox, viewer
 from sandbox.http import Context, json_response
 from sandbox.platforms import RULES as PLATFORM_RULES
 from sandbox.state import State
@@ -53,7 +53,7 @@ class SandboxApp:
     def __init__(self, ctx: Context | None = None) -> None:
         self.ctx = ctx or Context(state=State())
         # Unbound copies: a rule can belong to one map only, and tests build several apps.
-        rules = [rule.empty() for rule in (*control.RULES, *viewer.RULES, *PLATFORM_RULES)]
+        rules = [rule.empty() for rule in (*control.RULES, *viewer.RULES, *inbox.RULES, *PLATFORM_RULES)]
         self.urls = Map(rules, strict_slashes=False, merge_slashes=False)
 
     def dispatch(self, request: Request) -> Response:

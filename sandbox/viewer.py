@@ -109,7 +109,7 @@ pre { white-space: pre-wrap; overflow-wrap: anywhere; font-size: 13px; backgroun
 """
 
 
-def _page(title: str, body: str, status: int = 200) -> Response:
+def html_page(title: str, body: str, status: int = 200) -> Response:
     document = (
         '<!doctype html><html lang="en"><head><meta charset="utf-8">'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
@@ -162,5 +162,5 @@ def view_post(ctx: Context, request: Request, platform: str, post_id: str) -> Re
     post = ctx.state.find_post(platform, post_id) if platform in PLATFORMS else None
     if post is None:
         missing = f"No {platform} post {post_id} exists in this sandbox (it may have been reset)."
-        return _page("Not found", f'<div class="card"><h1>Not found</h1><p>{html.escape(missing)}</p></div>', 404)
-    return _page(f"{platform} post {post_id}", _post_html(ctx, post))
+        return html_page("Not found", f'<div class="card"><h1>Not found</h1><p>{html.escape(missing)}</p></div>', 404)
+    return html_page(f"{platform} post {post_id}", _post_html(ctx, post))

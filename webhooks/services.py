@@ -68,7 +68,8 @@ MAX_RETRY_AFTER = dt.timedelta(hours=24)
 
 
 def _check_url(url: str) -> None:
-    if not url.lower().startswith("https://") and not settings.SSRF_ALLOW_PRIVATE:
+    plain_http_allowed = settings.SSRF_ALLOW_PRIVATE or outbound.allow_listed(url)  # e.g. the sandbox's inbox
+    if not url.lower().startswith("https://") and not plain_http_allowed:
         raise InvalidRequest("The webhook URL must use https.", code="INVALID_WEBHOOK_URL", details={"url": url})
     try:
         outbound.check_url(url)

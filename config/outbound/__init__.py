@@ -48,7 +48,7 @@ from .errors import (
     OutboundTimeout,
     ResponseTooLarge,
 )
-from .policy import checked_target
+from .policy import allow_listed, checked_target
 from .pool import POOL
 from .redirects import follow
 from .response import OutboundResponse, OutboundStream, refuse_declared_oversize
@@ -63,6 +63,7 @@ __all__ = [
     "OutboundStream",
     "OutboundTimeout",
     "ResponseTooLarge",
+    "allow_listed",
     "check_url",
     "close_idle_connections",
     "request",

@@ -7,7 +7,9 @@
    (`is_global`, not multicast/reserved/CGNAT/6to4/..., IPv4 embedded in IPv4-mapped or NAT64
    IPv6 judged as IPv4) and the port must be 80 or 443 - unless `settings.SSRF_ALLOW_PRIVATE`
    is on, or the address is inside `settings.SSRF_ALLOWED_NETWORKS`; both of those also lift
-   the port rule.
+   the port rule. A URL under one of `settings.SSRF_ALLOWED_URL_PREFIXES` (the same scheme,
+   host and port, a path below the prefix's with no dot segments or escapes) skips the
+   address rules: it opens one path of one origin, not the host.
 
 `checked_target` does both and returns the addresses a connection may use; it runs again for
 every redirect hop.
@@ -154,6 +156,7 @@ def _request_target(parts: SplitResult) -> str:
 class _Policy:
     allow_private: bool
     networks: tuple[IPNetwork, ...]
+    prefixes: tuple[Location, ...]
 
 
 def _policy() -> _Policy:
@@ -163,7 +166,38 @@ def _policy() -> _Policy:
         networks = tuple(ipaddress.ip_network(cidr.strip(), strict=False) for cidr in cidrs)
     except ValueError as exc:
         raise ImproperlyConfigured(f"SSRF_ALLOWED_NETWORKS holds an invalid CIDR: {exc}") from exc
-    return _Policy(bool(getattr(settings, "SSRF_ALLOW_PRIVATE", False)), networks)
+    prefixes = tuple(_prefix(url.strip()) for url in getattr(settings, "SSRF_ALLOWED_URL_PREFIXES", []) if url.strip())
+    return _Policy(bool(getattr(settings, "SSRF_ALLOW_PRIVATE", False)), networks, prefixes)
+
+
+# A path under an allowed prefix: plain characters only (no escapes that a server might decode
+# into "/" or "..", no backslash, no query confusion).
+_PLAIN_PATH: Final = re.compile(r"/[A-Za-z0-9._~!$&'()*+,;=:@/-]*")
+
+
+def _prefix(url: str) -> Location:
+    try:
+        prefix = _parse(url)
+    except BlockedDestination as exc:
+        raise ImproperlyConfigured(f"SSRF_ALLOWED_URL_PREFIXES holds an invalid URL {url!r}: {exc}") from exc
+    if not prefix.target.endswith("/") or "?" in prefix.target or not _PLAIN_PATH.fullmatch(prefix.target):
+        raise ImproperlyConfigured(f"SSRF_ALLOWED_URL_PREFIXES: {url!r} must end its path with '/' and have no query.")
+    return prefix
+
+
+def _under_prefix(location: Location, prefixes: tuple[Location, ...]) -> bool:
+    path = location.target.partition("?")[0]
+    if not _PLAIN_PATH.fullmatch(path) or any(part in (".", "..") for part in path.split("/")):
+        return False
+    return any(location.origin == p.origin and path.startswith(p.target) for p in prefixes)
+
+
+def allow_listed(url: str) -> bool:
+    """Whether `url` lies under one of SSRF_ALLOWED_URL_PREFIXES (False for a malformed URL)."""
+    try:
+        return _under_prefix(_parse(url), _policy().prefixes)
+    except BlockedDestination:
+        return False
 
 
 def _embedded_ipv4(ip: IPAddress) -> ipaddress.IPv4Address | None:
@@ -263,6 +297,8 @@ def checked_target(url: str, *, timeout: float) -> Target:
     location = _parse(url)
     addresses = _resolve(location.host, location.port, timeout)
     policy = _policy()
+    if _under_prefix(location, policy.prefixes):
+        return Target(location, addresses)
     for address in addresses:
         _check_address(ipaddress.ip_address(address), location.port, policy)
     return Target(location, addresses)

@@ -27,6 +27,7 @@ from cryptography import x509
 from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.x509.oid import ExtendedKeyUsageOID, NameOID
+from django.core.exceptions import ImproperlyConfigured
 
 from config.outbound import (
     USER_AGENT,
@@ -526,6 +527,47 @@ def test_allow_listed_network_is_reachable_on_any_port(serve: Callable[..., Serv
     response = request(server.url(), method="GET")
 
     assert (response.status_code, response.content) == (200, b"internal")
+
+
+def _allow_prefix(settings: Any, server: Server, path: str = "/inbox/") -> None:
+    settings.SSRF_ALLOW_PRIVATE = False
+    settings.SSRF_ALLOWED_NETWORKS = []
+    settings.SSRF_ALLOWED_URL_PREFIXES = [server.url(path)]
+
+
+def test_an_allowed_url_prefix_opens_that_path_of_that_origin_only(serve: Callable[..., Server], settings: Any) -> None:
+    server = serve({"/inbox/dev": reply(b"kept"), "/admin": reply(b"secret")})
+    _allow_prefix(settings, server)
+
+    response = request(server.url("/inbox/dev"), body=b"{}")
+
+    assert (response.status_code, response.content) == (200, b"kept")
+    for outside in ("/admin", "/inbox/../admin", "/inbox/%2e%2e/admin", "/inboxes"):
+        with pytest.raises(BlockedDestination) as refused:
+            request(server.url(outside), method="GET")
+        assert refused.value.code == "BLOCKED_ADDRESS"
+    assert server.paths() == ["/inbox/dev"]
+
+
+def test_an_allowed_url_prefix_does_not_open_another_port_or_a_redirect_out_of_it(
+    serve: Callable[..., Server], settings: Any
+) -> None:
+    other = serve({"/inbox/dev": reply()})
+    server = serve({"/inbox/away": redirect(server_url := other.url("/inbox/dev"))})
+    _allow_prefix(settings, server)
+
+    with pytest.raises(BlockedDestination):
+        request(server_url, method="GET")
+    with pytest.raises(BlockedDestination):
+        request(server.url("/inbox/away"), method="GET", max_redirects=2)
+    assert other.seen == []
+
+
+def test_a_prefix_that_is_not_a_path_ending_in_a_slash_is_a_configuration_error(settings: Any) -> None:
+    settings.SSRF_ALLOWED_URL_PREFIXES = ["http://127.0.0.1:8100/_sandbox/inbox"]
+
+    with pytest.raises(ImproperlyConfigured):
+        request("http://127.0.0.1:8100/_sandbox/inbox/dev", method="GET")
 
 
 @pytest.mark.usefixtures("allow_127_0_0_2")
