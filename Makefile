@@ -31,10 +31,11 @@ migrate: install
 	$(BIN)/python manage.py migrate --no-input
 
 # Foreground: web, worker and beat; one Ctrl-C stops them all. Seeds the demo data on every
-# start (it is reused, with new keys) and prints the login and a demo key.
+# start (it is reused, with new keys); once everything answers, `welcome` prints the logins and
+# a demo key last, below the workers' banners.
 run: migrate
 	$(BIN)/python manage.py collectstatic --no-input -v0
-	$(BIN)/python manage.py seed_demo
+	$(BIN)/python manage.py seed_demo --quiet
 	WEB_PORT=$(PORT) $(BIN)/honcho start -f Procfile
 
 test: install

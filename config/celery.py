@@ -119,6 +119,21 @@ def task_ended(task_id: str = "", **_: Any) -> None:
         watchdog.leave(task_id)
 
 
+READY_DIR = "ready"  # under VAR_DIR: one file per worker that has started, in development
+
+
+@worker_ready.connect(weak=False)
+def mark_ready(sender: Any = None, **_: Any) -> None:
+    """In development, a file per started worker (its hostname) tells `manage.py welcome` that
+    the worker's banner is out, without a broadcast the local folder broker handles badly."""
+    from django.conf import settings
+
+    if settings.DEVELOPMENT and sender is not None:
+        folder = settings.VAR_DIR / READY_DIR
+        folder.mkdir(exist_ok=True)
+        (folder / str(sender.hostname)).write_text(str(os.getpid()))
+
+
 @worker_ready.connect(weak=False)
 @worker_process_init.connect(weak=False)
 def freeze_worker(**_: Any) -> None:

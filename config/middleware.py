@@ -56,6 +56,17 @@ class RequestIdLogFilter(logging.Filter):
         return True
 
 
+class ClientErrorLogFilter(logging.Filter):
+    """A 4xx answer is the caller's mistake, not the server's: Django's request log keeps its
+    one line ("Forbidden (Permission denied): /path") but not the traceback of the exception
+    that produced it (PermissionDenied, Http404), which says nothing an operator can act on."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if 400 <= int(getattr(record, "status_code", 0) or 0) < 500:
+            record.exc_info, record.exc_text = None, None
+        return True
+
+
 class ReleaseMiddleware:
     """Outermost: once every other middleware has answered, break the reference cycles a
     request leaves behind, so its objects are freed as soon as the answer is sent.

@@ -496,12 +496,19 @@ MEDIA_MAX_DURATION_SECONDS = env.float("MEDIA_MAX_DURATION_SECONDS", default=4 *
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "filters": {"request_id": {"()": "config.middleware.RequestIdLogFilter"}},
+    "filters": {
+        "request_id": {"()": "config.middleware.RequestIdLogFilter"},
+        "client_errors": {"()": "config.middleware.ClientErrorLogFilter"},
+    },
     "formatters": {
         "plain": {"format": "%(asctime)s %(levelname)s %(name)s [%(request_id)s] %(message)s"},
     },
     "handlers": {
-        "console": {"class": "logging.StreamHandler", "formatter": "plain", "filters": ["request_id"]},
+        "console": {
+            "class": "logging.StreamHandler",
+            "formatter": "plain",
+            "filters": ["request_id", "client_errors"],
+        },
     },
     "root": {"handlers": ["console"], "level": env.str("LOG_LEVEL", default="INFO")},
     "loggers": {

@@ -22,7 +22,7 @@ from accounts.services import account_sandbox_check
 from sandbox import tokens as sandbox_tokens
 from sandbox.platforms.bluesky import did_for as bluesky_did_for
 from teams import services
-from teams.models import SCOPES, Membership, Plan, Role, Team
+from teams.models import SCOPES, ApiKey, Membership, Plan, Role, Team
 
 # The tag of the persistent demo set that runs without --fresh reuse.
 PERSISTENT_TAG = "demo"
@@ -136,8 +136,9 @@ def sandbox_account(
 
 
 @transaction.atomic
-def seed(*, fresh: bool) -> DemoData:
-    """Create (or, without `fresh`, reuse) the demo data, and new keys for it every time."""
+def seed(*, fresh: bool, with_keys: bool = True) -> DemoData:
+    """Create (or, without `fresh`, reuse) the demo data, and new keys for it every time
+    (unless `with_keys` is off: `data.keys` is then empty)."""
     tag = secrets.token_hex(4) if fresh else PERSISTENT_TAG
     data = DemoData(tag=tag)
     suffix = "" if tag == PERSISTENT_TAG else f"_{tag}"
@@ -157,6 +158,8 @@ def seed(*, fresh: bool) -> DemoData:
     data.accounts["acme"]["x_expired"] = sandbox_account(
         data.teams["acme"], Platform.X, suffix="_expired", status=AccountStatus.EXPIRED
     )
+    if not with_keys:
+        return data
     for key_name, (user_name, slug, scopes) in _KEYS.items():
         _, plaintext = services.api_key_create(
             user=data.users[user_name], name=f"demo {key_name}", scopes=scopes or SCOPES, team=data.teams[slug]
@@ -167,3 +170,35 @@ def seed(*, fresh: bool) -> DemoData:
     )
     data.keys = {name: data.keys[name] for name in (*_KEYS, "owner_user")}
     return data
+
+
+WELCOME_KEY_NAME = "demo make run"
+
+
+def welcome_key(data: DemoData) -> str:
+    """A new all-scope key of the owner for the Acme team; the one the last start printed is
+    revoked, so restarts do not pile keys up."""
+    owner, acme = data.users["owner"], data.teams["acme"]
+    for old in ApiKey.objects.filter(user=owner, team=acme, name=WELCOME_KEY_NAME, revoked_at__isnull=True):
+        services.api_key_revoke(api_key=old)
+    _, plaintext = services.api_key_create(user=owner, name=WELCOME_KEY_NAME, scopes=SCOPES, team=acme)
+    return plaintext
+
+
+def welcome_text(data: DemoData, key: str) -> str:
+    """What a developer needs to start: the dashboard and its three logins, the admin, the API
+    with a demo key, and the sandbox's webhook inbox."""
+    base, sandbox = settings.PUBLIC_BASE_URL, settings.SANDBOX_URL
+    owner, admin, member = (data.users[name].get_username() for name in ("owner", "admin", "member"))
+    return (
+        f"Ready (demo data tag {data.tag}).\n"
+        f"  Dashboard:     {base}/\n"
+        f"  Logins:        {owner!r} (owns {data.teams['acme'].name!r} and {data.teams['review'].name!r}), "
+        f"{admin!r} (admin of {data.teams['review'].name!r}), {member!r} (member of it); "
+        f"password {DEMO_PASSWORD!r} for each\n"
+        f"  Admin:         {base}/admin/  ({owner!r} is staff)\n"
+        f"  API docs:      {base}/api/v1/docs\n"
+        f"  Demo API key:  {key}  (team {data.teams['acme'].name!r}, all scopes)\n"
+        f"  Try:           curl -H 'Authorization: Bearer {key}' {base}/api/v1/accounts\n"
+        f"  Webhook inbox: {sandbox}/_sandbox/inbox/dev  (use it as a webhook's URL; open it to see deliveries)\n"
+    )

@@ -45,7 +45,7 @@ def test_the_access_log_format_has_the_path_but_no_query_and_no_referrer(procfil
 
 
 def test_production_starts_no_sandbox_and_development_does():
-    assert _processes("Procfile") == _processes("Procfile.production") | {"sandbox"}  # make run (CONTRACT.md)
+    assert _processes("Procfile") == _processes("Procfile.production") | {"sandbox", "welcome"}  # make run
     assert "sandbox" not in _processes("Procfile.production")
     assert _access_log_format("Procfile") == _access_log_format("Procfile.production")
 

@@ -9,7 +9,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 
-from demo.seed import DEMO_PASSWORD, seed
+from demo.seed import seed, welcome_text
 
 
 class Command(BaseCommand):
@@ -21,8 +21,9 @@ class Command(BaseCommand):
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--fresh", action="store_true", help="Create a new, uniquely tagged data set.")
         parser.add_argument("--json", action="store_true", help="Print exactly one JSON object on stdout.")
+        parser.add_argument("--quiet", action="store_true", help="Print nothing (make run prints it once started).")
 
-    def handle(self, *args: Any, fresh: bool, json: bool, **options: Any) -> None:
+    def handle(self, *args: Any, fresh: bool, json: bool, quiet: bool, **options: Any) -> None:
         if not settings.DEVELOPMENT:
             raise CommandError("seed_demo creates users with a known password; it only runs with APP_ENV=development.")
         _migrate_if_needed(self.stderr)
@@ -30,16 +31,8 @@ class Command(BaseCommand):
         if json:
             self.stdout.write(_dumps(data.as_json()))
             return
-        owner = data.users["owner"].get_username()
-        self.stdout.write(
-            f"Demo data ready (tag {data.tag}).\n"
-            f"  Dashboard:    {settings.PUBLIC_BASE_URL}/  user {owner!r}, password {DEMO_PASSWORD!r}\n"
-            f"  Admin:        {settings.PUBLIC_BASE_URL}/admin/  (the same login; {owner!r} is staff)\n"
-            f"  API docs:     {settings.PUBLIC_BASE_URL}/api/v1/docs\n"
-            f"  Demo API key: {data.keys['acme_owner']}  (team {data.teams['acme'].name!r}, all scopes)\n"
-            f"  Try:          curl -H 'Authorization: Bearer {data.keys['acme_owner']}' "
-            f"{settings.PUBLIC_BASE_URL}/api/v1/accounts\n"
-        )
+        if not quiet:
+            self.stdout.write(welcome_text(data, data.keys["acme_owner"]))
 
 
 def _migrate_if_needed(report: Any) -> None:
