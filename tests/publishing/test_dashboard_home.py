@@ -350,3 +350,30 @@ def test_the_page_shows_the_team_named_in_the_query(client, owner, second_team):
     page = _get(client, owner, team=str(team.pk))
 
     assert "Second shop · times are UTC" in page
+
+
+def test_the_home_page_takes_the_same_queries_for_one_or_many_items(client, owner, member, accounts, second_team):
+    team, submitter = second_team
+
+    def fill(n):
+        _create(owner.user, [accounts.x, accounts.bluesky], f"Soon {n}", mode=PublishMode.SCHEDULED, at=_in(2 + n))
+        _submit(member.user, accounts.x, f"Here {n}")
+        _submit(submitter, sandbox_account(team, "x", suffix=f"_{n}"), f"There {n}")
+        sandbox_account(owner.team, "linkedin", suffix=f"_{n}", status=AccountStatus.EXPIRED)
+
+    def queries():
+        with CaptureQueriesContext(connection) as context:
+            page = _get(client, owner)
+        return len(context), page
+
+    fill(0)
+    _get(client, owner)  # a first request settles the session
+    one, _ = queries()
+    for n in range(1, home.LIST_SIZE + 3):
+        fill(n)
+    many, page = queries()
+
+    assert many == one
+    assert page.count('<li id="upcoming-') == home.LIST_SIZE
+    assert page.count('<li id="approval-') == home.LIST_SIZE
+    assert page.count('<li id="reconnect-') == home.LIST_SIZE
