@@ -22,3 +22,9 @@ def accounts_for_team(
 def accounts_counted(*, team: Team) -> int:
     """The team's accounts that count against its plan: every one not disconnected."""
     return SocialAccount.objects.filter(team=team).exclude(status=AccountStatus.DISABLED).count()
+
+
+def accounts_to_reconnect(*, team: Team) -> QuerySet[SocialAccount]:
+    """The team's accounts whose authorization expired or was revoked: they publish nothing
+    until an owner or admin re-authorizes them."""
+    return accounts_for_team(team=team, statuses=[AccountStatus.EXPIRED]).defer("access_token", "refresh_token")

@@ -28,7 +28,7 @@ api_v1: list[URLPattern | URLResolver] = [
 ]
 
 urlpatterns = [
-    path("", RedirectView.as_view(pattern_name="dashboard"), name="home"),
+    path("", RedirectView.as_view(pattern_name="overview"), name="home"),
     path("healthz", healthz, name="healthz"),
     path("login/", auth_views.LoginView.as_view(), name="login"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),

@@ -2,9 +2,10 @@ from __future__ import annotations
 
 from django.urls import path
 
-from publishing.views import calendar, compose, detail, lists
+from publishing.views import calendar, compose, detail, home, lists
 
 urlpatterns = [
+    path("home/", home.home, name="overview"),
     path("compose/", compose.compose, name="compose"),
     path("compose/check/", compose.check, name="compose-check"),
     path("calendar/", calendar.calendar, name="calendar"),

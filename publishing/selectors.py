@@ -16,8 +16,8 @@ from django.utils.dateparse import parse_datetime
 
 from accounts.models import SocialAccount
 from publishing import outbox
-from publishing.models import ApprovalStatus, DeliveryAttempt, Publish, Target, ThreadItem
-from teams.models import Team
+from publishing.models import ApprovalStatus, DeliveryAttempt, Publish, PublishStatus, Target, ThreadItem
+from teams.models import Membership, Role, Team
 
 # The attempt fields a publish's representation shows; read with the targets, not apart.
 ATTEMPT_FIELDS = (
@@ -246,3 +246,40 @@ def approvals_for(*, team: Team, user: User | None) -> QuerySet[Publish]:
     """Publishes waiting for approval, oldest first; only `user`'s own when given."""
     query = publishes_for(team=team).filter(approval_status=ApprovalStatus.PENDING).order_by("created_at", "id")
     return query if user is None else query.filter(created_by=user)
+
+
+# The home page: what is going out, what failed, what waits for the signed-in user.
+
+
+def upcoming_between(*, team: Team, start: dt.datetime, end: dt.datetime) -> QuerySet[Publish]:
+    """The team's scheduled publishes due in [start, end), as `publishes_for` loads them, soonest first."""
+    due = Q(status=PublishStatus.SCHEDULED, scheduled_at__gte=start, scheduled_at__lt=end)
+    return publishes_for(team=team).filter(due).order_by("scheduled_at", "id")
+
+
+def retryable_since(*, team: Team, since: dt.datetime) -> QuerySet[Publish]:
+    """The team's failed and partial publishes that settled since `since` and can be retried
+    (not waiting for a decision nor rejected, as `actions.retryable` says), latest first."""
+    settled = Q(status__in=[PublishStatus.FAILED, PublishStatus.PARTIAL], completed_at__gte=since)
+    decided = Q(approval_status__in=[ApprovalStatus.PENDING, ApprovalStatus.REJECTED])
+    return publishes_for(team=team).filter(settled).exclude(decided).order_by("-completed_at", "-id")
+
+
+def _memberships(user: User, *, approver: bool) -> QuerySet[Membership]:
+    """The user's memberships where they approve (owner or admin), or where they do not."""
+    approvers = Q(role__in=[Role.OWNER, Role.ADMIN])
+    return Membership.objects.filter(approvers if approver else ~approvers, user=user)
+
+
+def approvals_waiting_for(*, user: User) -> QuerySet[Publish]:
+    """Publishes pending approval in every team where `user` approves (owner or admin), each
+    with its team, oldest first: what waits for them, whichever team the page shows."""
+    query = publishes_for().select_related("team").filter(team__in=_memberships(user, approver=True).values("team_id"))
+    return query.filter(approval_status=ApprovalStatus.PENDING).order_by("created_at", "id")
+
+
+def own_submissions_waiting(*, user: User) -> QuerySet[Publish]:
+    """`user`'s own publishes pending approval in the teams where they are a member (who, as in
+    GET /api/v1/approvals, follow only their own submissions), oldest first."""
+    query = publishes_for().select_related("team").filter(team__in=_memberships(user, approver=False).values("team_id"))
+    return query.filter(approval_status=ApprovalStatus.PENDING, created_by=user).order_by("created_at", "id")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import uuid
 from dataclasses import dataclass
 
 from django.contrib.auth.models import User
@@ -23,6 +24,12 @@ def teams_owned(*, user: User) -> QuerySet[Team]:
         .select_related("plan")
         .order_by("created_at", "id")
     )
+
+
+def teams_approved_in(*, user: User) -> set[uuid.UUID]:
+    """The ids of the teams where the user approves publishes: those they own or administer."""
+    memberships = Membership.objects.filter(user=user, role__in=[Role.OWNER, Role.ADMIN])
+    return set(memberships.values_list("team_id", flat=True))
 
 
 def members_of(*, team: Team) -> QuerySet[Membership]:

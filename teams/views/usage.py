@@ -39,7 +39,7 @@ class Meter:
         return self.limit is not None and self.used >= self.limit
 
 
-def _meters(usage: selectors.Usage) -> list[Meter]:
+def meters_for(usage: selectors.Usage) -> list[Meter]:
     plan = usage.team.plan
     return [
         Meter(
@@ -72,5 +72,5 @@ def _meters(usage: selectors.Usage) -> list[Meter]:
 @settings_view()
 def usage(request: HttpRequest, membership: Membership) -> HttpResponse:
     counted = selectors.usage_for(team=membership.team)
-    context = page_context(request, membership, usage=counted, meters=_meters(counted))
+    context = page_context(request, membership, usage=counted, meters=meters_for(counted))
     return render(request, TEMPLATE, context)

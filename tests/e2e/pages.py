@@ -2,6 +2,7 @@
 publish's id)."""
 
 DASHBOARD_PAGES = [
+    "/dashboard/home/",
     "/dashboard/compose/",
     "/dashboard/calendar/",
     "/dashboard/calendar/?view=month",
