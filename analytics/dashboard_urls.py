@@ -7,4 +7,6 @@ from analytics import views
 urlpatterns = [
     path("analytics/", views.analytics, name="analytics"),
     path("analytics/<uuid:publish_id>/", views.post, name="analytics-post"),
+    path("analytics/<uuid:publish_id>/refresh/", views.refresh, name="analytics-post-refresh"),
+    path("analytics/accounts/<uuid:account_id>/", views.account, name="analytics-account"),
 ]

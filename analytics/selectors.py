@@ -1,14 +1,19 @@
 """Reads of post analytics: publishes with their published targets' metrics summed, sorted
-and paged by the database; the same sums per platform; a post's samples over time."""
+and paged by the database; the same sums per platform; a post's samples over time; an
+account's daily totals and its recent posts."""
 
 from __future__ import annotations
 
+import datetime as dt
+from collections import defaultdict
 from collections.abc import Sequence
 from typing import Any
 
 from django.db.models import Count, Exists, F, Max, Min, OuterRef, Prefetch, Q, QuerySet, Sum, Value
-from django.db.models.functions import Coalesce
+from django.db.models.functions import Coalesce, TruncDate
 
+from accounts.models import SocialAccount
+from analytics.chart import METRICS, Moment
 from analytics.models import MetricsSample
 from publishing.models import Publish, Target, TargetState
 from teams.models import Team
@@ -80,4 +85,46 @@ def metrics_samples(*, publish: Publish) -> QuerySet[MetricsSample]:
     their `taken_at`)."""
     return MetricsSample.objects.filter(target__publish=publish, target__state=TargetState.PUBLISHED).order_by(
         "taken_at", "target_id"
+    )
+
+
+def account_daily_totals(*, account: SocialAccount, since: dt.date) -> list[Moment]:
+    """The account's published posts' totals at the end of each day from `since` (UTC), one
+    moment a day at its midnight: the sum over its targets of each one's reading of that day.
+
+    The database reduces the samples to one row per target and day (its highest reading of the
+    day: the counts only grow, but for a withdrawn like), so the rows read here are bounded by
+    posts times days of the span, never by the number of syncs. A target not read on a day
+    counts with its last reading before, as the post's chart carries it forward."""
+    rows = (
+        MetricsSample.objects.filter(
+            target__account=account,
+            target__state=TargetState.PUBLISHED,
+            taken_at__gte=dt.datetime.combine(since, dt.time(), tzinfo=dt.UTC),
+        )
+        .annotate(day=TruncDate("taken_at", tzinfo=dt.UTC))
+        .values("target_id", "day")
+        .annotate(**{metric: Max(metric) for metric in METRICS})
+        .order_by("day")
+    )
+    latest: dict[Any, dict[str, Any]] = {}
+    by_day: dict[dt.date, list[dict[str, Any]]] = defaultdict(list)
+    for row in rows:
+        by_day[row["day"]].append(dict(row))
+    moments = []
+    for day, readings in by_day.items():
+        latest.update((row["target_id"], row) for row in readings)
+        values: dict[str, int | None] = {m: sum(row[m] or 0 for row in latest.values()) for m in METRICS}
+        if all(row["views"] is None for row in latest.values()):
+            values["views"] = None
+        moments.append(Moment(taken_at=dt.datetime.combine(day, dt.time(), tzinfo=dt.UTC), values=values))
+    return moments
+
+
+def account_recent_targets(*, account: SocialAccount, limit: int) -> QuerySet[Target]:
+    """The account's most recently published targets, with their publish and latest metrics."""
+    return (
+        Target.objects.filter(account=account, state=TargetState.PUBLISHED)
+        .select_related("publish", "metrics")
+        .order_by(F("published_at").desc(nulls_last=True), "-id")[:limit]
     )

@@ -18,6 +18,9 @@ How often a target is read depends on its age (newer posts change faster):
 Never more often than the tick. Reads are capped per account and run (see
 `CALLS_PER_ACCOUNT_RUN`), so a large account cannot exhaust its platform's rate-limit
 window; what is left over stays due and goes first next time.
+
+"Refresh now" (`metrics_refresh`) makes one post's targets due at once and hands the team's
+sync the same task the beat job does, at most once per post every ANALYTICS_REFRESH_SECONDS.
 """
 
 from __future__ import annotations
@@ -27,8 +30,11 @@ import logging
 import uuid
 from collections import defaultdict
 from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any
 
 from django.conf import settings
+from django.core.cache import cache
 from django.db import transaction
 from django.utils import timezone
 
@@ -43,7 +49,7 @@ from accounts.platforms.registry import NoClient, client_for
 from accounts.services import platform_call
 from analytics.models import MetricsSample, PostMetrics
 from config import lanes
-from publishing.models import Target, TargetState
+from publishing.models import Publish, Target, TargetState
 
 logger = logging.getLogger(__name__)
 
@@ -134,11 +140,47 @@ def metrics_sync_team(*, team_id: str, now: dt.datetime | None = None) -> int:
         return synced
 
 
-def _ensure_rows(now: dt.datetime) -> None:
-    """A metrics row, due at once, for every published target that has none yet."""
+@dataclass(frozen=True)
+class Refresh:
+    """What "refresh now" did: `started` a sync, or not (refreshed too recently); the post may
+    be refreshed again from `again_at`."""
+
+    started: bool
+    again_at: dt.datetime
+
+
+def metrics_refresh(*, publish: Publish, now: dt.datetime | None = None) -> Refresh:
+    """Read the metrics of the publish's published targets now: make them due and enqueue one
+    sync of its team after commit. At most once per publish every ANALYTICS_REFRESH_SECONDS,
+    whoever asks, so a button pressed in a loop cannot spend the accounts' platform quota."""
+    now = now or timezone.now()
+    window = settings.ANALYTICS_REFRESH_SECONDS
+    key = f"analytics:refreshed:{publish.pk}"
+    # An atomic add claims the window, so two presses at once start one sync.
+    if not cache.add(key, now.timestamp(), window):
+        last = cache.get(key, now.timestamp())
+        return Refresh(started=False, again_at=dt.datetime.fromtimestamp(last + window, tz=dt.UTC))
+    with transaction.atomic():
+        _ensure_rows(now, publish=publish)
+        PostMetrics.objects.filter(target__publish=publish, target__state=TargetState.PUBLISHED).update(
+            next_sync_at=now
+        )
+        _enqueue_team_sync(str(publish.team_id))
+    return Refresh(started=True, again_at=now + dt.timedelta(seconds=window))
+
+
+def _enqueue_team_sync(team_id: str) -> None:
+    from analytics.tasks import sync_team  # the tasks import this module
+
+    transaction.on_commit(lambda: sync_team.delay(team_id))
+
+
+def _ensure_rows(now: dt.datetime, **scope: Any) -> None:
+    """A metrics row, due at once, for every published target (within `scope`, filters of
+    Target) that has none yet."""
     while True:
         missing = list(
-            Target.objects.filter(state=TargetState.PUBLISHED, metrics__isnull=True)
+            Target.objects.filter(state=TargetState.PUBLISHED, metrics__isnull=True, **scope)
             .exclude(platform_post_id="")
             .values_list("pk", flat=True)[:CREATE_BATCH]
         )

@@ -1,6 +1,7 @@
 """Dashboard pages of analytics: the team's published posts with their totals, sorted, filtered
 and paged as GET /api/v1/analytics/posts does (its own query serializer and selector), the same
-totals per platform, and one post's metrics per platform with a chart of its samples over time.
+totals per platform, one post's metrics per platform with charts of its samples over time and
+"Refresh now", and an account's posts' daily totals with its recent posts.
 
 Only targets that reached `published` count, as in the API; a post with none is not listed and
 its page is a 404, as is a post of another team.
@@ -8,20 +9,33 @@ its page is a 404, as is a post of another team.
 
 from __future__ import annotations
 
+import datetime as dt
 import uuid
 from typing import Any
 
+from django.conf import settings
+from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import render
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils import timezone
+from django.views.decorators.http import require_POST
 from rest_framework.exceptions import ValidationError
 
 from accounts.models import Platform, SocialAccount
+from analytics import services
 from analytics.api import AnalyticsFilterSerializer
-from analytics.chart import METRICS, metrics_chart
+from analytics.chart import DAY, metrics_charts, post_moments
 from analytics.models import PostMetrics
-from analytics.selectors import analytics_platform_totals, analytics_posts, metrics_samples
+from analytics.selectors import (
+    account_daily_totals,
+    account_recent_targets,
+    analytics_platform_totals,
+    analytics_posts,
+    metrics_samples,
+)
 from config.serializers import validated
 from publishing.links import live_link
 from publishing.models import Publish, Target
@@ -30,6 +44,9 @@ from teams.dashboard import page_context, requested_membership
 from teams.models import Team
 
 PAGE_SIZE = 20
+# The account page's spans (days) to choose from, the first by default, and its recent posts.
+SPANS = (30, 90)
+RECENT_POSTS = 20
 # The sortable columns, as the API names its sorts.
 COLUMNS = {
     "published_at": "Published (UTC)",
@@ -104,6 +121,9 @@ def analytics(request: HttpRequest) -> HttpResponse:
         platform_choices=[(value, label, value in platforms) for value, label in Platform.choices],
         problems=problems,
         filtered=bool(platforms),
+        accounts=SocialAccount.objects.defer("access_token", "refresh_token")
+        .filter(team=team)
+        .order_by("platform", "handle", "id"),
     )
     return render(request, template, context)
 
@@ -135,17 +155,69 @@ def post(request: HttpRequest, publish_id: uuid.UUID) -> HttpResponse:
     publish = analytics_posts(team=membership.team).filter(pk=publish_id).first()
     if publish is None:
         raise Http404("No such published post.")
-    # Which lines to draw: a preference, not a filter, so unknown names are simply ignored.
-    shown = [metric for metric in request.GET.getlist("metric") if metric in METRICS] or list(METRICS)
     targets = getattr(publish, "published_targets", [])
     # The accounts of its targets in one query, as `publishing.selectors.with_accounts` reads them.
     accounts = SocialAccount.objects.defer("access_token", "refresh_token").in_bulk({t.account_id for t in targets})
+    moments = post_moments(metrics_samples(publish=publish))
     context = page_context(
         request,
         membership,
         post=publish,
         entries=[_entry(target, accounts) for target in targets],
-        chart=metrics_chart(metrics_samples(publish=publish), shown),
-        metric_choices=[(metric, label, metric in shown) for metric, label in METRICS.items()],
+        moments=moments,
+        charts=metrics_charts(moments),
+        refresh_seconds=settings.ANALYTICS_REFRESH_SECONDS,
     )
     return render(request, template, context)
+
+
+@login_required
+@require_POST
+def refresh(request: HttpRequest, publish_id: uuid.UUID) -> HttpResponse:
+    """ "Refresh now": one sync of the post's metrics, at most once per post in the window."""
+    membership = requested_membership(request)
+    publish = analytics_posts(team=membership.team).filter(pk=publish_id).first()
+    if publish is None:
+        raise Http404("No such published post.")
+    done = services.metrics_refresh(publish=publish)
+    if done.started:
+        messages.success(request, "Refreshing: the figures update within a minute.")
+    else:
+        ago = _span(settings.ANALYTICS_REFRESH_SECONDS)
+        messages.info(request, f"Refreshed less than {ago} ago: try again at {_minute_up(done.again_at):%H:%M} UTC.")
+    return redirect(f"{reverse('analytics-post', args=[publish.pk])}?team={membership.team.pk}")
+
+
+@login_required
+def account(request: HttpRequest, account_id: uuid.UUID) -> HttpResponse:
+    template = "analytics/account.html"
+    membership = requested_membership(request)
+    found = SocialAccount.objects.defer("access_token", "refresh_token").filter(team=membership.team)
+    social_account = found.filter(pk=account_id).first()
+    if social_account is None:
+        raise Http404("No such account.")
+    days = next((span for span in SPANS if request.GET.get("days") == str(span)), SPANS[0])
+    since = timezone.now().date() - dt.timedelta(days=days - 1)
+    moments = account_daily_totals(account=social_account, since=since)
+    context = page_context(
+        request,
+        membership,
+        account=social_account,
+        days=days,
+        spans=[(span, span == days) for span in SPANS],
+        moments=moments,
+        charts=metrics_charts(moments, min_step=DAY),
+        targets=account_recent_targets(account=social_account, limit=RECENT_POSTS),
+    )
+    return render(request, template, context)
+
+
+def _span(seconds: int) -> str:
+    minutes = -(-seconds // 60)
+    return "a minute" if minutes <= 1 else f"{minutes} minutes"
+
+
+def _minute_up(moment: dt.datetime) -> dt.datetime:
+    """The first whole minute from `moment`, so that "try again at" is never too soon."""
+    whole = moment.replace(second=0, microsecond=0)
+    return whole if whole == moment else whole + dt.timedelta(minutes=1)

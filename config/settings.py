@@ -161,6 +161,8 @@ DISPATCH_RELAY_AFTER_SECONDS = env.float("DISPATCH_RELAY_AFTER_SECONDS", default
 
 # How often metrics of published posts are synced (analytics.services says which are due).
 ANALYTICS_SYNC_SECONDS = env.float("ANALYTICS_SYNC_SECONDS", default=900.0)
+# A post's "Refresh now" starts one read of its metrics at most once in this window.
+ANALYTICS_REFRESH_SECONDS = env.int("ANALYTICS_REFRESH_SECONDS", default=60)
 
 # --- Celery -----------------------------------------------------------------------------
 # https://docs.celeryq.dev/en/stable/userguide/configuration.html

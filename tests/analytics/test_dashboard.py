@@ -16,7 +16,7 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from analytics import services, views
-from analytics.chart import BOTTOM, HEIGHT, TOP, metrics_chart, post_moments
+from analytics.chart import BOTTOM, HEIGHT, TOP, metrics_charts, post_moments, time_ticks
 from analytics.models import MetricsSample, PostMetrics
 from analytics.selectors import analytics_platform_totals
 from publishing import inputs, lifecycle
@@ -292,7 +292,11 @@ def _polylines(page):
     }
 
 
-def test_the_chart_draws_one_line_per_metric_through_the_samples(client, owner, posts, accounts):
+def _desc(page, key):
+    return re.search(rf'<desc id="chart-{key}-desc">([^<]*)</desc>', page).group(1)
+
+
+def test_the_charts_draw_one_line_per_metric_through_the_samples(client, owner, posts, accounts):
     publish_id = posts.publish(accounts.x, content="Charted")
     start = timezone.now() + dt.timedelta(hours=1)
     for hour, likes in enumerate((0, 5, 10)):
@@ -310,32 +314,35 @@ def test_the_chart_draws_one_line_per_metric_through_the_samples(client, owner, 
     likes = [y for _, y in lines["likes"]]
     assert likes[0] == HEIGHT - BOTTOM  # 0 on the x axis
     assert likes[0] - likes[1] == pytest.approx(likes[1] - likes[2], abs=0.2)  # 0, 5, 10: evenly up
-    assert [y for _, y in lines["views"]][2] == TOP  # 100 views: the top of the scale
+    assert likes[2] == TOP  # 10 likes: the top of the engagement chart's scale
+    assert [y for _, y in lines["views"]][2] == TOP  # 100 views: the top of the views chart's scale
     assert len({y for _, y in lines["comments"]}) == 1  # flat at 1
     # Accessible: a title, a description and the numbers as a table.
-    assert '<title id="chart-title">' in page
-    assert "3 samples" in re.search(r'<desc id="chart-desc">([^<]*)</desc>', page).group(1)
-    assert "Likes from 0 to 10" in page
+    assert '<figcaption class="chart-title" id="chart-reach-title">Views of this post</figcaption>' in page
+    assert "3 samples" in _desc(page, "engagement")
+    assert "Likes from 0 to 10" in _desc(page, "engagement")
+    assert "Views from 0 to 100" in _desc(page, "reach")
     table = page.split('<details class="chart-data">', 1)[1]
     assert table.count('data-label="Taken"') == 3
 
 
-def test_leaving_views_out_scales_the_chart_to_the_other_lines(client, owner, posts, accounts):
+def test_engagement_has_its_own_scale_beside_thousands_of_views(client, owner, posts, accounts):
     publish_id = posts.publish(accounts.x)
     start = timezone.now() + dt.timedelta(hours=1)
-    for hour, likes in enumerate((0, 5, 10)):
-        posts.set_metrics(publish_id, "x", views=5000, likes=likes, comments=2)
+    for hour, likes in enumerate((0, 3, 5)):
+        posts.set_metrics(publish_id, "x", views=10_000, likes=likes)
         _sync(start + dt.timedelta(hours=hour))
 
-    page = _get(client, owner, f"{LIST}{publish_id}/", metric=["likes", "comments", "nonsense"])
+    page = _post_page(client, owner, publish_id)
     lines = _polylines(page)
+    engagement = page.split('class="chart chart-engagement"', 1)[1].split("</figure>", 1)[0]
 
-    assert set(lines) == {"likes", "comments"}
-    assert lines["likes"][2][1] == TOP  # 10 likes now reach the top of the scale
-    assert 'id="line-views" name="metric" value="views">' in page  # unchecked
-    assert 'id="line-likes" name="metric" value="likes" checked>' in page
+    # 5 likes climb most of the way up their chart, not a pixel above its axis.
+    assert HEIGHT - BOTTOM - lines["likes"][2][1] > (HEIGHT - BOTTOM - TOP) * 0.75
+    assert "views" not in _polylines(engagement)
+    assert re.findall(r'class="y-tick"[^>]*>([^<]+)<', engagement) == ["0", "2", "4", "6"]
     table = page.split('<details class="chart-data">', 1)[1].split("</details>", 1)[0]
-    assert table.count(">5,000<") == 3  # the table keeps every metric
+    assert table.count(">10,000<") == 3  # the table keeps every metric
 
 
 def test_the_chart_sums_platforms_and_carries_a_targets_last_value_forward():
@@ -352,12 +359,65 @@ def test_the_chart_sums_platforms_and_carries_a_targets_last_value_forward():
     assert [m.taken_at for m in moments] == [t0, t1]
     assert moments[0].values == {"views": 100, "likes": 7, "comments": 1, "shares": 0}
     assert moments[1].values == {"views": 150, "likes": 10, "comments": 1, "shares": 2}  # b's 4 likes kept
-    chart = metrics_chart(samples)
-    assert chart is not None
-    assert [tick.label for tick in chart.y_ticks] == ["0", "50", "100", "150"]
-    assert metrics_chart([]) is None
+    reach, engagement = metrics_charts(moments)
+    assert [tick.label for tick in reach.y_ticks] == ["0", "50", "100", "150"]
+    assert [tick.label for tick in engagement.y_ticks] == ["0", "5", "10"]
+    assert metrics_charts([]) == []
     big = [MetricsSample(target_id="a", taken_at=t0, views=1_234_567, likes=0, comments=0, shares=0)]
-    assert [tick.label for tick in metrics_chart(big).y_ticks] == ["0", "500k", "1M", "1.5M"]
+    assert [tick.label for tick in metrics_charts(post_moments(big))[0].y_ticks] == ["0", "500k", "1M", "1.5M"]
+
+
+def test_a_post_on_platforms_without_views_has_no_views_chart():
+    t0 = dt.datetime(2024, 5, 1, 12, 0, tzinfo=dt.UTC)
+    samples = [MetricsSample(target_id="b", taken_at=t0, views=None, likes=4, comments=1, shares=0)]
+
+    [chart] = metrics_charts(post_moments(samples))
+
+    assert chart.key == "engagement"
+
+
+def _labels(times, **options):
+    return [tick.label for tick in time_ticks(times[0], times[-1], **options)]
+
+
+def test_time_labels_of_samples_a_minute_apart_are_distinct_times():
+    start = dt.datetime(2024, 5, 1, 12, 0, 30, tzinfo=dt.UTC)
+    labels = _labels([start + dt.timedelta(minutes=n) for n in range(10)])
+
+    assert labels == ["12:02", "12:04", "12:06", "12:08"]
+
+
+def test_time_labels_of_samples_seconds_apart_show_seconds():
+    start = dt.datetime(2024, 5, 1, 12, 0, 10, tzinfo=dt.UTC)
+    labels = _labels([start, start + dt.timedelta(seconds=40)])
+
+    assert len(labels) == len(set(labels)) > 1
+    assert labels[0] == "12:00:10"
+
+
+def test_time_labels_of_samples_days_apart_are_dates():
+    start = dt.datetime(2024, 5, 1, 12, 0, tzinfo=dt.UTC)
+    labels = _labels([start + dt.timedelta(days=3 * n) for n in range(4)])
+
+    assert labels == ["3 May", "5 May", "7 May", "9 May"]  # every other midnight: 9 days in four labels
+
+
+def test_time_labels_across_midnight_carry_the_day_and_never_repeat():
+    start = dt.datetime(2024, 5, 1, 6, 0, tzinfo=dt.UTC)
+    many = [start + dt.timedelta(minutes=15 * n) for n in range(4 * 48)]  # two days every 15 minutes
+    labels = _labels(many)
+
+    assert len(labels) == len(set(labels)) <= 6  # fewer labels than points
+    assert labels[0] == "1 May 12:00"
+    assert "2 May 00:00" in labels
+
+
+def test_time_labels_across_a_new_year_carry_the_year():
+    start = dt.datetime(2024, 12, 1, tzinfo=dt.UTC)
+    labels = _labels([start, start + dt.timedelta(days=60)], min_step=86400)
+
+    assert labels[0].endswith("2024")
+    assert labels[-1].endswith("2025")
 
 
 def test_another_teams_post_is_not_found(client, owner, outsider, other_posts):

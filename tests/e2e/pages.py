@@ -1,5 +1,5 @@
 """The dashboard's main pages, as the browser suites visit them (`{publish}` stands for a
-publish's id)."""
+publish's id, `{account}` for a connected account's)."""
 
 DASHBOARD_PAGES = [
     "/dashboard/home/",
@@ -10,6 +10,7 @@ DASHBOARD_PAGES = [
     "/dashboard/publishes/approvals/",
     "/dashboard/publishes/{publish}/",
     "/dashboard/analytics/",
+    "/dashboard/analytics/accounts/{account}/",
     "/dashboard/",
     "/dashboard/settings/",
     "/dashboard/settings/keys/",

@@ -8,7 +8,7 @@ import pytest
 
 from demo.seed import sandbox_account
 from publishing import inputs, lifecycle
-from publishing.models import PublishMode
+from publishing.models import PublishMode, Target
 from tests.e2e.pages import DASHBOARD_PAGES
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.e2e]
@@ -43,7 +43,8 @@ def content(owner):
 @pytest.mark.parametrize("path", PAGES)
 def test_every_control_is_named_and_nothing_scrolls_sideways(signed_in, live_server, content, path):
     page = signed_in
-    page.goto(f"{live_server.url}{path.format(publish=content.pk)}")
+    account = Target.objects.get(publish_id=content.pk).account_id
+    page.goto(f"{live_server.url}{path.format(publish=content.pk, account=account)}")
 
     assert page.evaluate(UNNAMED) == []
     assert page.locator("h1").count() == 1

@@ -42,7 +42,7 @@ def content(owner):
     webhook = subscribe(owner.team, "https://93.184.215.14/hooks/social")  # an address: no DNS needed
     owner.user.is_staff = owner.user.is_superuser = True
     owner.user.save()
-    return {"publish": publish.pk, "webhook": webhook.pk}
+    return {"publish": publish.pk, "webhook": webhook.pk, "account": x.pk}
 
 
 def _watched(page):
