@@ -7,6 +7,7 @@ from publishing.views import calendar, compose, detail, lists
 urlpatterns = [
     path("compose/", compose.compose, name="compose"),
     path("compose/check/", compose.check, name="compose-check"),
+    path("compose/link-card/", compose.link_card, name="compose-link-card"),
     path("calendar/", calendar.calendar, name="calendar"),
     path("calendar/<uuid:publish_id>/reschedule/", calendar.reschedule, name="calendar-reschedule"),
     path("calendar/<uuid:publish_id>/unschedule/", calendar.unschedule, name="calendar-unschedule"),

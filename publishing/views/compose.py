@@ -24,7 +24,7 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.text import capfirst
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_GET, require_POST
 from rest_framework.exceptions import ValidationError
 
 from accounts.models import AccountStatus, SocialAccount
@@ -32,13 +32,13 @@ from config.errors import ApplicationError
 from config.serializers import validated
 from media.models import CONTENT_TYPES
 from media.selectors import media_pull_url, ready_media_by_ids
-from publishing import approval, checks, handover, lifecycle, preview, validation
+from publishing import approval, checks, handover, lifecycle, link_cards, preview, validation
 from publishing.models import Publish, PublishMode
 from publishing.serializers import CreatePublishSerializer, ids_of, target_inputs
 from publishing.views import compose_form as form
 from publishing.views import dashboard_caller
 from publishing.views.detail import excerpt
-from teams.dashboard import page_context, requested_membership
+from teams.dashboard import page_context, requested_membership, signed_in_user
 from teams.models import Membership, Team
 
 TEMPLATE = "publishing/compose.html"
@@ -177,3 +177,16 @@ def check(request: HttpRequest) -> JsonResponse:
     )
     # The preview's text, cut where each network stops, beside the API's own answer.
     return JsonResponse({**result.as_dict(), "previews": preview.check_previews(result.targets)})
+
+
+@login_required
+@require_GET
+def link_card(request: HttpRequest) -> JsonResponse:
+    """The preview's card of the link in `url`: its page's title and description, fetched
+    through the outbound client for user-supplied URLs (`link_cards`)."""
+    requested_membership(request)  # a member of the team the page is for
+    try:
+        card = link_cards.link_card(url=request.GET.get("url", ""), user_id=signed_in_user(request).pk)
+    except ApplicationError as exc:
+        return JsonResponse({"error": {"code": exc.code, "message": exc.message}}, status=exc.status_code)
+    return JsonResponse({"data": card})

@@ -108,11 +108,44 @@
     }
   }
 
+  // A link's card: its domain and path at once, its page's title and description once the
+  // server has read them (each URL asked once per page; the server caches and rate-limits).
+  const linkCards = new Map();
+
+  function fillLink(box, card) {
+    if (!card || !box.isConnected) return;
+    if (card.title) box.querySelector(".preview-link-title").textContent = card.title;
+    if (card.description) box.querySelector(".preview-link-description").textContent = card.description;
+  }
+
+  function askCard(url) {
+    if (!linkCards.has(url)) {
+      const address = section.dataset.linkCardUrl + "&url=" + encodeURIComponent(url);
+      linkCards.set(url, fetch(address, { headers: { Accept: "application/json" }, credentials: "same-origin" })
+        .then(function (response) {
+          if (!response.ok) throw new Error("HTTP " + response.status);
+          return response.json();
+        })
+        .then(function (body) {
+          return body.data;
+        })
+        .catch(function () {
+          linkCards.delete(url); // asked again at the next draw
+          return null;
+        }));
+    }
+    return linkCards.get(url);
+  }
+
   function drawLink(card, link) {
     const box = element("div", "preview-link");
     box.appendChild(element("span", "preview-link-domain", link.domain));
-    if (link.path) box.appendChild(element("span", "preview-link-path", link.path));
+    box.appendChild(element("span", "preview-link-title", link.path || link.domain));
+    box.appendChild(element("span", "preview-link-description"));
     card.appendChild(box);
+    askCard(link.url).then(function (found) {
+      fillLink(box, found);
+    });
   }
 
   function card(target, entry, preview) {

@@ -9,10 +9,9 @@ from playwright.sync_api import expect
 
 from demo.seed import sandbox_account
 from tests.media import files
+from tests.publishing.test_link_cards import PAGE, serve
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.e2e]
-
-LINK = "https://example.com/launch/notes"
 
 
 @pytest.fixture
@@ -22,7 +21,17 @@ def wide_image(tmp_path):
     return path
 
 
-def test_each_account_previews_its_post_as_its_network_shows_it(signed_in, live_server, owner, wide_image, screenshot):
+@pytest.fixture
+def link(settings):
+    """A page on loopback to link to, reachable as in development (private addresses allowed)."""
+    settings.SSRF_ALLOW_PRIVATE = True
+    with serve({"/launch/notes": PAGE}) as (_, origin):
+        yield f"{origin}/launch/notes"
+
+
+def test_each_account_previews_its_post_as_its_network_shows_it(
+    signed_in, live_server, owner, wide_image, link, screenshot
+):
     page = signed_in
     x, instagram = sandbox_account(owner.team, "x"), sandbox_account(owner.team, "instagram")
     page.goto(f"{live_server.url}/dashboard/compose/?team={owner.team.pk}")
@@ -31,12 +40,13 @@ def test_each_account_previews_its_post_as_its_network_shows_it(signed_in, live_
 
     # Over X's limit: the card keeps 280 (the URL weighs 23) and marks the rest as cut.
     page.check(f'input.pick[value="{x.pk}"]')
-    page.fill("#content", f"Read {LINK} " + "a" * 260)
+    page.fill("#content", f"Read {link} " + "a" * 260)
     x_card = preview.locator(f'.preview-card[data-account="{x.pk}"]')
     expect(x_card.locator("mark.preview-over")).to_have_text("a" * 9)
     expect(x_card.locator(".preview-cut")).to_have_text("X stops at its limit of 280; 9 over, marked, is not posted.")
-    expect(x_card.locator(".preview-link")).to_contain_text("example.com")
-    expect(x_card.locator(".preview-link-path")).to_have_text("/launch/notes")
+    expect(x_card.locator(".preview-link-domain")).to_have_text("127.0.0.1")
+    expect(x_card.locator(".preview-link-title")).to_have_text("Launch notes & more")  # read from the page
+    expect(x_card.locator(".preview-link-description")).to_have_text("What shipped today.")
 
     # Instagram: no link card in a caption, the caption folds, and a 3:1 image is cut to 1.91:1.
     page.check(f'input.pick[value="{instagram.pk}"]')
