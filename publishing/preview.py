@@ -42,15 +42,21 @@ FEEDS: dict[str, Feed] = {
     # TikTok and Reels fill a 9:16 frame (platform docs: 9:16 recommended); no link cards.
     "tiktok": Feed(None, "", (9 / 16, 9 / 16), link_card=False),
     "youtube": Feed(None, "", (16 / 9, 16 / 9), link_card=False),
-    # Facebook folds long posts behind "See more" after ~480 characters [unverified].
+    # Facebook folds long posts behind "See more" after ~480 characters [unverified]; the
+    # client sends a text post's first URL as `link`, from which Facebook builds the card.
     "facebook": Feed(480, "… See more", (4 / 5, 1.91), link_card=True),
     # LinkedIn folds after ~210 characters [unverified]; images within 4:5 to 1.91:1 [unverified].
-    "linkedin": Feed(210, "…see more", (4 / 5, 1.91), link_card=True),
+    # A card needs an article in the post, which the client does not send, and LinkedIn does
+    # not unfurl a link in an API post's text [unverified].
+    "linkedin": Feed(210, "…see more", (4 / 5, 1.91), link_card=False),
     # Pinterest: a 2:3 pin (platform docs: 2:3 recommended); the description is not in the grid.
     "pinterest": Feed(None, "", (2 / 3, 2 / 3), link_card=False),
+    # Threads previews the first link of a post's text.
     "threads": Feed(None, "", None, link_card=True),
-    # Bluesky shows an image at its own aspect ratio (sent with it) and a link as a card.
-    "bluesky": Feed(None, "", None, link_card=True),
+    # Bluesky shows an image at its own aspect ratio (sent with it). A link card is an embed
+    # the client builds (the `embed` setting, which compose does not offer); Bluesky never
+    # makes one from a link in the text.
+    "bluesky": Feed(None, "", None, link_card=False),
 }
 
 
