@@ -29,13 +29,16 @@ from teams.services import quota_check
 @dataclass(frozen=True)
 class TargetCheck:
     """One target: its account's platform (None when there is no such account in the team),
-    its effective text's length and limit as the platform counts them, and its problems."""
+    its effective text's length and limit as the platform counts them, and its problems.
+    `text` is that effective text (None when unchecked), for the dashboard's preview; the API
+    does not answer it."""
 
     account_id: str
     platform: str | None = None
     length: int | None = None
     limit: int | None = None
     problems: list[Problem] = field(default_factory=list)
+    text: str | None = None
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -187,9 +190,9 @@ def _target_check(check: TargetCheck, account: SocialAccount, post: Post, thread
     try:
         client = client_for(account.platform)
     except NoClient:
-        return TargetCheck(check.account_id, account.platform, problems=problems)
+        return TargetCheck(check.account_id, account.platform, problems=problems, text=post.text)
     length, limit = client.text_length(post.text), client.text_limit(post)
-    return TargetCheck(check.account_id, account.platform, length, limit, problems)
+    return TargetCheck(check.account_id, account.platform, length, limit, problems, post.text)
 
 
 def _problem(exc: ApplicationError, field_name: str) -> Problem:

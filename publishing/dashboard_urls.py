@@ -8,6 +8,7 @@ urlpatterns = [
     path("home/", home.home, name="overview"),
     path("compose/", compose.compose, name="compose"),
     path("compose/check/", compose.check, name="compose-check"),
+    path("compose/link-card/", compose.link_card, name="compose-link-card"),
     path("calendar/", calendar.calendar, name="calendar"),
     path("calendar/<uuid:publish_id>/reschedule/", calendar.reschedule, name="calendar-reschedule"),
     path("calendar/<uuid:publish_id>/unschedule/", calendar.unschedule, name="calendar-unschedule"),

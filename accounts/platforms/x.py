@@ -101,6 +101,12 @@ def weighted_length(text: str) -> int:
     return total + _plain_weight(text[start:])
 
 
+def first_url(text: str) -> str | None:
+    """The first URL in `text` as X finds it (the one it weighs 23), trailing punctuation off."""
+    match = _URL.search(text)
+    return match.group().rstrip(_URL_TRAILING) if match else None
+
+
 def error_words(response: requests.Response) -> ErrorWords:
     """X's error code and message: an RFC 7807 problem, or the older `errors[]` list."""
     body: Mapping[str, Any] = json_object(response)

@@ -6,10 +6,14 @@ it with the API's serializer and calls `lifecycle.publish_create` as the signed-
 problems the API would answer come back next to their fields. While the user types, the page
 asks `check` (POST /dashboard/compose/check/), which runs `checks.publish_check` on the same
 body: the create's own rules and each platform's own count, never a copy of them in the page.
+Its answer also carries each account's preview text, cut where the network stops
+(`preview.check_previews`); how each feed folds, crops and shows links is `preview.FEEDS`,
+given to the page as data.
 """
 
 from __future__ import annotations
 
+import json
 import uuid
 from typing import Any
 
@@ -20,7 +24,7 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.text import capfirst
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_GET, require_POST
 from rest_framework.exceptions import ValidationError
 
 from accounts.models import AccountStatus, SocialAccount
@@ -28,13 +32,13 @@ from config.errors import ApplicationError
 from config.serializers import validated
 from media.models import CONTENT_TYPES
 from media.selectors import media_pull_url, ready_media_by_ids
-from publishing import approval, checks, handover, lifecycle, validation
+from publishing import approval, checks, handover, lifecycle, link_cards, preview, validation
 from publishing.models import Publish, PublishMode
 from publishing.serializers import CreatePublishSerializer, ids_of, target_inputs
 from publishing.views import compose_form as form
 from publishing.views import dashboard_caller
 from publishing.views.detail import excerpt
-from teams.dashboard import page_context, requested_membership
+from teams.dashboard import page_context, requested_membership, signed_in_user
 from teams.models import Membership, Team
 
 TEMPLATE = "publishing/compose.html"
@@ -64,6 +68,7 @@ def _render(
         scheduled_at=data.get("scheduled_at", "") if data is not None else "",
         problems=problems or form.Problems(),
         accept=",".join(CONTENT_TYPES),
+        feeds=json.dumps(preview.feeds()),
         waits_for_approval=approval.waits_for_approval(
             team=membership.team, caller=dashboard_caller(request, membership), publish_mode=PublishMode.IMMEDIATE
         ),
@@ -170,4 +175,18 @@ def check(request: HttpRequest) -> JsonResponse:
         publish_mode=PublishMode.SCHEDULED if data.get("scheduled_at") else PublishMode.IMMEDIATE,
         scheduled_at=data.get("scheduled_at"),
     )
-    return JsonResponse(result.as_dict())
+    # The preview's text, cut where each network stops, beside the API's own answer.
+    return JsonResponse({**result.as_dict(), "previews": preview.check_previews(result.targets)})
+
+
+@login_required
+@require_GET
+def link_card(request: HttpRequest) -> JsonResponse:
+    """The preview's card of the link in `url`: its page's title and description, fetched
+    through the outbound client for user-supplied URLs (`link_cards`)."""
+    requested_membership(request)  # a member of the team the page is for
+    try:
+        card = link_cards.link_card(url=request.GET.get("url", ""), user_id=signed_in_user(request).pk)
+    except ApplicationError as exc:
+        return JsonResponse({"error": {"code": exc.code, "message": exc.message}}, status=exc.status_code)
+    return JsonResponse({"data": card})

@@ -57,7 +57,10 @@
       const json = (response.headers.get("Content-Type") || "").includes("application/json");
       if (!response.ok || !json) throw new Error("HTTP " + response.status);
       const result = await response.json();
-      if (mine === sequence) draw(result);
+      if (mine === sequence) {
+        draw(result);
+        form.dispatchEvent(new CustomEvent("compose:checked", { detail: result })); // preview.js
+      }
     } catch (error) {
       if (error.name !== "AbortError" && mine === sequence) state.textContent = "The post could not be checked just now.";
     }
