@@ -29,7 +29,8 @@ def test_every_task_has_a_soft_limit_within_its_hard_limit(tasks):
 
 
 def test_tasks_have_explicit_stable_names(tasks):
-    assert all(name.split(".")[0] in {"media", "webhooks", "publishing", "analytics", "accounts", "notifications"} for name in tasks)
+    apps = {"media", "webhooks", "publishing", "analytics", "accounts", "notifications"}
+    assert all(name.split(".")[0] in apps for name in tasks)
 
 
 FETCH_TASKS = {"media.fetch_source", "media.sweep_fetches"}
