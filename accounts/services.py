@@ -12,7 +12,7 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from accounts import merges
+from accounts import listeners, merges
 from accounts.errors import SandboxUnavailable
 from accounts.models import AccountStatus, SocialAccount
 from accounts.platforms.base import Connection, Credentials, Outcome, OutcomeKind, PlatformClient, PlatformError, Post
@@ -81,10 +81,14 @@ def account_disconnect(*, account: SocialAccount) -> None:
 
 
 def account_mark_expired(*, account: SocialAccount, reason: str) -> None:
-    """The platform refused the account's token: it must be re-authorized before publishing."""
-    SocialAccount.objects.filter(pk=account.pk, status=AccountStatus.ACTIVE).update(
-        status=AccountStatus.EXPIRED, status_reason=reason[:500], updated_at=timezone.now()
+    """The platform refused the account's token: it must be re-authorized before publishing.
+    Only the call that moves it from active tells the `listeners`, so each expiry is told once."""
+    now = timezone.now()
+    moved = SocialAccount.objects.filter(pk=account.pk, status=AccountStatus.ACTIVE).update(
+        status=AccountStatus.EXPIRED, status_reason=reason[:500], updated_at=now
     )
+    if moved:
+        listeners.expired(account, expired_at=now)
 
 
 def account_note_outcome(*, account: SocialAccount, outcome: Outcome) -> None:

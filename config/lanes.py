@@ -13,7 +13,7 @@ The lanes (queue names, CELERY_TASK_ROUTES) and what they carry:
 - `media`: probing and fitting (ffprobe, ffmpeg and Pillow in bounded subprocesses).
 - `webhooks`: deliveries to subscribers' endpoints.
 - `analytics`: metrics reads from the platforms.
-- `default`: the rest (purges, token refresh, sweeps).
+- `default`: the rest (purges, token refresh, sweeps, notification mails).
 
 A team's share is a number of slots held at once in one lane (LANE_TEAM_SHARES). A slot is a
 lease in Redis that ends when the work ends, or by itself after `lease_seconds` (a worker killed

@@ -70,6 +70,7 @@ INSTALLED_APPS = [
     "publishing",
     "analytics",
     "mcpserver",
+    "notifications",
     "demo",
 ]
 
@@ -222,6 +223,7 @@ CELERY_TASK_ROUTES = {
     "media.*": {"queue": "media"},
     "webhooks.*": {"queue": "webhooks"},
     "analytics.*": {"queue": "analytics"},
+    "notifications.*": {"queue": "default"},
 }
 # How many slots of a lane one team may hold at once (config.lanes.team_share); a task of a
 # team over its share goes back to the broker for LANE_RETRY_SECONDS instead of waiting.
@@ -257,6 +259,17 @@ CELERY_BEAT_SCHEDULE = {
     "analytics-sync": {"task": "analytics.sync", "schedule": ANALYTICS_SYNC_SECONDS},
 }
 CELERY_TASK_ALWAYS_EAGER = False
+
+# --- Email -------------------------------------------------------------------------------
+# https://django-environ.readthedocs.io/en/latest/types.html#environ-env-email-url
+# Notifications (notifications/mails.py) go through Django's email backend, chosen by EMAIL_URL:
+# `smtp+tls://user:password@host:587` (or `smtp://`, `smtps://`), `consolemail://` (the default:
+# each mail is printed by the worker that sends it, for development) or `dummymail://` (none).
+# Links in mails start with PUBLIC_BASE_URL.
+vars().update(env.email_url("EMAIL_URL", default="consolemail://"))
+DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default="Social Publishing <notifications@localhost>")
+# Seconds each step of an SMTP conversation may take, so a stuck server cannot hold a worker.
+EMAIL_TIMEOUT = env.float("EMAIL_TIMEOUT", default=10.0)
 
 # --- Outbound HTTP and the platforms ----------------------------------------------------
 SANDBOX_PORT = env.int("SANDBOX_PORT", default=8100)

@@ -13,7 +13,9 @@ A receiver that keeps timing out is circuit-broken (`circuit`): its deliveries w
 while the circuit is open. A test event (`subscription_send_test`, the dashboard's "Send test event", the API's
 `POST /webhooks/{id}/test`) is the one event written outside `emit`: it has its own type and
 goes to the subscription asked for, only. A secret rotation (`subscription_rotate_secret`) keeps
-the replaced secret signing beside the new one for a day (`signing`).
+the replaced secret signing beside the new one for a day (`signing`). Every event `emit`
+records is also told to the `listeners` the apps above registered (notifications mails people
+about some).
 
 Disabling rule: a subscription is disabled at once when its receiver answers 410 Gone, and
 after DISABLE_AFTER_FAILED_DELIVERIES deliveries in a row whose every attempt failed (any
@@ -43,7 +45,7 @@ from config.db import fixed_statements, purge
 from config.errors import Conflict, InvalidRequest, NotFound
 from config.ids import new_id
 from teams.models import Team
-from webhooks import circuit, signing, statements
+from webhooks import circuit, listeners, signing, statements
 from webhooks.models import (
     SUBSCRIBABLE_EVENTS,
     Delivery,
@@ -194,6 +196,7 @@ def emit(*, team: Team, event_type: str, data: dict[str, object]) -> Event:
     queued = [(d.pk, team.pk) for d in deliveries]
     if queued:
         transaction.on_commit(lambda: _enqueue(queued))
+    listeners.recorded(event)
     return event
 
 

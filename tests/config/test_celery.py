@@ -29,7 +29,8 @@ def test_every_task_has_a_soft_limit_within_its_hard_limit(tasks):
 
 
 def test_tasks_have_explicit_stable_names(tasks):
-    assert all(name.split(".")[0] in {"media", "webhooks", "publishing", "analytics", "accounts"} for name in tasks)
+    apps = {"media", "webhooks", "publishing", "analytics", "accounts", "notifications"}
+    assert all(name.split(".")[0] in apps for name in tasks)
 
 
 FETCH_TASKS = {"media.fetch_source", "media.sweep_fetches"}
@@ -45,3 +46,8 @@ def test_a_fetchs_download_deadline_ends_before_its_task_limits(tasks):
     fetch = tasks["media.fetch_source"]
 
     assert settings.MEDIA_FETCH_DEADLINE_SECONDS < fetch.soft_time_limit < fetch.time_limit
+
+
+def test_notification_mails_go_to_the_default_queue(tasks):
+    for name in ("notifications.mail_event", "notifications.mail_account_expired"):
+        assert app.amqp.router.route({}, name)["queue"].name == "default", name

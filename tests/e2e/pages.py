@@ -16,4 +16,5 @@ DASHBOARD_PAGES = [
     "/dashboard/settings/keys/",
     "/dashboard/settings/webhooks/",
     "/dashboard/settings/usage/",
+    "/dashboard/settings/notifications/",
 ]
