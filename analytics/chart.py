@@ -18,7 +18,10 @@ from itertools import groupby
 from operator import attrgetter
 from typing import Any
 
+from django.utils import timezone
+
 from analytics.models import MetricsSample
+from config.datetime_input import local_text
 
 METRICS = {"views": "Views", "likes": "Likes", "comments": "Comments", "shares": "Shares"}
 WIDTH, HEIGHT = 720, 320
@@ -144,10 +147,11 @@ def _line(metric: str, label: str, moments: list[Moment], x_of: Callable[[dt.dat
 
 
 def _x_ticks(moments: list[Moment]) -> list[Tick]:
-    first, last = moments[0].taken_at, moments[-1].taken_at
+    # The team's zone, as every time on a dashboard page.
+    first, last = timezone.localtime(moments[0].taken_at), timezone.localtime(moments[-1].taken_at)
     if first == last:
         return [Tick(at=LEFT + PLOT_WIDTH / 2, label=first.strftime(TIME_FORMAT))]
-    middle = first + (last - first) / 2
+    middle = timezone.localtime(first + (last - first) / 2)
     return [
         Tick(at=LEFT, label=first.strftime(TIME_FORMAT), anchor="start"),
         Tick(at=LEFT + PLOT_WIDTH / 2, label=middle.strftime(TIME_FORMAT), anchor="middle", optional=True),
@@ -161,5 +165,5 @@ def _describe(moments: list[Moment], shown: dict[str, str]) -> str:
         f"{label} from {first.values[metric]:,} to {last.values[metric]:,}" for metric, label in shown.items()
     )
     count = f"{len(moments)} sample{'s' if len(moments) != 1 else ''}"
-    period = f"{first.taken_at:{TIME_FORMAT}} to {last.taken_at:{TIME_FORMAT}} UTC"
+    period = f"{timezone.localtime(first.taken_at):{TIME_FORMAT}} to {local_text(last.taken_at, TIME_FORMAT)}"
     return f"{count}, {period}: {changes}."

@@ -32,7 +32,7 @@ from teams.models import Team
 PAGE_SIZE = 20
 # The sortable columns, as the API names its sorts.
 COLUMNS = {
-    "published_at": "Published (UTC)",
+    "published_at": "Published ({time_zone})",
     "total_views": "Views",
     "total_likes": "Likes",
     "total_comments": "Comments",
@@ -69,7 +69,7 @@ def sort_columns(request: HttpRequest, team: Team, sort: str, order: str) -> lis
         columns.append(
             {
                 "key": key,
-                "label": label,
+                "label": label.format(time_zone=team.time_zone),
                 "href": f"?{query.urlencode()}",
                 "aria_sort": ("ascending" if order == "asc" else "descending") if active else "",
             }

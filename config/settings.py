@@ -76,6 +76,7 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "config.middleware.ReleaseMiddleware",
     "config.middleware.RequestIdMiddleware",
+    "config.middleware.TimeZoneMiddleware",
     "config.middleware.LengthRequiredMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",

@@ -253,7 +253,7 @@ def test_an_empty_time_is_refused_with_a_message(client, owner, accounts, monday
         ("9999-12-31T23:00-05:00", "Pick a date before the year 9999."),
         ("9999-06-01T12:00", "Pick a date before the year 9999."),
         ("0001-01-01T00:00+05:00", "That date is out of range."),
-        ("next tuesday", "Enter the date and time as YYYY-MM-DD HH:MM (UTC)."),
+        ("next tuesday", "Enter the date and time as YYYY-MM-DD HH:MM."),
     ],
 )
 def test_a_time_out_of_range_is_refused_with_a_message(client, owner, accounts, monday, value, problem):
