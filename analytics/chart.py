@@ -23,7 +23,10 @@ from itertools import groupby
 from operator import attrgetter
 from typing import Any
 
+from django.utils import timezone
+
 from analytics.models import MetricsSample
+from config.datetime_input import local_text
 
 METRICS = {"views": "Views", "likes": "Likes", "comments": "Comments", "shares": "Shares"}
 # Each chart's metrics share one scale: counts of the same order of magnitude.
@@ -184,13 +187,20 @@ def _line(metric: str, moments: list[Moment], x_of: Callable[[dt.datetime], floa
 def time_ticks(first: dt.datetime, last: dt.datetime, *, min_step: int = 1) -> list[Tick]:
     """Labels of the time axis from `first` to `last`: at round moments, each label distinct
     and as short as the span allows (times within a day, dates across days)."""
+    # Labelled in the team's zone, as every time on a dashboard page; round moments are round
+    # there (its offset at `first`).
+    first, last = timezone.localtime(first), timezone.localtime(last)
     x_of = _time_scale(first, last)
     span = (last - first).total_seconds()
     if not span:
         return [Tick(at=x_of(first), label=first.strftime(TIME_FORMAT))]
     step = next((s for s in TIME_STEPS if s >= min_step and span / s <= MAX_X_TICKS - 1), TIME_STEPS[-1])
-    start = math.ceil(first.timestamp() / step) * step
-    moments = [dt.datetime.fromtimestamp(at, tz=dt.UTC) for at in range(start, int(last.timestamp()) + 1, step)]
+    offset = int((first.utcoffset() or dt.timedelta()).total_seconds())
+    start = math.ceil((first.timestamp() + offset) / step) * step - offset
+    moments = [
+        timezone.localtime(dt.datetime.fromtimestamp(at, tz=dt.UTC))
+        for at in range(start, int(last.timestamp()) + 1, step)
+    ]
     if not moments:  # a span under a second
         moments, step = [first, last], 1
     label = _time_label(step, first, last)
@@ -228,5 +238,5 @@ def _describe(moments: list[Moment], metrics: tuple[str, ...]) -> str:
         f"{METRICS[metric]} from {first.values[metric] or 0:,} to {last.values[metric] or 0:,}" for metric in metrics
     )
     count = f"{len(moments)} sample{'s' if len(moments) != 1 else ''}"
-    period = f"{first.taken_at:{TIME_FORMAT}} to {last.taken_at:{TIME_FORMAT}} UTC"
+    period = f"{timezone.localtime(first.taken_at):{TIME_FORMAT}} to {local_text(last.taken_at, TIME_FORMAT)}"
     return f"{count}, {period}: {changes}."

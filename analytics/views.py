@@ -49,7 +49,7 @@ SPANS = (30, 90)
 RECENT_POSTS = 20
 # The sortable columns, as the API names its sorts.
 COLUMNS = {
-    "published_at": "Published (UTC)",
+    "published_at": "Published ({time_zone})",
     "total_views": "Views",
     "total_likes": "Likes",
     "total_comments": "Comments",
@@ -86,7 +86,7 @@ def sort_columns(request: HttpRequest, team: Team, sort: str, order: str) -> lis
         columns.append(
             {
                 "key": key,
-                "label": label,
+                "label": label.format(time_zone=team.time_zone),
                 "href": f"?{query.urlencode()}",
                 "aria_sort": ("ascending" if order == "asc" else "descending") if active else "",
             }
@@ -184,7 +184,8 @@ def refresh(request: HttpRequest, publish_id: uuid.UUID) -> HttpResponse:
         messages.success(request, "Refreshing: the figures update within a minute.")
     else:
         ago = _span(settings.ANALYTICS_REFRESH_SECONDS)
-        messages.info(request, f"Refreshed less than {ago} ago: try again at {_minute_up(done.again_at):%H:%M} UTC.")
+        again = timezone.localtime(_minute_up(done.again_at))  # the team's zone, as the page's times
+        messages.info(request, f"Refreshed less than {ago} ago: try again at {again:%H:%M} {membership.team.time_zone}.")
     return redirect(f"{reverse('analytics-post', args=[publish.pk])}?team={membership.team.pk}")
 
 

@@ -1,7 +1,8 @@
 """Request ids: every response carries `X-Request-ID`, every log line and error body the same id.
 The Content-Security-Policy of every HTML page. Request bodies without a Content-Length: read
 within the body cap (`SizedBodies`), or refused with 411 (`LengthRequiredMiddleware`).
-Releasing a request's objects once it is answered.
+Releasing a request's objects once it is answered. UTC around every request
+(`TimeZoneMiddleware`).
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from urllib.parse import urlsplit
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.functional import LazyObject
 
 from config.ids import new_id
@@ -48,6 +50,22 @@ class RequestIdMiddleware:
         for header, value in getattr(request, "rate_limit_headers", {}).items():
             response.setdefault(header, value)
         return response
+
+
+class TimeZoneMiddleware:
+    """Every request starts and ends in UTC (settings.TIME_ZONE). A dashboard page activates its
+    team's zone once it knows the team; the activation lives in the worker thread, so without
+    this the next request there, an API call among them, would render times in that zone."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        timezone.deactivate()
+        try:
+            return self.get_response(request)
+        finally:
+            timezone.deactivate()
 
 
 class RequestIdLogFilter(logging.Filter):

@@ -77,6 +77,7 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "config.middleware.ReleaseMiddleware",
     "config.middleware.RequestIdMiddleware",
+    "config.middleware.TimeZoneMiddleware",
     "config.middleware.LengthRequiredMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",

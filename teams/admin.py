@@ -27,7 +27,7 @@ class MembershipInline(admin.TabularInline[Membership, Team]):
 
 @admin.register(Team)
 class TeamAdmin(admin.ModelAdmin[Team]):
-    list_display = ["name", "plan", "approval_required", "created_at"]
+    list_display = ["name", "plan", "approval_required", "time_zone", "created_at"]
     list_filter = ["approval_required", "plan"]
     search_fields = ["name", "id"]
     readonly_fields = ["id", "created_at", "updated_at"]

@@ -24,10 +24,15 @@ from teams.models import Plan, Role, Team
 class TeamSerializer(serializers.ModelSerializer[Team]):
     is_default = serializers.BooleanField(help_text="The owner's selected default team, protected from deletion.")
     plan = serializers.SlugRelatedField[Plan](slug_field="code", read_only=True)
+    time_zone = serializers.CharField(
+        read_only=True,
+        help_text="IANA name of the zone the dashboard shows the team's times in (set there). "
+        "Every time the API reads or answers is UTC whatever it is.",
+    )
 
     class Meta:
         model = Team
-        fields = ["id", "name", "is_default", "approval_required", "plan", "created_at"]
+        fields = ["id", "name", "is_default", "approval_required", "time_zone", "plan", "created_at"]
 
 
 TeamListResponse = data_envelope("TeamListResponse", TeamSerializer(many=True))

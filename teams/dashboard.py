@@ -4,6 +4,9 @@
 Pages render `page_context()` into base.html, which draws the navigation and the team switcher
 from it; `can_manage` (owner or admin) and `is_owner` decide which actions a page offers. The
 services behind each action check the role again: hiding a button is not the protection.
+
+Finding the team also activates its time zone (teams/time_zones.py): from then on the page
+renders and reads times in it.
 """
 
 from __future__ import annotations
@@ -15,8 +18,10 @@ from django.contrib.auth.models import User
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest
 from django.shortcuts import get_object_or_404
+from django.utils import timezone
 
 from teams.models import Membership, Role
+from teams.time_zones import zone_of
 
 
 class NoTeam(PermissionDenied):
@@ -31,7 +36,14 @@ def signed_in_user(request: HttpRequest) -> User:
 
 
 def team_membership(request: HttpRequest, team_id: str | None) -> Membership:
-    """The signed-in user's membership of the team named (404 if none), else of their default team."""
+    """The signed-in user's membership of the team named (404 if none), else of their default
+    team; the team's time zone is active for the rest of the request."""
+    membership = _membership(request, team_id)
+    timezone.activate(zone_of(membership.team.time_zone))
+    return membership
+
+
+def _membership(request: HttpRequest, team_id: str | None) -> Membership:
     memberships = Membership.objects.select_related("team", "team__plan").filter(user=signed_in_user(request))
     if team_id:
         try:

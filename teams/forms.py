@@ -18,14 +18,14 @@ class ApiKeyCreateForm(forms.Form):
     scopes = forms.MultipleChoiceField(
         choices=[(scope, scope) for scope in SCOPES], error_messages={"required": "Choose at least one scope."}
     )
-    # A datetime-local input: a wall-clock time without a zone, which the page says is UTC.
+    # A datetime-local input: a wall-clock time in the team's zone, which the page names.
     expires_at = forms.CharField(required=False)
 
     def clean_expires_at(self) -> dt.datetime | None:
         text = self.cleaned_data["expires_at"].strip()
         if not text:
             return None
-        moment = utc_moment(text, malformed="Give a date and a time (UTC), or leave it empty.")
+        moment = utc_moment(text, malformed="Give a date and a time, or leave it empty.")
         if moment <= timezone.now():
             raise ValidationError("The expiry must be in the future.")
         return moment

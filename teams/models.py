@@ -5,6 +5,8 @@ from django.db import models
 from django.db.models import Q
 
 from config.db import BaseModel
+from teams.time_zones import DEFAULT as DEFAULT_TIME_ZONE
+from teams.time_zones import validate_time_zone
 
 SCOPES = (
     "posts:read",
@@ -46,6 +48,12 @@ class Team(BaseModel):
     name = models.CharField(max_length=200)
     approval_required = models.BooleanField(
         default=False, help_text="Publishes from members wait for an owner or admin to approve them."
+    )
+    time_zone = models.CharField(
+        max_length=64,
+        default=DEFAULT_TIME_ZONE,
+        validators=[validate_time_zone],
+        help_text="IANA name of the zone the dashboard shows and reads times in; the API stays UTC.",
     )
     plan = models.ForeignKey(Plan, on_delete=models.PROTECT, related_name="teams")
     members = models.ManyToManyField(settings.AUTH_USER_MODEL, through="Membership", related_name="teams")

@@ -16,7 +16,7 @@ from django.utils import timezone
 
 from config.errors import Forbidden, InvalidRequest, NotFound, QuotaExceeded
 from config.ids import new_id
-from teams import keys, moves
+from teams import keys, moves, time_zones
 from teams.caller_cache import forget_callers
 from teams.models import SCOPES, ApiKey, ApiKeyKind, Membership, MonthlyUsage, Plan, Role, Team
 
@@ -89,6 +89,28 @@ def team_set_approval(*, team: Team, user: User, required: bool) -> bool:
         .update(approval_required=required, updated_at=timezone.now())
     )
     team.approval_required = required
+    if changed:
+        forget_callers()  # the caller cache holds the team row
+    return bool(changed)
+
+
+def team_set_time_zone(*, team: Team, user: User, name: str) -> bool:
+    """Set the zone the dashboard shows and reads the team's times in (owner or admin). Stored
+    times do not move: a post scheduled for 12:00 UTC still goes out then, shown in the new zone.
+    False when unchanged."""
+    refusal = "Only the team's owner or an admin can change the time zone."
+    _require_role(team=team, user=user, roles=MANAGING_ROLES, message=refusal)
+    name = name.strip()
+    if name not in time_zones.names():
+        raise InvalidRequest(
+            f"“{name}” is not a time zone name. Pick one from the list, such as Europe/Paris or America/New_York."
+            if name
+            else "Pick a time zone.",
+            code="INVALID_TIME_ZONE",
+            details={"field": "time_zone"},
+        )
+    changed = Team.objects.filter(pk=team.pk).exclude(time_zone=name).update(time_zone=name, updated_at=timezone.now())
+    team.time_zone = name
     if changed:
         forget_callers()  # the caller cache holds the team row
     return bool(changed)

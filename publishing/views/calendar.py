@@ -1,6 +1,7 @@
 """The calendar page: the team's publishes by week or month on the day they go (or went) out,
-in UTC, with the two moves a publish still waiting in the schedule queue allows: a new time
-(typed, or by dragging it onto another day) and unschedule (back to a draft without a time).
+in the team's time zone (its local days, its today), with the two moves a publish still waiting
+in the schedule queue allows: a new time (typed, or by dragging it onto another day; read as the
+team's wall-clock time) and unschedule (back to a draft without a time).
 
 What falls on a day is `selectors.publishes_between`'s rule, whether a publish can still be
 moved is `outbox.is_waiting` (the lifecycle's own rule), and the buttons call
@@ -27,7 +28,7 @@ from django.utils.text import capfirst
 from django.views.decorators.http import require_POST
 
 from accounts.models import Platform
-from config.datetime_input import utc_moment
+from config.datetime_input import local_text, utc_moment
 from config.errors import ApplicationError, InvalidRequest, NotFound
 from publishing import inputs, lifecycle, outbox
 from publishing.models import Publish
@@ -39,7 +40,7 @@ from teams.models import Team
 
 TEMPLATE = "publishing/calendar.html"
 WEEK = dt.timedelta(days=7)
-MALFORMED = "Enter the date and time as YYYY-MM-DD HH:MM (UTC)."
+MALFORMED = "Enter the date and time as YYYY-MM-DD HH:MM."
 
 
 @dataclass(frozen=True)
@@ -58,7 +59,9 @@ class Span:
 
 
 def _midnight(day: dt.date) -> dt.datetime:
-    return dt.datetime.combine(day, dt.time(), tzinfo=dt.UTC)
+    """The first moment of `day` in the team's zone. Where the clocks skip midnight itself,
+    zoneinfo reads the skipped 00:00 with the offset before the change: the moment they jump."""
+    return dt.datetime.combine(day, dt.time(), tzinfo=timezone.get_current_timezone())
 
 
 def _month(anchor: dt.date) -> Span:
@@ -76,11 +79,11 @@ def _week(anchor: dt.date) -> Span:
 
 
 def _today() -> dt.date:
-    return timezone.now().astimezone(dt.UTC).date()
+    return timezone.localdate()
 
 
 def requested_span(params: Mapping[str, str]) -> Span:
-    """The span `view` and `date` name; the week of today (UTC) for anything else. Dates at the
+    """The span `view` and `date` name; the week of the team's today for anything else. Dates at the
     ends of the calendar are refused, so the month before or after always exists."""
     try:
         anchor = dt.date.fromisoformat(params.get("date", ""))
@@ -109,7 +112,7 @@ class Day:
 
 def _entry(publish: Publish) -> Entry:
     platforms = sorted({Platform(target.platform).label for target in publish.targets.all()})
-    at = publish.calendar_at.astimezone(dt.UTC)  # type: ignore[attr-defined]
+    at = timezone.localtime(publish.calendar_at)  # type: ignore[attr-defined]
     return Entry(publish=publish, at=at, platforms=", ".join(platforms), movable=outbox.is_waiting(publish))
 
 
@@ -154,11 +157,11 @@ def calendar(request: HttpRequest) -> HttpResponse:
 
 
 def _when(moment: dt.datetime) -> str:
-    return f"{moment:%a} {moment.day} {moment:%b %Y, %H:%M} UTC"
+    return local_text(moment, f"%a {timezone.localtime(moment).day} %b %Y, %H:%M")
 
 
 def _utc(value: str) -> dt.datetime | None:
-    """A datetime-local value, read as UTC; None when empty (the lifecycle then answers that a
+    """A datetime-local value, read in the team's zone; None when empty (the lifecycle then answers that a
     time is required)."""
     if not value.strip():
         return None

@@ -28,6 +28,7 @@ from django.views.decorators.http import require_GET, require_POST
 from rest_framework.exceptions import ValidationError
 
 from accounts.models import AccountStatus, SocialAccount
+from config.datetime_input import local_text
 from config.errors import ApplicationError
 from config.serializers import validated
 from media.models import CONTENT_TYPES
@@ -147,7 +148,7 @@ def _outcome(publish: Publish, sent: bool) -> str:
     if publish.publish_mode == PublishMode.DRAFT:
         return f"{named} is saved as a draft."
     if publish.publish_mode == PublishMode.SCHEDULED and publish.scheduled_at:
-        return f"{named} is scheduled for {publish.scheduled_at:%Y-%m-%d %H:%M} UTC."
+        return f"{named} is scheduled for {local_text(publish.scheduled_at)}."
     if not sent:
         return f"{named} is saved; the queue is busy, so it is sent within a few minutes."
     return f"{named} is being published."

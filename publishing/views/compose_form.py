@@ -3,7 +3,7 @@ form's fields turned into the body of POST /api/v1/publishes, and the API's prob
 next to the fields they concern.
 
 Field names: `content`, `media_ids` (one hidden input per confirmed upload), `account` (one
-checkbox per target), `scheduled_at` (datetime-local, read as UTC) and, per account,
+checkbox per target), `scheduled_at` (datetime-local, read in the team's time zone) and, per account,
 `t-<account id>-content` (its own text, blank to inherit), `t-<account id>-media-own` with
 `t-<account id>-media` (its own media) and `t-<account id>-<setting key>`.
 """
@@ -102,16 +102,16 @@ def name_of(account_id: str, key: str) -> str:
 
 
 def scheduled_at_of(data: QueryDict) -> str | dt.datetime | None:
-    """The datetime-local value as a UTC time; anything that is no time as typed, for the
-    serializer to refuse in its own words. A time out of range is refused here, as a problem of
-    the field (serializers.ValidationError)."""
+    """The datetime-local value (the team's wall-clock time) as a UTC time; anything that is no
+    time as typed, for the serializer to refuse in its own words. A time out of range, or one
+    the team's zone skips, is refused here, as a problem of the field (serializers.ValidationError)."""
     raw = data.get("scheduled_at", "").strip()
     if not raw:
         return None
     try:
         return utc_moment(raw, malformed=raw)
     except DjangoValidationError as exc:
-        if exc.code != "out_of_range":
+        if exc.code == "invalid":
             return raw
         raise serializers.ValidationError({"scheduled_at": exc.messages}) from None
 

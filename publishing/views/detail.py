@@ -31,7 +31,7 @@ from django.urls import reverse
 from django.utils.text import Truncator, capfirst
 from django.views.decorators.http import require_GET, require_POST
 
-from config.datetime_input import utc_moment
+from config.datetime_input import local_text, utc_moment
 from config.errors import ApplicationError, InvalidRequest, NotFound
 from media.models import MediaUpload
 from media.selectors import media_pull_url, ready_media, ready_media_by_ids
@@ -255,7 +255,7 @@ def _act(
 
 
 def _when(publish: Publish) -> str:
-    return f"{publish.scheduled_at:%Y-%m-%d %H:%M} UTC" if publish.scheduled_at else ""
+    return local_text(publish.scheduled_at) if publish.scheduled_at else ""
 
 
 def _queued(publish: Publish, sent: bool, done: str) -> str:
@@ -330,7 +330,7 @@ def retry(request: HttpRequest, publish_id: uuid.UUID) -> HttpResponse:
     return _act(request, publish_id, "retry", run)
 
 
-# Confirm: now (or at the time the draft already has), or at a time picked in UTC.
+# Confirm: now (or at the time the draft already has), or at a time picked in the team's zone.
 
 
 def _scheduled_at(form: QueryDict) -> dt.datetime | None:
@@ -338,10 +338,10 @@ def _scheduled_at(form: QueryDict) -> dt.datetime | None:
         return None
     value = form.get("scheduled_at", "").strip()
     if not value:
-        problem = "Pick the date and time (UTC) to publish it at."
+        problem = "Pick the date and time to publish it at."
         raise InvalidRequest(problem, code="SCHEDULED_AT_REQUIRED", details={"field": "scheduled_at"})
     try:
-        return utc_moment(value, malformed="Enter the date and time as YYYY-MM-DD HH:MM (UTC).")
+        return utc_moment(value, malformed="Enter the date and time as YYYY-MM-DD HH:MM.")
     except ValidationError as exc:
         raise InvalidRequest(exc.messages[0], code="SCHEDULED_AT_INVALID", details={"field": "scheduled_at"}) from None
 

@@ -23,6 +23,7 @@ from django.core.paginator import Paginator
 from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.utils import timezone
 
 from accounts.models import Platform, SocialAccount
 from config.datetime_input import day_in_range
@@ -50,10 +51,10 @@ class PublishFilterForm(forms.Form):
     platform = forms.MultipleChoiceField(choices=Platform.choices, required=False, widget=forms.CheckboxSelectMultiple)
     account = _AccountChoice(queryset=SocialAccount.objects.none(), required=False, empty_label="Any account")
     created_from = forms.DateField(
-        required=False, label="Created from (UTC)", widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
+        required=False, label="Created from", widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
     )
     created_to = forms.DateField(
-        required=False, label="Created to (UTC)", widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
+        required=False, label="Created to", widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
     )
     q = forms.CharField(required=False, max_length=SEARCH_MAX_LENGTH, label="Search text", widget=forms.SearchInput())
 
@@ -101,7 +102,8 @@ def _in_range(day: dt.date | None) -> dt.date | None:
 
 
 def _midnight(day: dt.date) -> dt.datetime:
-    return dt.datetime.combine(day, dt.time.min, tzinfo=dt.UTC)
+    """The first moment of `day` in the team's zone, where the filter's days are."""
+    return dt.datetime.combine(day, dt.time.min, tzinfo=timezone.get_current_timezone())
 
 
 def pager_query(request: HttpRequest, team: Team) -> str:

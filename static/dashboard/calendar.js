@@ -42,7 +42,7 @@
       event.preventDefault();
       leave(cell);
       const field = input(dragged);
-      const current = field.defaultValue; // "YYYY-MM-DDTHH:MM", UTC as the page shows it
+      const current = field.defaultValue; // "YYYY-MM-DDTHH:MM", in the team's zone as the page shows it
       if (current.slice(0, 10) === cell.dataset.day) return;
       field.value = cell.dataset.day + "T" + current.slice(11, 16);
       field.form.requestSubmit();

@@ -1,4 +1,4 @@
-"""The team settings page: rename and approval (owner or admin), the owner's default team,
+"""The team settings page: rename, approval and time zone (owner or admin), the owner's default team,
 members and their roles (owner), and deleting the team into another one the owner has (owner).
 
 Every form posts to a view that calls one service of teams.services, the same the API calls
@@ -15,7 +15,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 
 from config.errors import ApplicationError, NotFound
-from teams import selectors, services
+from teams import selectors, services, time_zones
 from teams.dashboard import can_manage, page_context, signed_in_user
 from teams.models import Membership, Role, Team
 from teams.views.common import back_to, field_errors, is_owner, settings_view
@@ -41,6 +41,7 @@ def _render(
         members=selectors.members_of(team=membership.team),
         assignable_roles=[Role.MEMBER, Role.ADMIN],
         destinations=destinations,
+        time_zones=time_zones.names() if can_manage(membership) else [],
         errors=errors or {},
         problem_row=problem_row,
         posted=request.POST if request.method == "POST" else {},
@@ -86,6 +87,18 @@ def approval(request: HttpRequest, membership: Membership) -> HttpResponse:
         messages.success(request, "Publishes from members now wait for an owner or admin to approve them.")
     else:
         messages.success(request, "Approval is off: members' publishes are sent without waiting.")
+    return back_to("settings-team", membership.team)
+
+
+@settings_view(allowed=can_manage, refusal=MANAGERS_ONLY, action_of="settings-team")
+def time_zone(request: HttpRequest, membership: Membership) -> HttpResponse:
+    try:
+        services.team_set_time_zone(
+            team=membership.team, user=signed_in_user(request), name=request.POST.get("time_zone", "")
+        )
+    except ApplicationError as exc:
+        return _refused(request, membership, exc, "time_zone")
+    messages.success(request, f"The dashboard now shows and reads times in {membership.team.time_zone}.")
     return back_to("settings-team", membership.team)
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import datetime as dt
 import html
+import zoneinfo
 
 import pytest
 from django.db import connection
@@ -253,7 +254,7 @@ def test_an_empty_time_is_refused_with_a_message(client, owner, accounts, monday
         ("9999-12-31T23:00-05:00", "Pick a date before the year 9999."),
         ("9999-06-01T12:00", "Pick a date before the year 9999."),
         ("0001-01-01T00:00+05:00", "That date is out of range."),
-        ("next tuesday", "Enter the date and time as YYYY-MM-DD HH:MM (UTC)."),
+        ("next tuesday", "Enter the date and time as YYYY-MM-DD HH:MM."),
     ],
 )
 def test_a_time_out_of_range_is_refused_with_a_message(client, owner, accounts, monday, value, problem):
@@ -354,3 +355,91 @@ def test_the_query_count_does_not_grow_with_the_posts_shown(client, owner, accou
     assert page.count('class="entry ') == 100
     assert page.count("<summary>Move or unschedule</summary>") == 100
     assert hundred == one
+
+
+# --- the team's time zone ------------------------------------------------------------------------
+
+
+def _in_zone(team, name):
+    team.time_zone = name
+    team.save()
+    return zoneinfo.ZoneInfo(name)
+
+
+def test_days_are_the_teams_local_days(client, owner, accounts, monday):
+    _in_zone(owner.team, "Asia/Tokyo")
+    late = _create(owner, accounts.x, "Late in London", when=_at(monday, 23, 30))  # 08:30 next day in Tokyo
+
+    page = _page(_as(client, owner).get(CALENDAR, {"date": monday.isoformat()}))
+
+    tuesday = monday + dt.timedelta(days=1)
+    assert f'id="publish-{late.pk}"' in _cell(page, tuesday)
+    assert f'id="publish-{late.pk}"' not in _cell(page, monday)
+    assert "08:30 Asia/Tokyo" in _cell(page, tuesday)
+    assert "Times are in Asia/Tokyo" in page
+    assert f'<label for="when-{late.pk}">New time (Asia/Tokyo)</label>' in page
+    assert f'name="scheduled_at" value="{tuesday}T08:30"' in page
+
+
+# At any moment one of these two zones is on another date than UTC: together they would catch a
+# "today" taken in UTC.
+@pytest.mark.parametrize("name", ["Pacific/Kiritimati", "Pacific/Pago_Pago"])
+def test_today_is_the_teams_today(client, owner, name):
+    zone = _in_zone(owner.team, name)
+
+    page = _page(_as(client, owner).get(CALENDAR))
+
+    today = timezone.now().astimezone(zone).date()
+    assert f'data-day="{today}" aria-current="date"' in page
+    assert page.count('aria-current="date"') == 1
+
+
+def test_a_new_time_is_read_in_the_teams_zone(client, owner, accounts, monday):
+    zone = _in_zone(owner.team, "America/New_York")
+    publish = _create(owner, accounts.x, "Launch day", when=_at(monday, 15))
+    wednesday = monday + dt.timedelta(days=2)
+
+    response = _post(client, owner, publish, "reschedule", scheduled_at=f"{wednesday}T09:00")
+
+    publish.refresh_from_db()
+    assert publish.scheduled_at == dt.datetime.combine(wednesday, dt.time(9), tzinfo=zone)
+    page = _page(client.get(response["Location"]))
+    expected = f"Moved “Launch day” to {wednesday:%a} {wednesday.day} {wednesday:%b %Y}, 09:00 America/New_York."
+    assert html.escape(expected) in page
+
+
+def _clock_change(zone, *, forward):
+    """The next day whose 02:30 `zone` skips (forward) or shows twice (back), as that wall time."""
+    day = _today() + dt.timedelta(days=1)
+    while True:
+        wall = dt.datetime.combine(day, dt.time(2 if forward else 1, 30))
+        offsets = {wall.replace(tzinfo=zone, fold=fold).utcoffset() for fold in (0, 1)}
+        skipped = wall.replace(tzinfo=zone).astimezone(dt.UTC).astimezone(zone).replace(tzinfo=None) != wall
+        if len(offsets) == 2 and skipped == forward:
+            return wall
+        day += dt.timedelta(days=1)
+
+
+def test_a_time_the_clocks_skip_is_refused_with_a_sentence(client, owner, accounts, monday):
+    zone = _in_zone(owner.team, "America/New_York")
+    publish = _create(owner, accounts.x, "Launch day", when=_at(monday, 9))
+    skipped = _clock_change(zone, forward=True)
+
+    response = _post(client, owner, publish, "reschedule", scheduled_at=skipped.strftime("%Y-%m-%dT%H:%M"))
+
+    publish.refresh_from_db()
+    assert publish.scheduled_at == _at(monday, 9)
+    page = _page(client.get(response["Location"]))
+    assert html.escape(f"{skipped:%Y-%m-%d %H:%M} does not exist in America/New_York: the clocks go forward") in page
+
+
+def test_a_time_the_clocks_show_twice_is_the_first_of_the_two(client, owner, accounts, monday):
+    zone = _in_zone(owner.team, "America/New_York")
+    publish = _create(owner, accounts.x, "Launch day", when=_at(monday, 9))
+    twice = _clock_change(zone, forward=False)
+
+    _post(client, owner, publish, "reschedule", scheduled_at=twice.strftime("%Y-%m-%dT%H:%M"))
+
+    publish.refresh_from_db()
+    assert publish.scheduled_at == twice.replace(tzinfo=zone, fold=0).astimezone(dt.UTC)
+    assert publish.scheduled_at.astimezone(dt.UTC).hour == 5  # 01:30 EDT, before the clocks go back to EST

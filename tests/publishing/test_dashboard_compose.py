@@ -7,6 +7,7 @@ from __future__ import annotations
 import datetime as dt
 import html
 import re
+import zoneinfo
 
 import pytest
 from django.db import connection
@@ -505,3 +506,57 @@ def test_a_user_without_a_team_is_told_so(client, db):
 
     assert response.status_code == 403
     assert "You belong to no team yet." in response.content.decode()
+
+
+# --- the team's time zone ------------------------------------------------------------------------
+
+NEW_YORK = zoneinfo.ZoneInfo("America/New_York")
+
+
+def _in_zone(team, name):
+    team.time_zone = name
+    team.save()
+
+
+def _spring_forward(zone):
+    """The next day after today whose 02:00 to 03:00 `zone` skips, with the wall time 02:30."""
+    day = timezone.now().date() + dt.timedelta(days=1)
+    while True:
+        wall = dt.datetime.combine(day, dt.time(2, 30))
+        if wall.replace(tzinfo=zone).astimezone(dt.UTC).astimezone(zone).replace(tzinfo=None) != wall:
+            return wall
+        day += dt.timedelta(days=1)
+
+
+def test_a_team_in_new_york_schedules_at_nine_local_and_the_api_answers_in_utc(client, api, owner, accounts):
+    _in_zone(owner.team, "America/New_York")
+    day = timezone.now().astimezone(NEW_YORK).date() + dt.timedelta(days=3)
+    expected = dt.datetime.combine(day, dt.time(9, 0), tzinfo=NEW_YORK).astimezone(dt.UTC)
+
+    page = _as(client, owner).get(URL).content.decode()
+    form = _form(owner, accounts.x, publish_mode="scheduled", scheduled_at=f"{day}T09:00")
+    response = client.post(URL, form)
+
+    assert '<label for="scheduled_at">Time to publish (America/New_York)</label>' in page
+    assert response.status_code == 302
+    publish = Publish.objects.get()
+    assert publish.scheduled_at == expected  # 13:00 or 14:00 UTC, as daylight saving time has it
+    assert f"scheduled for {day} 09:00 America/New_York" in _messages(client)[0]
+    answer = api.as_(owner.key).get(f"/api/v1/publishes/{publish.pk}")
+    assert answer.status_code == 200, answer.content
+    assert answer.json()["data"]["scheduled_at"] == expected.strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def test_a_time_the_clocks_skip_is_refused_next_to_the_time_field(client, owner, accounts):
+    _in_zone(owner.team, "America/New_York")
+    skipped = _spring_forward(NEW_YORK).strftime("%Y-%m-%dT%H:%M")
+
+    response = _as(client, owner).post(URL, _form(owner, accounts.x, publish_mode="scheduled", scheduled_at=skipped))
+
+    assert response.status_code == 400
+    problem = _problem_text(response.content.decode(), "scheduled_at-problem")
+    assert problem == (
+        f"{skipped.replace('T', ' ')} does not exist in America/New_York: the clocks go forward then. "
+        "Pick a time outside the skipped hour."
+    )
+    assert Publish.objects.count() == 0

@@ -24,6 +24,15 @@ def test_lists_owned_teams_in_creation_order_with_is_default(api, owner):
     assert [(t["name"], t["is_default"]) for t in body["data"]] == [("Acme", False), ("Acme Two", True)]
 
 
+def test_a_team_shows_its_dashboard_time_zone_and_its_times_stay_utc(api, owner):
+    services.team_set_time_zone(team=owner.team, user=owner.user, name="Asia/Tokyo")
+
+    [team] = api.as_(owner.key).get("/api/v1/teams").json()["data"]
+
+    assert team["time_zone"] == "Asia/Tokyo"
+    assert team["created_at"].endswith("Z")
+
+
 def test_teams_the_user_only_belongs_to_are_not_listed(api, owner, outsider):
     services.membership_add(team=outsider.team, user=owner.user, role=Role.ADMIN)
 

@@ -197,6 +197,64 @@ def test_a_member_cannot_change_approval(client, member):
     assert member.team.approval_required is False
 
 
+# --- the time zone ---------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("persona", ["owner", "admin"])
+def test_owners_and_admins_set_the_time_zone(client, request, persona):
+    who = request.getfixturevalue(persona)
+    assert 'value="UTC"' in _text(_get(client, who, TEAM_PAGE))  # the default
+
+    response = _post(client, who, "/dashboard/settings/time-zone/", time_zone=" Europe/Paris ")
+
+    assert response.status_code == 302
+    who.team.refresh_from_db()
+    assert who.team.time_zone == "Europe/Paris"
+    assert "shows and reads times in Europe/Paris" in _followed_message(client.get(response.url))
+    assert '<option value="America/New_York">' in _text(_get(client, who, TEAM_PAGE))
+
+
+@pytest.mark.parametrize(
+    ("name", "problem"),
+    [
+        (
+            "Mars/Olympus",
+            "“Mars/Olympus” is not a time zone name. Pick one from the list, such as Europe/Paris or America/New_York.",
+        ),
+        ("", "Pick a time zone."),
+    ],
+)
+def test_a_name_that_is_no_time_zone_is_refused_beside_the_field(client, owner, name, problem):
+    page = _text(_post(client, owner, "/dashboard/settings/time-zone/", time_zone=name), status=400)
+
+    assert _problem(page, "time-zone-problem") == problem
+    assert f'value="{name}"' in page  # what was typed stays in the field
+    owner.team.refresh_from_db()
+    assert owner.team.time_zone == "UTC"
+
+
+def test_a_member_cannot_set_the_time_zone_but_sees_it(client, member):
+    page = _text(_post(client, member, "/dashboard/settings/time-zone/", time_zone="Asia/Tokyo"), status=403)
+
+    assert "Only the team's owner or an admin" in page
+    member.team.refresh_from_db()
+    assert member.team.time_zone == "UTC"
+    assert re.search(r'<dd id="time-zone-shown">UTC</dd>', _text(_get(client, member, TEAM_PAGE)))
+
+
+def test_key_times_are_shown_and_read_in_the_team_zone(client, owner):
+    owner.team.time_zone = "Asia/Tokyo"
+    owner.team.save()
+
+    _create_key(client, owner, expires_at="2099-01-01T09:00")
+
+    key = ApiKey.objects.get(name="Script")
+    assert key.expires_at == dt.datetime(2099, 1, 1, 0, 0, tzinfo=dt.UTC)  # 09:00 in Tokyo
+    page = _text(_get(client, owner, KEYS_PAGE))
+    assert "Expires (Asia/Tokyo)" in page
+    assert "2099-01-01 09:00" in page
+
+
 # --- the default team ------------------------------------------------------------------------------
 
 

@@ -114,3 +114,27 @@ def test_a_dashboard_deletion_revokes_user_keys_pinned_to_the_team_only(owner):
     assert pinned.revoked_at is not None
     assert elsewhere.revoked_at is None
     assert (deletion.revoked_keys, deletion.deleted_keys) == (1, 1)  # and the persona's team key went
+
+
+@pytest.mark.parametrize("persona", ["member", "outsider"])
+def test_only_owners_and_admins_set_the_time_zone(request, team, persona):
+    who = request.getfixturevalue(persona)
+
+    with pytest.raises(Forbidden) as refused:
+        services.team_set_time_zone(team=team, user=who.user, name="Asia/Tokyo")
+
+    assert _code(refused) == "NOT_TEAM_ADMIN"
+    team.refresh_from_db()
+    assert team.time_zone == "UTC"
+
+
+def test_a_time_zone_is_an_iana_name(admin):
+    assert services.team_set_time_zone(team=admin.team, user=admin.user, name="America/New_York") is True
+    assert services.team_set_time_zone(team=admin.team, user=admin.user, name="America/New_York") is False
+
+    with pytest.raises(InvalidRequest) as refused:
+        services.team_set_time_zone(team=admin.team, user=admin.user, name="EST5EDT/Nowhere")
+
+    assert (_code(refused), refused.value.details) == ("INVALID_TIME_ZONE", {"field": "time_zone"})
+    admin.team.refresh_from_db()
+    assert admin.team.time_zone == "America/New_York"
