@@ -170,4 +170,4 @@ def check(request: HttpRequest) -> JsonResponse:
         publish_mode=PublishMode.SCHEDULED if data.get("scheduled_at") else PublishMode.IMMEDIATE,
         scheduled_at=data.get("scheduled_at"),
     )
-    return JsonResponse(result.as_dict())
+    return JsonResponse(form.check_in_words(result.as_dict()))
