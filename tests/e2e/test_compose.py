@@ -107,6 +107,7 @@ def test_problems_show_before_anything_is_sent(signed_in, live_server, owner):
 
 def test_an_upload_can_be_removed_and_a_refused_file_is_explained(signed_in, live_server, owner, image, tmp_path):
     page = signed_in
+    x = sandbox_account(owner.team, "x")
     notes = tmp_path / "notes.txt"
     notes.write_text("not a picture")
 
@@ -120,7 +121,13 @@ def test_an_upload_can_be_removed_and_a_refused_file_is_explained(signed_in, liv
 
     page.set_input_files("#media-file", str(notes))
     expect(page.locator("#media-problem")).to_contain_text("notes.txt: TXT files cannot be posted")
-    expect(page.locator(".media-item.failed")).to_have_count(1)
+    expect(page.locator(".media-item")).to_have_count(0)  # no preview left of a file not in the post
+
+    # Once the post is ready to send, the refusal of a file that is not in it is gone.
+    page.check(f'input.pick[value="{x.pk}"]')
+    page.fill("#content", "Text only, then")
+    expect(page.locator("#check-state")).to_have_text("Ready to send.")
+    expect(page.locator("#media-problem")).to_have_text("")
 
 
 def test_a_members_post_waits_until_the_owner_approves_it(page, live_server, owner, member, sandbox):
