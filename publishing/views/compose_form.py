@@ -200,6 +200,7 @@ SENTENCES: tuple[tuple[str | None, re.Pattern[str], str], ...] = tuple(
     )
 )
 
+_SETTING_LABELS = {s.key: s.label for offered in SETTINGS.values() for s in offered}
 # A file's kind as people name it, where its media type's name differs (text/plain is a .txt).
 _FILE_KINDS = {"plain": "TXT", "svg+xml": "SVG", "quicktime": "MOV", "msword": "DOC"}
 
@@ -215,6 +216,9 @@ def in_words(field_name: str, message: str) -> str:
                 kind=f"{kind} files" if kind else "Files of this kind",
                 max_mb=settings.MEDIA_MAX_BYTES // (1024 * 1024),
             )
+    # A platform names its setting by key ("reply_to must be a post id"): the form by its label.
+    if (label := _SETTING_LABELS.get(field_name)) and message.startswith(f"{field_name} "):
+        return label + message[len(field_name) :]
     return message
 
 

@@ -101,7 +101,9 @@ def test_problems_show_before_anything_is_sent(signed_in, live_server, owner):
     expect(page.locator("#scheduled_at-problem")).to_have_text("That time has already passed: pick one in the future.")
     page.locator("summary", has_text="Customize for X").click()
     page.fill(f"#t-{x.pk}-reply_to", "not an id")
-    expect(page.locator(f'.target[data-account="{x.pk}"] [data-problem="reply_to"]')).to_contain_text("reply_to")
+    expect(page.locator(f'.target[data-account="{x.pk}"] [data-problem="reply_to"]')).to_contain_text(
+        "Reply to post (id) must be a post id"
+    )
     assert Publish.objects.count() == 0
 
 
