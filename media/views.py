@@ -20,6 +20,7 @@ from config.errors import ApplicationError
 from config.serializers import validated
 from media import services
 from media.api import MediaCreateSerializer
+from publishing.views.compose_form import in_words
 from teams.dashboard import requested_membership, signed_in_user
 from teams.models import Team
 
@@ -29,11 +30,16 @@ def _refusal(status: int, code: str, message: str) -> JsonResponse:
 
 
 def _invalid(exc: ValidationError) -> JsonResponse:
-    """The serializer's first complaint, which names what is wrong with the file."""
+    """The serializer's first complaint, which names what is wrong with the file, in the
+    dashboard's words."""
     detail: Any = exc.detail
+    field_name = ""
     while isinstance(detail, dict | list) and detail:
-        detail = next(iter(detail.values())) if isinstance(detail, dict) else detail[0]
-    return _refusal(400, "VALIDATION_ERROR", str(detail))
+        if isinstance(detail, dict):
+            field_name, detail = next(iter(detail.items()))
+        else:
+            detail = detail[0]
+    return _refusal(400, "VALIDATION_ERROR", in_words(str(field_name), str(detail)))
 
 
 def _team(request: HttpRequest) -> Team:

@@ -34,6 +34,7 @@ from publishing import inputs, lifecycle, outbox
 from publishing.models import Publish
 from publishing.selectors import publish_by_id, publishes_between
 from publishing.views import dashboard_caller
+from publishing.views.compose_form import in_words
 from publishing.views.detail import excerpt
 from teams.dashboard import page_context, requested_membership
 from teams.models import Team
@@ -184,7 +185,8 @@ def _move(
         raise Http404(exc.message) from exc
     except ApplicationError as exc:
         named = capfirst(excerpt(publish_by_id(team=team, publish_id=str(publish_id))))
-        messages.error(request, f"{named} {refused}: {exc.message}")
+        said = in_words(str((exc.details or {}).get("field", "")), exc.message)
+        messages.error(request, f"{named} {refused}: {said}")
     return redirect(_calendar_url(team, requested_span(request.POST)))
 
 

@@ -177,7 +177,7 @@ def check(request: HttpRequest) -> JsonResponse:
         scheduled_at=data.get("scheduled_at"),
     )
     # The preview's text, cut where each network stops, beside the API's own answer.
-    return JsonResponse({**result.as_dict(), "previews": preview.check_previews(result.targets)})
+    return JsonResponse({**form.check_in_words(result.as_dict()), "previews": preview.check_previews(result.targets)})
 
 
 @login_required

@@ -11,11 +11,13 @@ checkbox per target), `scheduled_at` (datetime-local, read in the team's time zo
 from __future__ import annotations
 
 import datetime as dt
+import re
 from collections import defaultdict
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from django.conf import settings
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.http import QueryDict
 from rest_framework import serializers
@@ -163,9 +165,73 @@ def _value(data: QueryDict, name: str, setting: Setting) -> Any:
     return raw or None
 
 
-# --- problems, next to their fields --------------------------------------------------------------
+# --- problems, in words, next to their fields ----------------------------------------------------
 
 GENERAL = "general"  # a problem of no one field
+
+# The API's messages name its fields and types ("scheduled_at must be in the future", "This
+# list may not be empty", "image/heic"); the dashboard says the same in its own words. Each
+# entry: the field the message is about (None: any one field), the API's message as a pattern,
+# and the sentence shown instead, which may reuse the pattern's named groups. The API's own
+# answers keep their messages: only what a dashboard page shows passes through here.
+SENTENCES: tuple[tuple[str | None, re.Pattern[str], str], ...] = tuple(
+    (where, re.compile(pattern), sentence)
+    for where, pattern, sentence in (
+        (
+            "scheduled_at",
+            r"scheduled_at must be in the future\.",
+            "That time has already passed: pick one in the future.",
+        ),
+        ("scheduled_at", r"scheduled_at is required\.", "Pick the date and time to schedule the post for."),
+        ("scheduled_at", r"Datetime has wrong format", "That is not a date and time: pick one with the date picker."),
+        (
+            "targets",
+            r"This list may not be empty\.|At least one target is required\.",
+            "Choose at least one account to post to.",
+        ),
+        ("media_ids", r"Must be a valid UUID\.", "One of the media could not be found: remove it and upload it again."),
+        (
+            "content_type",
+            r"Unsupported content type (?:\w+/(?P<kind>[\w.+-]+))?\.",
+            "{kind} cannot be posted: use a PNG, JPEG, WebP or GIF image, or an MP4 or MOV video.",
+        ),
+        ("size_bytes", r"less than or equal to", "The file is too large: each file can be at most {max_mb} MB."),
+        (None, r"This field may not be blank\.|This field is required\.", "Fill this in."),
+    )
+)
+
+_SETTING_LABELS = {s.key: s.label for offered in SETTINGS.values() for s in offered}
+# A file's kind as people name it, where its media type's name differs (text/plain is a .txt).
+_FILE_KINDS = {"plain": "TXT", "svg+xml": "SVG", "quicktime": "MOV", "msword": "DOC"}
+
+
+def in_words(field_name: str, message: str) -> str:
+    """The dashboard's sentence for the API's `message` about `field_name`, or the message
+    itself when it is already one."""
+    for where, pattern, sentence in SENTENCES:
+        if where in (None, field_name) and field_name != GENERAL and (found := pattern.search(message)):
+            kind = (found.groupdict().get("kind") or "").removeprefix("x-")
+            kind = _FILE_KINDS.get(kind, kind.upper())
+            return sentence.format(
+                kind=f"{kind} files" if kind else "Files of this kind",
+                max_mb=settings.MEDIA_MAX_BYTES // (1024 * 1024),
+            )
+    # A platform names its setting by key ("reply_to must be a post id"): the form by its label.
+    if (label := _SETTING_LABELS.get(field_name)) and message.startswith(f"{field_name} "):
+        return label + message[len(field_name) :]
+    return message
+
+
+def check_in_words(check: dict[str, Any]) -> dict[str, Any]:
+    """A live check's result (`checks.CreateCheck.as_dict()`) with its messages in words."""
+
+    def spoken(problems: list[dict[str, str]]) -> list[dict[str, str]]:
+        return [{**p, "message": in_words(p["field"], p["message"])} for p in problems]
+
+    targets = [{**t, "problems": spoken(t["problems"])} for t in check["targets"]]
+    return {**check, "problems": spoken(check["problems"]), "targets": targets}
+
+
 TOP_FIELDS = frozenset({"content", "media_ids", "targets", "scheduled_at", "publish_mode"})
 
 
@@ -181,7 +247,10 @@ class Problems:
         return any(self.top.values()) or any(m for by_field in self.targets.values() for m in by_field.values())
 
     def add_top(self, field_name: str, message: str) -> None:
-        self.top[field_name if field_name in TOP_FIELDS else GENERAL].append(message)
+        self.top[field_name if field_name in TOP_FIELDS else GENERAL].append(in_words(field_name, message))
+
+    def add_target(self, account_id: str, field_name: str, message: str) -> None:
+        self.targets[account_id][target_field(field_name)].append(in_words(target_field(field_name), message))
 
     def shown_on(self, account_ids: Collection[str]) -> Problems:
         """These problems with those of accounts the page does not show (another team's, a
@@ -205,9 +274,9 @@ def problems_of_error(exc: ApplicationError, account_ids: Sequence[str]) -> Prob
     problems, details = Problems(), exc.details or {}
     for entry in details.get("targets") or ():
         for problem in entry.get("problems", ()):
-            problems.targets[str(entry["account_id"])][target_field(problem["field"])].append(problem["message"])
+            problems.add_target(str(entry["account_id"]), problem["field"], problem["message"])
     if "target" in details and details.get("account_id") in account_ids:
-        problems.targets[str(details["account_id"])]["account"].append(exc.message)
+        problems.add_target(str(details["account_id"]), "account", exc.message)
     elif "media_ids" in details:
         problems.add_top("media_ids", exc.message)
     elif not details.get("targets"):
@@ -222,7 +291,8 @@ def problems_of_serializer(detail: Any, account_ids: Sequence[str]) -> Problems:
         if name == "targets" and isinstance(errors, list) and len(errors) == len(account_ids):
             for account_id, entry in zip(account_ids, errors, strict=True):
                 for key, messages in (entry or {}).items():
-                    problems.targets[account_id][target_field(key)].extend(_messages(messages))
+                    for message in _messages(messages):
+                        problems.add_target(account_id, key, message)
         else:
             for message in _messages(errors):
                 problems.add_top(name, message)

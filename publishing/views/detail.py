@@ -39,6 +39,7 @@ from publishing import actions, approval, handover, lifecycle
 from publishing.models import ApprovalStatus, Publish, PublishStatus, Target, TargetState, ThreadItemState
 from publishing.selectors import publish_by_id, with_accounts
 from publishing.views import dashboard_caller
+from publishing.views.compose_form import in_words
 from teams.dashboard import can_manage, page_context, requested_membership
 from teams.models import Membership, Team
 
@@ -205,7 +206,7 @@ def _refusal(action: str, exc: ApplicationError, publish: Publish) -> Refusal:
     details = exc.details or {}
     fields: dict[str, str] = {}
     if details.get("field"):
-        fields[str(details["field"])] = exc.message
+        fields[str(details["field"])] = in_words(str(details["field"]), exc.message)
     if details.get("target_id"):
         fields[f"target-{details['target_id']}"] = exc.message
     by_account = {str(t.account_id): t.pk for t in publish.targets.all()}

@@ -140,6 +140,9 @@
       return [entry.account_id, entry];
     }));
     drawCounts(byAccount);
+    // A post that is ready has no problem left to show, whatever a refused submit or a failed
+    // upload said before.
+    if (result.ok) keepProblems = false;
     if (!keepProblems) drawProblems(result, byAccount);
     const problems = (result.problems || []).length + (result.targets || []).reduce(function (sum, entry) {
       return sum + (entry.problems || []).length;
@@ -251,7 +254,10 @@
     const preview = URL.createObjectURL(file);
     item.previewUrl = preview;
     const video = file.type.startsWith("video/");
-    item.appendChild(element(video ? "video" : "img", video ? { src: preview, muted: "", preload: "metadata" } : { src: preview, alt: "" }));
+    // Only a picture or a video has a preview: anything else would draw a broken image.
+    if (video || file.type.startsWith("image/")) {
+      item.appendChild(element(video ? "video" : "img", video ? { src: preview, muted: "", preload: "metadata" } : { src: preview, alt: "" }));
+    }
     item.appendChild(element("span", { class: "media-name" }, file.name));
     const bar = element("progress", { max: "100", value: "0", "aria-label": "Upload of " + file.name });
     item.appendChild(bar);
@@ -303,10 +309,10 @@
       scheduleCheck();
     } catch (error) {
       if (!item.isConnected) return;
-      item.classList.add("failed");
-      bar.remove();
-      status.textContent = error.message;
-      problem.textContent = file.name + ": " + error.message;
+      // The file is not in the post: its preview goes, and the reason is told by the field.
+      URL.revokeObjectURL(item.previewUrl);
+      item.remove();
+      problem.textContent = (problem.textContent + " " + file.name + ": " + error.message).trim();
     } finally {
       uploading -= 1;
     }

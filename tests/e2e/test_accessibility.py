@@ -1,15 +1,18 @@
 """Accessible basics on every main page, as a browser sees them: each control has a name (its
 label, aria-label or text), the page has one h1 after a skip link, the keyboard reaches the
-main content first, and at phone width nothing scrolls sideways."""
+main content first, and at phone width nothing scrolls sideways, long names included."""
 
 from __future__ import annotations
 
 import pytest
 
+from accounts.models import SocialAccount
 from demo.seed import sandbox_account
 from publishing import inputs, lifecycle
-from publishing.models import PublishMode, Target
+from publishing.models import Publish, PublishMode, Target
+from teams import services
 from tests.e2e.pages import DASHBOARD_PAGES
+from tests.webhooks.helpers import subscribe
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.e2e]
 
@@ -52,3 +55,32 @@ def test_every_control_is_named_and_nothing_scrolls_sideways(signed_in, live_ser
     assert page.evaluate("document.activeElement.className") == "skip"  # the first stop
     page.set_viewport_size({"width": 390, "height": 844})
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
+
+
+def test_long_names_wrap_instead_of_widening_any_page(signed_in, live_server, owner, content):
+    """A 200-character team name, and account names, a key name, a webhook URL and a post
+    without a single space, on every main page at phone width."""
+    page = signed_in
+    owner.team.name = "Northwind" * 22 + "Co"  # 200 characters, no space to break at
+    owner.team.save()
+    account = SocialAccount.objects.get(team=owner.team)
+    account.display_name, account.handle = "Display" * 30, "handle" * 40
+    account.save()
+    services.api_key_create(user=owner.user, name="key" * 33, scopes=["posts:read"], team=owner.team)
+    subscribe(owner.team, "https://93.184.215.14/hooks/" + "segment" * 40)
+    Publish.objects.filter(pk=content.pk).update(content="https://example.com/" + "word" * 100)
+    page.set_viewport_size({"width": 390, "height": 844})
+
+    wide = {}
+    for path in PAGES:
+        page.goto(f"{live_server.url}{path.format(publish=content.pk)}")
+        if (width := page.evaluate("document.documentElement.scrollWidth")) > 390:
+            wide[path] = width
+
+    assert wide == {}
+    page.goto(f"{live_server.url}/dashboard/")
+    assert page.locator("h1").inner_text() == owner.team.name  # wrapped, not cut
+    assert page.get_by_text("Display" * 30).is_visible()
+    box = page.get_by_role("button", name="Disconnect").bounding_box()
+    assert box is not None
+    assert box["x"] + box["width"] <= 390  # the table's last column, on screen

@@ -129,5 +129,5 @@ def test_a_day_in_the_past_is_refused_with_a_message(signed_in, scheduled, live_
     page.click(f"{entry} button:has-text('Move')")
     page.wait_for_selector(".messages li.error")
 
-    assert "was not moved: scheduled_at must be in the future." in page.inner_text(".messages")
+    assert "was not moved: That time has already passed: pick one in the future." in page.inner_text(".messages")
     assert _moved_to(scheduled) == planned

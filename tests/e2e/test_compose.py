@@ -98,15 +98,18 @@ def test_problems_show_before_anything_is_sent(signed_in, live_server, owner):
     expect(page.locator(f'.target[data-account="{x.pk}"] [data-problem="text"]')).to_contain_text("Text counts 290")
 
     page.fill("#scheduled_at", "2000-01-01T10:00")
-    expect(page.locator("#scheduled_at-problem")).to_have_text("scheduled_at must be in the future.")
+    expect(page.locator("#scheduled_at-problem")).to_have_text("That time has already passed: pick one in the future.")
     page.locator("summary", has_text="Customize for X").click()
     page.fill(f"#t-{x.pk}-reply_to", "not an id")
-    expect(page.locator(f'.target[data-account="{x.pk}"] [data-problem="reply_to"]')).to_contain_text("reply_to")
+    expect(page.locator(f'.target[data-account="{x.pk}"] [data-problem="reply_to"]')).to_contain_text(
+        "Reply to post (id) must be a post id"
+    )
     assert Publish.objects.count() == 0
 
 
 def test_an_upload_can_be_removed_and_a_refused_file_is_explained(signed_in, live_server, owner, image, tmp_path):
     page = signed_in
+    x = sandbox_account(owner.team, "x")
     notes = tmp_path / "notes.txt"
     notes.write_text("not a picture")
 
@@ -119,8 +122,14 @@ def test_an_upload_can_be_removed_and_a_refused_file_is_explained(signed_in, liv
     expect(page.locator("input[name=media_ids]")).to_have_count(0)
 
     page.set_input_files("#media-file", str(notes))
-    expect(page.locator("#media-problem")).to_contain_text("Unsupported content type text/plain")
-    expect(page.locator(".media-item.failed")).to_have_count(1)
+    expect(page.locator("#media-problem")).to_contain_text("notes.txt: TXT files cannot be posted")
+    expect(page.locator(".media-item")).to_have_count(0)  # no preview left of a file not in the post
+
+    # Once the post is ready to send, the refusal of a file that is not in it is gone.
+    page.check(f'input.pick[value="{x.pk}"]')
+    page.fill("#content", "Text only, then")
+    expect(page.locator("#check-state")).to_have_text("Ready to send.")
+    expect(page.locator("#media-problem")).to_have_text("")
 
 
 def test_a_members_post_waits_until_the_owner_approves_it(page, live_server, owner, member, sandbox):

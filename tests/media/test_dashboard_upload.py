@@ -70,9 +70,9 @@ def test_a_member_uploads_too(client, member):
 @pytest.mark.parametrize(
     ("fields", "words"),
     [
-        ({"content_type": "text/plain", "size_bytes": 10}, "Unsupported content type text/plain"),
-        ({"content_type": "", "size_bytes": 10}, "Unsupported content type"),
-        ({"size_bytes": 500 * 1024 * 1024 + 1}, "less than or equal to 524288000"),
+        ({"content_type": "image/heic", "size_bytes": 10}, "HEIC files cannot be posted: use a PNG, JPEG"),
+        ({"content_type": "", "size_bytes": 10}, "Files of this kind cannot be posted"),
+        ({"size_bytes": 500 * 1024 * 1024 + 1}, "The file is too large: each file can be at most 500 MB."),
         ({}, "Required unless source_url is given."),
     ],
 )

@@ -235,7 +235,7 @@ def test_a_past_time_is_refused_with_a_message_naming_the_post(client, owner, ac
     assert publish.scheduled_at == _at(monday, 9)
     assert ScheduledRelease.objects.get(publish=publish).due_at == _at(monday, 9)
     page = _page(client.get(response["Location"]))
-    assert html.escape("“Launch day” was not moved: scheduled_at must be in the future.") in page
+    assert html.escape("“Launch day” was not moved: That time has already passed: pick one in the future.") in page
 
 
 def test_an_empty_time_is_refused_with_a_message(client, owner, accounts, monday):
@@ -245,7 +245,7 @@ def test_an_empty_time_is_refused_with_a_message(client, owner, accounts, monday
 
     publish.refresh_from_db()
     assert publish.scheduled_at == _at(monday, 9)
-    assert "was not moved: scheduled_at is required." in _page(client.get(response["Location"]))
+    assert "was not moved: Pick the date and time to schedule the post for." in _page(client.get(response["Location"]))
 
 
 @pytest.mark.parametrize(

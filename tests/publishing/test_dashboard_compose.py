@@ -227,8 +227,20 @@ def test_another_teams_account_is_refused_in_the_check_without_its_data(client, 
 def test_the_check_without_accounts_asks_for_one(client, owner, accounts):
     result = _check(client, owner)
 
-    assert [p["field"] for p in result["problems"]] == ["targets"]
+    assert [(p["field"], p["message"]) for p in result["problems"]] == [
+        ("targets", "Choose at least one account to post to.")
+    ]
     assert result["targets"] == []
+
+
+def test_the_check_says_a_past_time_in_words(client, owner, accounts):
+    past = (timezone.now() - dt.timedelta(days=1)).strftime("%Y-%m-%dT%H:%M")
+
+    result = _check(client, owner, accounts.x, scheduled_at=past)
+
+    assert [(p["field"], p["message"]) for p in result["problems"]] == [
+        ("scheduled_at", "That time has already passed: pick one in the future.")
+    ]
 
 
 def test_a_malformed_time_is_a_problem_of_the_time_field(client, owner, accounts):
@@ -351,7 +363,7 @@ def test_a_past_time_is_shown_next_to_the_time_field_with_the_input_kept(client,
 
     page = response.content.decode()
     assert response.status_code == 400
-    assert _problem_text(page, "scheduled_at-problem") == "scheduled_at must be in the future."
+    assert _problem_text(page, "scheduled_at-problem") == "That time has already passed: pick one in the future."
     assert ">Keep this text</textarea>" in page
     assert f'value="{past}"' in page
     assert re.search(rf'name="account" value="{accounts.x.pk}"[^>]*checked', page)
@@ -387,11 +399,31 @@ def test_publish_now_ignores_a_time_out_of_range(client, owner, accounts, sandbo
     assert Publish.objects.get().scheduled_at is None
 
 
+def test_sending_without_an_account_asks_for_one_next_to_the_accounts(client, owner, accounts):
+    response = _as(client, owner).post(URL, _form(owner, content="Keep this text", publish_mode="immediate"))
+
+    page = response.content.decode()
+    assert response.status_code == 400
+    assert _problem_text(page, "targets-problem") == "Choose at least one account to post to."
+    assert "This list may not be empty" not in page
+    assert Publish.objects.count() == 0
+
+
+def test_the_api_keeps_its_own_words_for_the_same_mistake(api, owner, accounts):
+    response = api.as_(owner.key).post("/api/v1/publishes", {"content": "Hello", "targets": []}, format="json")
+
+    assert response.status_code == 400
+    assert response.json()["error"]["details"]["targets"] == {"non_field_errors": ["This list may not be empty."]}
+
+
 def test_schedule_without_a_time_asks_for_one_next_to_the_field(client, owner, accounts):
     response = _as(client, owner).post(URL, _form(owner, accounts.x, publish_mode="scheduled"))
 
     assert response.status_code == 400
-    assert _problem_text(response.content.decode(), "scheduled_at-problem") == "scheduled_at is required."
+    assert (
+        _problem_text(response.content.decode(), "scheduled_at-problem")
+        == "Pick the date and time to schedule the post for."
+    )
 
 
 def test_a_platforms_problem_is_shown_next_to_its_input(client, owner, accounts):
@@ -403,7 +435,7 @@ def test_a_platforms_problem_is_shown_next_to_its_input(client, owner, accounts)
     assert response.status_code == 400
     match = re.search(r'data-problem="reply_to">([^<]+)</p>', page)
     assert match
-    assert "reply_to" in match.group(1)
+    assert match.group(1).startswith("Reply to post (id) must be a post id")
     assert 'value="not-an-id"' in page
 
 

@@ -412,7 +412,7 @@ def test_confirming_with_a_time_schedules_it_at_that_time_in_utc(client, owner, 
 @pytest.mark.parametrize(
     ("value", "problem"),
     [
-        ("2001-01-01T00:00", "scheduled_at must be in the future."),
+        ("2001-01-01T00:00", "That time has already passed: pick one in the future."),
         ("", "Pick the date and time to publish it at."),
         ("tomorrow", "Enter the date and time as YYYY-MM-DD HH:MM."),
         ("9999-12-31T23:00-05:00", "Pick a date before the year 9999."),

@@ -349,7 +349,7 @@ def test_the_page_shows_the_team_named_in_the_query(client, owner, second_team):
 
     page = _get(client, owner, team=str(team.pk))
 
-    assert "Second shop · times are UTC" in page
+    assert "Second shop · times are in UTC" in page
 
 
 def test_the_home_page_takes_the_same_queries_for_one_or_many_items(client, owner, member, accounts, second_team):

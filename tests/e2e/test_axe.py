@@ -1,0 +1,79 @@
+"""axe-core (the engine behind most accessibility audits) on every main dashboard page at laptop
+and at phone width, on the login page and on the 404 page: no violation it rates serious or
+critical. The script comes from the axe-playwright-python package and runs through the
+browser's debugging protocol, so the pages' Content-Security-Policy does not have to allow it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from demo.seed import sandbox_account
+from publishing import inputs, lifecycle
+from publishing.models import PublishMode
+from tests.e2e.conftest import WIDTHS
+from tests.e2e.pages import DASHBOARD_PAGES
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.e2e]
+
+BLOCKING = ("serious", "critical")
+
+
+@pytest.fixture(scope="module")
+def axe_script() -> str:
+    axe = pytest.importorskip("axe_playwright_python")
+    return (Path(axe.__file__).parent / "axe.min.js").read_text()
+
+
+@pytest.fixture
+def content(owner):
+    x = sandbox_account(owner.team, "x")
+    return lifecycle.publish_create(
+        team=owner.team,
+        caller=inputs.Caller(user=owner.user, can_approve=True),
+        content="A draft to audit",
+        media_ids=[],
+        targets=[inputs.TargetInput(account_id=str(x.pk))],
+        publish_mode=PublishMode.DRAFT,
+        scheduled_at=None,
+    )
+
+
+def blocking_violations(page, axe_script: str) -> list[str]:
+    """The page's serious and critical violations at each width, one readable line per element."""
+    found = []
+    for width, (w, h) in WIDTHS.items():
+        page.set_viewport_size({"width": w, "height": h})
+        if not page.evaluate("typeof axe !== 'undefined'"):
+            page.evaluate(axe_script)
+        results = page.evaluate("axe.run(document, {resultTypes: ['violations']})")
+        for violation in results["violations"]:
+            if violation["impact"] not in BLOCKING:
+                continue
+            for node in violation["nodes"]:
+                where = " ".join(node["target"][-1:]) if node["target"] else "?"
+                summary = node.get("failureSummary", "").replace("\n", " ")
+                found.append(f"[{width}] {violation['id']} ({violation['impact']}) at {where}: {summary}")
+    return found
+
+
+@pytest.mark.parametrize("path", DASHBOARD_PAGES)
+def test_no_serious_violation_on_a_dashboard_page(signed_in, live_server, content, axe_script, path):
+    page = signed_in
+    page.goto(f"{live_server.url}{path.format(publish=content.pk)}")
+
+    assert blocking_violations(page, axe_script) == []
+
+
+def test_no_serious_violation_on_the_login_page(page, live_server, axe_script):
+    page.goto(f"{live_server.url}/login/")
+
+    assert blocking_violations(page, axe_script) == []
+
+
+def test_no_serious_violation_on_the_404_page(signed_in, live_server, axe_script):
+    page = signed_in
+    page.goto(f"{live_server.url}/dashboard/no-such-page/")
+
+    assert blocking_violations(page, axe_script) == []
