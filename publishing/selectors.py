@@ -8,9 +8,9 @@ from typing import Any
 
 from django.contrib.auth.models import User
 from django.db import connection
-from django.db.models import Exists, JSONField, OuterRef, Q, QuerySet
+from django.db.models import Exists, JSONField, OuterRef, Q, QuerySet, TextField
 from django.db.models.expressions import RawSQL, Subquery
-from django.db.models.functions import Coalesce
+from django.db.models.functions import Cast, Coalesce
 from django.db.models.query import ModelIterable
 from django.utils.dateparse import parse_datetime
 
@@ -167,6 +167,26 @@ def publishes_for(*, team: Team | None = None) -> QuerySet[Publish]:
     query = Publish.objects.select_related("created_by", "approved_by", "rejected_by")
     query._iterable_class = _PublishesWithTargets
     return query if team is None else query.filter(team=team)
+
+
+def publishes_using_media(*, team: Team, media_id: str) -> list[Publish]:
+    """The team's publishes whose media, a target's own media or a thread item's name the
+    upload, oldest first. Read as the JSON text, which holds each id as a quoted string: one
+    plain query on SQLite and PostgreSQL alike."""
+    named = f'"{media_id}"'
+
+    def naming(model: type[Publish | Target | ThreadItem]) -> QuerySet[Any]:
+        return model.objects.annotate(media_text=Cast("media_ids", TextField())).filter(media_text__contains=named)
+
+    return list(
+        Publish.objects.filter(team=team)
+        .filter(
+            Q(pk__in=naming(Publish).values("pk"))
+            | Q(pk__in=naming(Target).values("publish_id"))
+            | Q(pk__in=naming(ThreadItem).values("target__publish_id"))
+        )
+        .order_by("created_at")
+    )
 
 
 def publishes_matching(
