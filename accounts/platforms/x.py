@@ -63,6 +63,7 @@ SCOPES = "tweet.read tweet.write users.read media.write offline.access"
 MB = 1024 * 1024
 STATIC_IMAGE_MAX_BYTES = 5 * MB  # animated GIFs may be 15 MB (limits.py holds the larger cap)
 MIN_VIDEO_SECONDS = 0.5
+MAX_ALT_TEXT = 1000  # AltText.text's maxLength in the published spec
 URL_WEIGHT = 23
 MAX_IDS_PER_LOOKUP = 100
 DUPLICATE_DETAIL = "duplicate content"
@@ -212,8 +213,9 @@ class Client(HttpClient[tuple[dict[str, Any], list[str]]]):
         """The tweet's body once its media are uploaded, and the media ids still processing."""
         states = dict(self._upload(conn, item) for item in post.media)
         media_ids = list(states)
-        if post.settings.get("sensitive") is True:
-            self._mark_sensitive(conn, media_ids)
+        sensitive = post.settings.get("sensitive") is True
+        for media_id, item in zip(media_ids, post.media, strict=True):
+            self._describe(conn, media_id, item, sensitive=sensitive)
         return self._tweet_body(post, media_ids), self._wait_for_media(conn, states, self.status_polls)
 
     def create(self, conn: Connection, post: Post, prepared: tuple[dict[str, Any], list[str]]) -> Outcome:
@@ -260,10 +262,15 @@ class Client(HttpClient[tuple[dict[str, Any], list[str]]]):
         info = self.call(conn, "POST", f"/media/upload/{media_id}/finalize").get("processing_info")
         return media_id, info if isinstance(info, dict) else {}
 
-    def _mark_sensitive(self, conn: Connection, media_ids: list[str]) -> None:
-        for media_id in media_ids:
-            body = {"id": media_id, "metadata": {"sensitive_media_warning": {"other": True}}}
-            self.call(conn, "POST", "/media/metadata", json=body)
+    def _describe(self, conn: Connection, media_id: str, media: Media, *, sensitive: bool) -> None:
+        """One metadata call per uploaded file: its alt text and the sensitive-media mark."""
+        metadata: dict[str, Any] = {}
+        if media.alt:
+            metadata["alt_text"] = {"text": media.alt[:MAX_ALT_TEXT]}
+        if sensitive:
+            metadata["sensitive_media_warning"] = {"other": True}
+        if metadata:
+            self.call(conn, "POST", "/media/metadata", json={"id": media_id, "metadata": metadata})
 
     def _wait_for_media(self, conn: Connection, states: Mapping[str, dict[str, Any]], polls: int) -> list[str]:
         """The media ids still processing after at most `polls` STATUS checks each."""
