@@ -78,7 +78,8 @@ def _x_alts(ctx: Context, post: SandboxPost) -> list[str]:
 
 def _bluesky_alts(ctx: Context, post: SandboxPost) -> list[str]:
     embed = _at(post.extra, ("record", "embed")) or {}
-    items = embed.get("images") if isinstance(embed.get("images"), list) else [embed] if "alt" in embed else []
+    images = embed.get("images")
+    items: list[Any] = images if isinstance(images, list) else [embed] if "alt" in embed else []
     return [str(item.get("alt", "")) for item in items if isinstance(item, dict)]
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from config.errors import Conflict, InvalidRequest, NotFound
-from media import services, storage
+from media import library, services, storage
 from media.models import MediaUpload
 from tests.factories import SocialAccountFactory
 from tests.media import files
@@ -151,3 +151,127 @@ def _draft(api, persona, *, media_ids):
     response = api.as_(persona.key).post("/api/v1/publishes", body, format="json")
     assert response.status_code == 201, response.content
     return response.json()["data"]
+
+
+# --- the library page --------------------------------------------------------------------------
+
+LIBRARY = "/dashboard/media/"
+
+
+def _library(client, persona, **params):
+    client.force_login(persona.user)
+    response = client.get(LIBRARY, params)
+    assert response.status_code == 200
+    return response.content.decode()
+
+
+def test_the_library_lists_only_the_teams_confirmed_files(client, member, outsider):
+    _ready(member.team, filename="launch.png")
+    _ready(outsider.team, filename="theirs.png")
+    services.media_create(team=member.team, user=None, filename="pending.png", content_type="image/png", size_bytes=9)
+
+    page = _library(client, member)
+
+    assert "launch.png" in page
+    assert "theirs.png" not in page
+    assert "pending.png" not in page
+    assert "1 file" in page
+
+
+def test_the_library_searches_file_names(client, owner):
+    _ready(owner.team, filename="launch-day.png")
+    _ready(owner.team, filename="team-photo.png")
+
+    page = _library(client, owner, q="LAUNCH")
+
+    assert "launch-day.png" in page
+    assert "team-photo.png" not in page
+    assert "1 file match" in page
+
+
+def test_the_library_pages_through_many_files(client, owner):
+    for n in range(library.PAGE_SIZE + 1):
+        _ready(owner.team, filename=f"file-{n:02}.png")
+
+    first, second = _library(client, owner), _library(client, owner, page=2)
+
+    assert "file-24.png" in first
+    assert "file-00.png" not in first
+    assert "file-00.png" in second
+    assert "Page 2 of 2" in second
+
+
+def test_a_member_describes_a_file_from_the_library(client, member):
+    upload = _ready(member.team)
+    client.force_login(member.user)
+
+    response = client.post(
+        f"{LIBRARY}{upload.pk}/alt-text/", {"team": str(member.team.pk), "alt_text": "Our booth"}, follow=True
+    )
+
+    assert response.status_code == 200
+    assert "Saved the alt text of photo.png." in response.content.decode()
+    upload.refresh_from_db()
+    assert upload.alt_text == "Our booth"
+
+
+def test_a_description_too_long_is_refused_beside_its_field(client, owner):
+    upload = _ready(owner.team, alt_text="Before")
+    client.force_login(owner.user)
+
+    response = client.post(f"{LIBRARY}{upload.pk}/alt-text/", {"team": str(owner.team.pk), "alt_text": "y" * 1001})
+
+    assert response.status_code == 400
+    page = response.content.decode()
+    assert "takes at most 1000" in page
+    assert f'aria-describedby="alt-{upload.pk}-problem"' in page
+    upload.refresh_from_db()
+    assert upload.alt_text == "Before"
+
+
+def test_an_unused_file_is_deleted_from_the_library(client, owner):
+    upload = _ready(owner.team, filename="old.png")
+    client.force_login(owner.user)
+
+    response = client.post(f"{LIBRARY}{upload.pk}/delete/", {"team": str(owner.team.pk)}, follow=True)
+
+    assert "Deleted the file from the library." in response.content.decode()
+    assert not MediaUpload.objects.filter(pk=upload.pk).exists()
+
+
+def test_a_file_in_use_shows_its_posts_instead_of_a_delete_button_and_is_kept(client, api, owner):
+    upload = _ready(owner.team, filename="used.png")
+    draft = _draft(api, owner, media_ids=[str(upload.pk)])
+
+    page = _library(client, owner)
+    response = client.post(f"{LIBRARY}{upload.pk}/delete/", {"team": str(owner.team.pk)}, follow=True)
+
+    assert "Used by 1 post:" in page
+    assert f"/dashboard/publishes/{draft['id']}/" in page
+    assert f"{LIBRARY}{upload.pk}/delete/" not in page
+    assert "used.png is used by 1 post(s)" in response.content.decode()
+    assert MediaUpload.objects.filter(pk=upload.pk).exists()
+
+
+def test_another_teams_file_is_not_found_from_the_library(client, owner, outsider):
+    upload = _ready(owner.team)
+    client.force_login(outsider.user)
+
+    described = client.post(f"{LIBRARY}{upload.pk}/alt-text/", {"team": str(outsider.team.pk), "alt_text": "x"})
+    deleted = client.post(f"{LIBRARY}{upload.pk}/delete/", {"team": str(outsider.team.pk)})
+    other_team = client.get(LIBRARY, {"team": str(owner.team.pk)})
+
+    assert (described.status_code, deleted.status_code, other_team.status_code) == (404, 404, 404)
+    upload.refresh_from_db()
+    assert upload.alt_text == ""
+
+
+def test_use_in_a_new_post_opens_compose_with_the_file_attached(client, owner, outsider):
+    ours, theirs = _ready(owner.team, filename="ours.png"), _ready(outsider.team, filename="theirs.png")
+    client.force_login(owner.user)
+
+    page = client.get("/dashboard/compose/", {"team": str(owner.team.pk), "media": [str(ours.pk), str(theirs.pk)]})
+
+    html = page.content.decode()
+    assert f'name="media_ids" value="{ours.pk}"' in html
+    assert str(theirs.pk) not in html
