@@ -25,7 +25,7 @@ from config.errors import ApplicationError, Conflict, NotFound
 from media import selectors, services
 from media.models import ALT_TEXT_MAX_LENGTH, MediaUpload
 from publishing.models import Publish
-from publishing.selectors import publishes_using_media
+from publishing.selectors import publishes_using_each
 from teams.dashboard import page_context, requested_membership
 from teams.models import Team
 
@@ -46,11 +46,10 @@ class LibraryItem:
         return self.upload.content_type.startswith("video/")
 
 
-def _item(upload: MediaUpload, team: Team, refused: tuple[str, str, str] | None) -> LibraryItem:
+def _item(upload: MediaUpload, used_by: list[Publish], refused: tuple[str, str, str] | None) -> LibraryItem:
     problem, alt_text = "", upload.alt_text
     if refused and refused[0] == str(upload.pk):
         problem, alt_text = refused[1], refused[2]
-    used_by = publishes_using_media(team=team, media_id=str(upload.pk))
     url = selectors.media_pull_url(upload)
     return LibraryItem(upload=upload, url=url, used_by=used_by, problem=problem, alt_text=alt_text)
 
@@ -60,7 +59,9 @@ def _page(request: HttpRequest, refused: tuple[str, str, str] | None = None, sta
     team = membership.team
     search = request.GET.get("q", "").strip()[:SEARCH_MAX_LENGTH]
     page = Paginator(selectors.library_media(team=team, search=search), PAGE_SIZE).get_page(request.GET.get("page"))
-    items = [_item(upload, team, refused) for upload in page.object_list]
+    uploads = list(page.object_list)
+    used = publishes_using_each(team=team, media_ids=[str(upload.pk) for upload in uploads])
+    items = [_item(upload, used[str(upload.pk)], refused) for upload in uploads]
     query = urlencode({"team": str(team.pk), **({"q": search} if search else {})})
     context = page_context(
         request,

@@ -275,3 +275,21 @@ def test_use_in_a_new_post_opens_compose_with_the_file_attached(client, owner, o
     html = page.content.decode()
     assert f'name="media_ids" value="{ours.pk}"' in html
     assert str(theirs.pk) not in html
+
+
+def test_the_library_page_reads_the_same_number_of_queries_however_many_files(client, api, owner):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    def queries() -> int:
+        with CaptureQueriesContext(connection) as captured:
+            _library(client, owner)
+        return len(captured)
+
+    _draft(api, owner, media_ids=[str(_ready(owner.team).pk)])
+    queries()  # the first visit of a session reads and writes more
+    few = queries()
+    for _ in range(6):
+        _draft(api, owner, media_ids=[str(_ready(owner.team).pk)])
+
+    assert queries() == few
