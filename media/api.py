@@ -1,5 +1,6 @@
-"""POST /media/uploads, GET /media/uploads/{id}, POST /media/uploads/{id}/confirm, GET /media,
-and the two signed-URL endpoints of local storage (PUT the bytes, GET a file)."""
+"""POST /media/uploads, GET /media/uploads/{id}, PATCH /media/uploads/{id} (its alt text),
+POST /media/uploads/{id}/confirm, GET /media, and the two signed-URL endpoints of local storage
+(PUT the bytes, GET a file)."""
 
 from __future__ import annotations
 

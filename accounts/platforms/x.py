@@ -12,7 +12,8 @@ Why it looks the way it does:
   `for_super_followers_only` -> `for_super_followers_only`. X has no post-level "sensitive"
   field on creation; `sensitive=True` is honoured by marking every attached media with
   `POST /2/media/metadata` `sensitive_media_warning.other`, so on a text-only post it cannot
-  be honoured and `validate()` reports it. X refuses media together with a quote.
+  be honoured and `validate()` reports it. X refuses media together with a quote. A file's
+  alt text goes in the same metadata call (`alt_text.text`, at most 1000 characters).
 - X hands out no id before the create call, so there is nothing to `save_ref`; an UNKNOWN
   create is settled by `find_recent()` over the account's timeline (an owned read), page by
   page (`pagination_token`), since a busy account may post more than a page in the meantime.
