@@ -36,7 +36,7 @@ class MediaUploadAdmin(admin.ModelAdmin[MediaUpload]):
     ]
     list_filter = ["state", "content_type", "probe_status", "fetch_status"]
     inlines = [MediaRenditionInline]
-    search_fields = ["filename", "id", "team__name", "source_url"]
+    search_fields = ["filename", "alt_text", "id", "team__name", "source_url"]
     readonly_fields = [f.name for f in MediaUpload._meta.fields]
     actions = ["delete_with_files"]
 

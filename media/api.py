@@ -1,5 +1,6 @@
-"""POST /media/uploads, GET /media/uploads/{id}, POST /media/uploads/{id}/confirm, GET /media,
-and the two signed-URL endpoints of local storage (PUT the bytes, GET a file)."""
+"""POST /media/uploads, GET /media/uploads/{id}, PATCH /media/uploads/{id} (its alt text),
+POST /media/uploads/{id}/confirm, GET /media, and the two signed-URL endpoints of local storage
+(PUT the bytes, GET a file)."""
 
 from __future__ import annotations
 
@@ -30,10 +31,31 @@ from config.errors import Forbidden, NotFound
 from config.schema import api_operation, data_envelope, error_response
 from config.serializers import represented, validated
 from media import processing, selectors, services, storage
-from media.models import CONTENT_TYPES, MediaUpload
+from media.models import ALT_TEXT_MAX_LENGTH, CONTENT_TYPES, MediaUpload
 from teams.authentication import get_caller
 
 _CHUNK = 1024 * 1024
+
+
+_ALT_TEXT_HELP = (
+    f"A description of the image for screen readers, at most {ALT_TEXT_MAX_LENGTH} characters (X's limit, "
+    "the strictest). Sent with the file to X, Bluesky, LinkedIn, Facebook (photos), Instagram and Threads "
+    "(images); the other networks take none. Empty when none was written."
+)
+
+
+_ALT_TEXT_TOO_LONG = f"The description takes at most {ALT_TEXT_MAX_LENGTH} characters (X's limit, the strictest)."
+
+
+class AltTextField(serializers.CharField):
+    def __init__(self, **kwargs: Any) -> None:
+        kwargs.setdefault("help_text", _ALT_TEXT_HELP)
+        super().__init__(
+            max_length=ALT_TEXT_MAX_LENGTH,
+            allow_blank=True,
+            error_messages={"max_length": _ALT_TEXT_TOO_LONG},
+            **kwargs,
+        )
 
 
 class MediaCreateSerializer(serializers.Serializer[Any]):
@@ -55,11 +77,20 @@ class MediaCreateSerializer(serializers.Serializer[Any]):
         validators=[URLValidator(schemes=["http", "https"], message="Enter an http or https URL.")],
         help_text="A public http(s) URL the service fetches the file from; no PUT is needed then.",
     )
+    alt_text = AltTextField(required=False)
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         if "size_bytes" not in attrs and "source_url" not in attrs:
             raise serializers.ValidationError({"size_bytes": ["Required unless source_url is given."]})
         return attrs
+
+
+class MediaConfirmSerializer(serializers.Serializer[Any]):
+    alt_text = AltTextField(required=False)
+
+
+class MediaUpdateSerializer(serializers.Serializer[Any]):
+    alt_text = AltTextField()
 
 
 class MediaProbeSerializer(serializers.ModelSerializer[MediaUpload]):
@@ -110,6 +141,7 @@ class MediaUploadSerializer(serializers.ModelSerializer[MediaUpload]):
             "media_id",
             "id",
             "filename",
+            "alt_text",
             "content_type",
             "size_bytes",
             "state",
@@ -159,6 +191,7 @@ class MediaSerializer(serializers.ModelSerializer[MediaUpload]):
         fields = [
             "id",
             "filename",
+            "alt_text",
             "content_type",
             "size_bytes",
             "width",
@@ -197,7 +230,12 @@ _FLOW = (
 
 
 class MediaUploadViewSet(viewsets.GenericViewSet[MediaUpload]):
-    required_scopes = {"create": "media:write", "retrieve": "media:read", "confirm": "media:write"}
+    required_scopes = {
+        "create": "media:write",
+        "retrieve": "media:read",
+        "confirm": "media:write",
+        "partial_update": "media:write",
+    }
     serializer_class = MediaUploadSerializer
 
     @api_operation(
@@ -219,6 +257,7 @@ class MediaUploadViewSet(viewsets.GenericViewSet[MediaUpload]):
             content_type=body["content_type"],
             size_bytes=body.get("size_bytes"),
             source_url=body.get("source_url", ""),
+            alt_text=body.get("alt_text", ""),
         )
         return Response({"data": represented(MediaCreatedSerializer(upload))}, status=status.HTTP_201_CREATED)
 
@@ -247,14 +286,32 @@ class MediaUploadViewSet(viewsets.GenericViewSet[MediaUpload]):
             "`SIZE_MISMATCH`, `CONTENT_TYPE_MISMATCH`, `UNRECOGNISED_MEDIA` or `FETCH_FAILED` when "
             "they are wrong (the upload stays unconfirmed: PUT the right file and confirm again)."
         ),
-        request=None,
+        request=MediaConfirmSerializer,
         responses={200: OpenApiResponse(data_envelope("MediaConfirmedResponse", MediaSerializer()))},
         errors=(404, 409, 422),
     )
     @action(detail=True, methods=["post"])
     def confirm(self, request: Request, pk: str) -> Response:
-        upload = services.media_confirm(team=get_caller(request).team, media_id=pk)
+        body = validated(MediaConfirmSerializer(data=request.data or {}))
+        upload = services.media_confirm(team=get_caller(request).team, media_id=pk, alt_text=body.get("alt_text"))
         return Response({"data": represented(MediaSerializer(upload))})
+
+    @api_operation(
+        scope="media:write",
+        summary="Describe an upload",
+        description=(
+            "Sets the upload's `alt_text`, in any state. Publishes sent from then on carry it to the networks "
+            "that take a description; posts already sent keep theirs. 400 when longer than "
+            f"{ALT_TEXT_MAX_LENGTH} characters."
+        ),
+        request=MediaUpdateSerializer,
+        responses={200: OpenApiResponse(data_envelope("MediaUpdatedResponse", MediaUploadSerializer()))},
+        errors=(400, 404),
+    )
+    def partial_update(self, request: Request, pk: str) -> Response:
+        body = validated(MediaUpdateSerializer(data=request.data))
+        upload = services.media_set_alt_text(team=get_caller(request).team, media_id=pk, alt_text=body["alt_text"])
+        return Response({"data": represented(MediaUploadSerializer(upload))})
 
 
 class MediaListView(generics.ListAPIView[MediaUpload]):

@@ -11,6 +11,11 @@ from teams.models import Team
 CONTENT_TYPES = ("image/png", "image/jpeg", "image/webp", "image/gif", "video/mp4", "video/quicktime")
 
 
+# X's limit, the strictest of the networks that take a description (Instagram's is the same;
+# LinkedIn and Facebook take longer ones, Bluesky sets none).
+ALT_TEXT_MAX_LENGTH = 1000
+
+
 class MediaState(models.TextChoices):
     UNCONFIRMED = "unconfirmed"
     READY = "ready"
@@ -44,6 +49,8 @@ class MediaUpload(BaseModel):
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
     )
     filename = models.CharField(max_length=255)
+    # Described once here, sent with the file to every network that takes a description.
+    alt_text = models.CharField(max_length=ALT_TEXT_MAX_LENGTH, blank=True)
     content_type = models.CharField(max_length=50, choices=[(t, t) for t in CONTENT_TYPES])
     size_bytes = models.BigIntegerField(
         null=True, blank=True, help_text="Declared size; for a source_url fetch, the fetched size."

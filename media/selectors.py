@@ -28,6 +28,13 @@ def ready_media(*, team: Team) -> QuerySet[MediaUpload]:
     return MediaUpload.objects.filter(team=team, state=MediaState.READY).order_by("-created_at", "-id")
 
 
+def library_media(*, team: Team, search: str = "") -> QuerySet[MediaUpload]:
+    """The team's confirmed files for the library page, newest first; `search` narrows them to
+    file names containing it (any case)."""
+    found = ready_media(team=team)
+    return found.filter(filename__icontains=search) if search else found
+
+
 def ready_media_by_ids(*, team: Team, media_ids: Sequence[str]) -> tuple[list[MediaUpload], list[str]]:
     """The team's ready uploads for `media_ids`, in the order given, and the ids that are not
     (absent, another team's, or not confirmed yet)."""

@@ -24,7 +24,7 @@ from django.utils.text import get_valid_filename
 from config import lanes, outbound
 from config.errors import Conflict, InvalidRequest, NotFound, QuotaExceeded, Unprocessable
 from media import probing, sniff, storage
-from media.models import FetchStatus, MediaState, MediaUpload, ProbeStatus
+from media.models import ALT_TEXT_MAX_LENGTH, FetchStatus, MediaState, MediaUpload, ProbeStatus
 from teams.models import Team
 
 logger = logging.getLogger(__name__)
@@ -94,6 +94,7 @@ def media_create(
     content_type: str,
     size_bytes: int | None,
     source_url: str = "",
+    alt_text: str = "",
 ) -> MediaUpload:
     """Register an upload. Without source_url the client PUTs the bytes to `upload_url(...)`;
     with it a task fetches them. Either way, confirm follows."""
@@ -101,6 +102,7 @@ def media_create(
         raise InvalidRequest("size_bytes is required unless source_url is given.", code="SIZE_REQUIRED")
     if source_url:
         _check_source_url(source_url)
+    alt_text = _checked_alt_text(alt_text)
     Team.objects.select_for_update().filter(pk=team.pk).first()  # serialise quota checks per team
     _check_storage_quota(team=team, adding=size_bytes or 0)
     upload = MediaUpload(
@@ -110,6 +112,7 @@ def media_create(
         content_type=content_type,
         size_bytes=size_bytes,
         source_url=source_url,
+        alt_text=alt_text,
         fetch_status=FetchStatus.PENDING if source_url else "",
     )
     upload.storage_key = f"teams/{team.pk}/media/{upload.pk}"
@@ -222,7 +225,7 @@ def _check_fetched(upload: MediaUpload) -> None:
 
 
 @transaction.atomic
-def media_confirm(*, team: Team, media_id: str) -> MediaUpload:
+def media_confirm(*, team: Team, media_id: str, alt_text: str | None = None) -> MediaUpload:
     """Check the stored bytes (present, of the declared size, really of the declared type) and
     mark the upload ready. 404 when there is no such unconfirmed upload, as the spec says.
 
@@ -234,6 +237,8 @@ def media_confirm(*, team: Team, media_id: str) -> MediaUpload:
         raise NotFound("No unconfirmed upload with this id.", code="MEDIA_NOT_FOUND")
     if upload.source_url:
         _check_fetched(upload)
+    if alt_text is not None:
+        upload.alt_text = _checked_alt_text(alt_text)
     content_key = f"{upload.storage_key}.confirmed"
     if not storage.snapshot(upload.storage_key, content_key):
         raise Conflict("No file has been uploaded yet: PUT it to upload_url first.", code="FILE_NOT_UPLOADED")
@@ -254,6 +259,57 @@ def media_confirm(*, team: Team, media_id: str) -> MediaUpload:
     # Only once committed: rolled back, the upload would still need the bytes it was sent.
     transaction.on_commit(partial(storage.delete, upload.storage_key), robust=True)
     return upload
+
+
+# --- the library: describing and deleting confirmed files -----------------------------------
+
+
+def _checked_alt_text(alt_text: str) -> str:
+    alt_text = alt_text.strip()
+    if len(alt_text) > ALT_TEXT_MAX_LENGTH:
+        raise InvalidRequest(
+            f"The description has {len(alt_text)} characters; X, the strictest network, "
+            f"takes at most {ALT_TEXT_MAX_LENGTH}.",
+            code="ALT_TEXT_TOO_LONG",
+            details={"max_length": ALT_TEXT_MAX_LENGTH, "length": len(alt_text)},
+        )
+    return alt_text
+
+
+@transaction.atomic
+def media_set_alt_text(*, team: Team, media_id: str, alt_text: str) -> MediaUpload:
+    """Describe an upload for screen readers. Publishes sent from then on carry the new text
+    to the networks that take one; posts already out keep what they were sent with."""
+    alt_text = _checked_alt_text(alt_text)
+    upload = MediaUpload.objects.select_for_update().filter(team=team, pk=media_id).first()
+    if upload is None:
+        raise NotFound("No such upload.", code="MEDIA_NOT_FOUND")
+    upload.alt_text = alt_text
+    upload.save(update_fields=["alt_text", "updated_at"])
+    return upload
+
+
+@transaction.atomic
+def media_delete_unused(*, team: Team, media_id: str) -> None:
+    """Delete a confirmed upload of the team and its files, unless a publish names it (draft,
+    scheduled or sent): its media would then be missing, so the 409 names those publishes."""
+    from publishing.selectors import publishes_using_media  # publishing reads media: no cycle at import
+
+    upload = MediaUpload.objects.select_for_update().filter(team=team, pk=media_id, state=MediaState.READY).first()
+    if upload is None:
+        raise NotFound("No such file in the library.", code="MEDIA_NOT_FOUND")
+    users = publishes_using_media(team=team, media_id=str(upload.pk))
+    if users:
+        raise Conflict(
+            f"{upload.filename} is used by {len(users)} post(s); it can be deleted once no post uses it.",
+            code="MEDIA_IN_USE",
+            details={"publish_ids": [str(p.pk) for p in users]},
+        )
+    keys = [upload.storage_key, upload.content_key, *upload.renditions.values_list("content_key", flat=True)]
+    upload.delete()
+    # The files go once the row is gone for good: rolled back, the row would need them.
+    for key in keys:
+        transaction.on_commit(partial(storage.delete, key), robust=True)
 
 
 # --- fetching source_url ------------------------------------------------------------------

@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
 from django.contrib.auth.models import User
 from django.db import connection
-from django.db.models import Exists, JSONField, OuterRef, Q, QuerySet
+from django.db.models import Exists, JSONField, OuterRef, Q, QuerySet, TextField
 from django.db.models.expressions import RawSQL, Subquery
-from django.db.models.functions import Coalesce
+from django.db.models.functions import Cast, Coalesce
 from django.db.models.query import ModelIterable
 from django.utils.dateparse import parse_datetime
 
@@ -167,6 +167,40 @@ def publishes_for(*, team: Team | None = None) -> QuerySet[Publish]:
     query = Publish.objects.select_related("created_by", "approved_by", "rejected_by")
     query._iterable_class = _PublishesWithTargets
     return query if team is None else query.filter(team=team)
+
+
+def publishes_using_media(*, team: Team, media_id: str) -> list[Publish]:
+    """The team's publishes whose media, a target's own media or a thread item's name the
+    upload, oldest first."""
+    return publishes_using_each(team=team, media_ids=[media_id])[media_id]
+
+
+def publishes_using_each(*, team: Team, media_ids: Sequence[str]) -> dict[str, list[Publish]]:
+    """For each upload id, the team's publishes that name it (as `publishes_using_media`), in
+    four queries however many ids. Matched on the JSON text, which holds each id as a quoted
+    string: one plain query on SQLite and PostgreSQL alike, then checked on the parsed lists."""
+    found: dict[str, list[Publish]] = {media_id: [] for media_id in media_ids}
+    if not media_ids:
+        return found
+    naming = Q()
+    for media_id in media_ids:
+        naming |= Q(media_text__contains=f'"{media_id}"')
+    rows = [
+        *_naming_rows(Publish.objects.filter(team=team), "pk", naming),
+        *_naming_rows(Target.objects.filter(publish__team=team), "publish_id", naming),
+        *_naming_rows(ThreadItem.objects.filter(target__publish__team=team), "target__publish_id", naming),
+    ]
+    publishes = Publish.objects.in_bulk({publish_id for publish_id, _ in rows})
+    for publish in sorted(publishes.values(), key=lambda p: (p.created_at, str(p.pk))):
+        named = {str(i) for publish_id, ids in rows if publish_id == publish.pk for i in ids or []}
+        for media_id in named & set(found):
+            found[media_id].append(publish)
+    return found
+
+
+def _naming_rows(query: QuerySet[Any], publish_field: str, naming: Q) -> list[tuple[Any, list[Any]]]:
+    annotated = query.annotate(media_text=Cast("media_ids", TextField())).filter(naming)
+    return list(annotated.values_list(publish_field, "media_ids"))
 
 
 def publishes_matching(

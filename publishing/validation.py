@@ -111,6 +111,7 @@ def as_media(upload: MediaUpload, *, fit: bool = True) -> Media:
         frame_rate=upload.frame_rate,
         refusal=media_refusal(upload),
         fit=fit,
+        alt=upload.alt_text,
     )
 
 

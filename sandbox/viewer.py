@@ -70,6 +70,41 @@ KINDS: dict[str, Callable[[Context, SandboxPost], list[str]]] = {
 }
 
 
+def _x_alts(ctx: Context, post: SandboxPost) -> list[str]:
+    uploads = ctx.state.store("x", "media")
+    ids = _at(post.extra, ("request", "media", "media_ids")) or []
+    return [str(_at(uploads.get(i) or {}, ("metadata", "alt_text", "text")) or "") for i in ids]
+
+
+def _bluesky_alts(ctx: Context, post: SandboxPost) -> list[str]:
+    embed = _at(post.extra, ("record", "embed")) or {}
+    images = embed.get("images")
+    items: list[Any] = images if isinstance(images, list) else [embed] if "alt" in embed else []
+    return [str(item.get("alt", "")) for item in items if isinstance(item, dict)]
+
+
+def _linkedin_alts(ctx: Context, post: SandboxPost) -> list[str]:
+    content = _at(post.extra, ("request", "content")) or {}
+    items = _at(content, ("multiImage", "images")) or ([content["media"]] if "media" in content else [])
+    return [str(item.get("altText", "")) for item in items if isinstance(item, dict)]
+
+
+# Where each stand-in keeps the alt text of a post's media, in the order of the media.
+ALT_TEXTS: dict[str, Callable[[Context, SandboxPost], list[str]]] = {
+    "bluesky": _bluesky_alts,
+    "x": _x_alts,
+    "linkedin": _linkedin_alts,
+}
+
+
+def alt_texts(ctx: Context, post: SandboxPost) -> list[str]:
+    """The description of each of the post's media the platform took ("" for one without);
+    stand-ins that record it in `extra["alt_texts"]` (Facebook, Instagram, Threads) are read there."""
+    if post.platform in ALT_TEXTS:
+        return ALT_TEXTS[post.platform](ctx, post)
+    return [str(alt) for alt in post.extra.get("alt_texts") or []]
+
+
 def media_kinds(ctx: Context, post: SandboxPost) -> list[str]:
     """What the post's media are (image, video, carousel, ...), as far as the stand-in recorded it."""
     if not post.media_count:
@@ -135,7 +170,7 @@ def _replies_html(replies: list[tuple[str, str, str]]) -> str:
 
 
 def _post_html(ctx: Context, post: SandboxPost) -> str:
-    kinds = media_kinds(ctx, post)
+    kinds, alts = media_kinds(ctx, post), alt_texts(ctx, post)
     metrics = ctx.state.metrics_of(post.platform, post.id)
     facts = [
         ("Platform", post.platform),
@@ -143,6 +178,7 @@ def _post_html(ctx: Context, post: SandboxPost) -> str:
         ("Post id", post.id),
         ("Created", post.created_at),
         ("Media", f"{post.media_count}" + (f" ({', '.join(kinds)})" if kinds else "")),
+        *[(f"Alt text {n}", alt or "(none)") for n, alt in enumerate(alts, start=1) if any(alts)],
         *[(name.capitalize(), str(value)) for name, value in metrics.items()],
     ]
     stored = json.dumps(post.extra, indent=2, sort_keys=True, default=str)

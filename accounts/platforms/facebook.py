@@ -106,6 +106,8 @@ def _feed_form(post: Post, photo_ids: Sequence[str] = ()) -> dict[str, str]:
 
 def _photo_form(media: Media, post: Post | None) -> dict[str, str]:
     form = {"url": media.pull_url(), "published": "true" if post else "false"}
+    if media.alt:  # Photo's `alt_text_custom` in the published spec (Page /photos takes it)
+        form["alt_text_custom"] = media.alt
     if post and post.text:
         form["message"] = post.text
     return form

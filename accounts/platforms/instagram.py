@@ -83,6 +83,7 @@ SCOPES = (
 SANDBOX_CLIENT_SECRET = "sandbox-instagram-secret"  # noqa: S105 (the sandbox accepts any)
 INSIGHT_METRICS = ("views", "reach", "likes", "comments", "shares", "saved", "total_interactions")
 MAX_CAPTION, MAX_HASHTAGS, MAX_MENTIONS = 2200, 30, 20
+MAX_ALT_TEXT = 1000  # an image container's alt_text
 MIN_ASPECT, MAX_ASPECT = 4 / 5, 1.91
 RECENT_MEDIA_FIELDS = "id,caption,permalink,timestamp"
 PAGE_LIMIT = 25  # media per page of the find_recent() listing (Graph's default)
@@ -104,6 +105,8 @@ def _item_body(media: Media, *, carousel_item: bool) -> dict[str, Any]:
         body: dict[str, Any] = {"media_type": "VIDEO" if carousel_item else "REELS", "video_url": media.pull_url()}
     else:
         body = {"image_url": media.pull_url()}
+        if media.alt:  # images only, at most 1000 characters (IGUser `POST media` alt_text)
+            body["alt_text"] = media.alt[:MAX_ALT_TEXT]
     return {**body, "is_carousel_item": True} if carousel_item else body
 
 

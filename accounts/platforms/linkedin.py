@@ -84,6 +84,7 @@ TARGET_FACETS = frozenset(
 METRIC_TYPES = ("IMPRESSION", "MEMBERS_REACHED", "REACTION", "COMMENT", "RESHARE")
 AUTH_CODES = frozenset({"INVALID_ACCESS_TOKEN", "EXPIRED_ACCESS_TOKEN", "REVOKED_ACCESS_TOKEN", "EMPTY_ACCESS_TOKEN"})
 MIN_MULTI_IMAGES = 2
+MAX_ALT_TEXT = 4086  # the Posts API's limit on an image's altText
 PAGE_COUNT = 50  # posts per page of the q=author finder
 Matcher = Callable[[Mapping[str, Any]], bool]
 Prepared = tuple[dict[str, Any], dict[str, str], str]  # the post's body, the ref of its media, a video processing
@@ -246,10 +247,10 @@ class Client(HttpClient[Prepared]):
             video = self._upload_video(conn, author, post.media[0])
             ready = self._video_ready(conn, video, self.status_polls)
             return {"media": {"id": video, **title}}, "" if ready else video
-        images = [self._upload_image(conn, author, item) for item in post.media]
+        images = [{"id": self._upload_image(conn, author, item), **_alt(item)} for item in post.media]
         if len(images) >= MIN_MULTI_IMAGES:
-            return {"multiImage": {"images": [{"id": urn} for urn in images]}}, ""
-        return {"media": {"id": images[0], **title}}, ""
+            return {"multiImage": {"images": images}}, ""
+        return {"media": {**images[0], **title}}, ""
 
     def _upload_image(self, conn: Connection, author: str, media: Media) -> str:
         value = self._action(conn, "/images?action=initializeUpload", {"initializeUploadRequest": {"owner": author}})
@@ -438,3 +439,8 @@ class Client(HttpClient[Prepared]):
             handle=str(me.get("name", "")),
             display_name=str(me.get("name", "")),
         )
+
+
+def _alt(media: Media) -> dict[str, str]:
+    """An image's `altText`, left out when it has none (LinkedIn caps it at 4086 characters)."""
+    return {"altText": media.alt[:MAX_ALT_TEXT]} if media.alt else {}

@@ -111,6 +111,8 @@ class Media:
     fit: bool = True
     # The rendition profile these bytes are ("jpeg", "h264-aac-mp4"...); None: the upload itself.
     rendition: str | None = None
+    # The upload's description for screen readers; "" when none was written.
+    alt: str = ""
 
     @property
     def is_video(self) -> bool:

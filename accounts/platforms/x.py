@@ -12,7 +12,8 @@ Why it looks the way it does:
   `for_super_followers_only` -> `for_super_followers_only`. X has no post-level "sensitive"
   field on creation; `sensitive=True` is honoured by marking every attached media with
   `POST /2/media/metadata` `sensitive_media_warning.other`, so on a text-only post it cannot
-  be honoured and `validate()` reports it. X refuses media together with a quote.
+  be honoured and `validate()` reports it. X refuses media together with a quote. A file's
+  alt text goes in the same metadata call (`alt_text.text`, at most 1000 characters).
 - X hands out no id before the create call, so there is nothing to `save_ref`; an UNKNOWN
   create is settled by `find_recent()` over the account's timeline (an owned read), page by
   page (`pagination_token`), since a busy account may post more than a page in the meantime.
@@ -63,6 +64,7 @@ SCOPES = "tweet.read tweet.write users.read media.write offline.access"
 MB = 1024 * 1024
 STATIC_IMAGE_MAX_BYTES = 5 * MB  # animated GIFs may be 15 MB (limits.py holds the larger cap)
 MIN_VIDEO_SECONDS = 0.5
+MAX_ALT_TEXT = 1000  # AltText.text's maxLength in the published spec
 URL_WEIGHT = 23
 MAX_IDS_PER_LOOKUP = 100
 DUPLICATE_DETAIL = "duplicate content"
@@ -218,8 +220,9 @@ class Client(HttpClient[tuple[dict[str, Any], list[str]]]):
         """The tweet's body once its media are uploaded, and the media ids still processing."""
         states = dict(self._upload(conn, item) for item in post.media)
         media_ids = list(states)
-        if post.settings.get("sensitive") is True:
-            self._mark_sensitive(conn, media_ids)
+        sensitive = post.settings.get("sensitive") is True
+        for media_id, item in zip(media_ids, post.media, strict=True):
+            self._describe(conn, media_id, item, sensitive=sensitive)
         return self._tweet_body(post, media_ids), self._wait_for_media(conn, states, self.status_polls)
 
     def create(self, conn: Connection, post: Post, prepared: tuple[dict[str, Any], list[str]]) -> Outcome:
@@ -266,10 +269,15 @@ class Client(HttpClient[tuple[dict[str, Any], list[str]]]):
         info = self.call(conn, "POST", f"/media/upload/{media_id}/finalize").get("processing_info")
         return media_id, info if isinstance(info, dict) else {}
 
-    def _mark_sensitive(self, conn: Connection, media_ids: list[str]) -> None:
-        for media_id in media_ids:
-            body = {"id": media_id, "metadata": {"sensitive_media_warning": {"other": True}}}
-            self.call(conn, "POST", "/media/metadata", json=body)
+    def _describe(self, conn: Connection, media_id: str, media: Media, *, sensitive: bool) -> None:
+        """One metadata call per uploaded file: its alt text and the sensitive-media mark."""
+        metadata: dict[str, Any] = {}
+        if media.alt:
+            metadata["alt_text"] = {"text": media.alt[:MAX_ALT_TEXT]}
+        if sensitive:
+            metadata["sensitive_media_warning"] = {"other": True}
+        if metadata:
+            self.call(conn, "POST", "/media/metadata", json={"id": media_id, "metadata": metadata})
 
     def _wait_for_media(self, conn: Connection, states: Mapping[str, dict[str, Any]], polls: int) -> list[str]:
         """The media ids still processing after at most `polls` STATUS checks each."""

@@ -64,7 +64,8 @@ def _render(
         request,
         membership,
         targets=form.target_forms(accounts, data, problems),
-        media=_media(membership.team, data.getlist("media_ids") if data is not None else []),
+        # On a first visit, `?media=<id>` (the library's "Use in a new post") attaches that file.
+        media=_media(membership.team, data.getlist("media_ids") if data is not None else request.GET.getlist("media")),
         content=data.get("content", "") if data is not None else "",
         scheduled_at=data.get("scheduled_at", "") if data is not None else "",
         problems=problems or form.Problems(),

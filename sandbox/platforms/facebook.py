@@ -183,6 +183,7 @@ def _feed_post(ctx: Context, page: str, params: dict[str, str]) -> dict[str, Any
     post = _new_post(ctx, page, params.get("message", ""), len(fbids), "post", "")
     for fbid in fbids:
         _objects(ctx, "photos")[str(fbid)].update(attached=True, post_id=post.id)
+    post.extra["alt_texts"] = [_objects(ctx, "photos")[str(fbid)]["alt_text_custom"] for fbid in fbids]
     post.extra["link"] = params.get("link", "")
     return {"id": post.id}
 
@@ -211,7 +212,9 @@ def create_photo(ctx: Context, request: Request, page: str, page_id: str) -> Res
         )
     photo_id = ctx.state.next_id()
     text = params.get("message") or params.get("caption") or ""
-    _objects(ctx, "photos")[photo_id] = {"page": page, "published": published, "text": text, "bytes": len(data)}
+    alt = params.get("alt_text_custom", "")
+    photo = {"page": page, "published": published, "text": text, "bytes": len(data), "alt_text_custom": alt}
+    _objects(ctx, "photos")[photo_id] = photo
     if not published:
         return json_response({"id": photo_id})
     return _outcome(ctx, page, lambda _: _photo_post(ctx, page, photo_id, text))
@@ -219,7 +222,9 @@ def create_photo(ctx: Context, request: Request, page: str, page_id: str) -> Res
 
 def _photo_post(ctx: Context, page: str, photo_id: str, text: str) -> dict[str, Any]:
     post = _new_post(ctx, page, text, 1, "photo")
-    _objects(ctx, "photos")[photo_id]["post_id"] = post.id
+    photo = _objects(ctx, "photos")[photo_id]
+    photo["post_id"] = post.id
+    post.extra["alt_texts"] = [photo["alt_text_custom"]]
     return {"id": photo_id, "post_id": post.id}
 
 

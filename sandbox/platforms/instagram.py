@@ -201,7 +201,18 @@ def _params_problem(params: dict[str, Any]) -> str:
         return f"Param {unknown[0]} is not a valid parameter"
     if params.get("upload_type") is not None:
         return "upload_type=resumable is not supported by this stand-in; use image_url or video_url"
-    return _kind_problem(params) or _caption_problem(params.get("caption", ""))
+    return _kind_problem(params) or _alt_text_problem(params) or _caption_problem(params.get("caption", ""))
+
+
+def _alt_text_problem(params: dict[str, Any]) -> str:
+    """`alt_text`: a string of at most 1000 characters, on an image container only."""
+    if "alt_text" not in params:
+        return ""
+    if not isinstance(params["alt_text"], str):
+        return "Param alt_text must be a string"
+    if params.get("media_type") is not None or not params.get("image_url"):
+        return "Param alt_text is supported only for images"
+    return "Param alt_text must be at most 1000 characters long" if len(params["alt_text"]) > 1000 else ""
 
 
 def _fetch(url: str, limit: int) -> bytes | None:
@@ -365,6 +376,11 @@ def _not_publishable(container: dict[str, Any]) -> Response | None:
     return None
 
 
+def _alt_of(ctx: Context, container: dict[str, Any]) -> list[str]:
+    children = [_store(ctx, "containers").get(child) or {} for child in container["children"]]
+    return [str((c.get("params") or {}).get("alt_text", "")) for c in children or [container]]
+
+
 def _publish(ctx: Context, account: str, creation_id: str, container: dict[str, Any]) -> Response:
     kind = container["media_type"]
     media_type = {"CAROUSEL": "CAROUSEL_ALBUM", "REELS": "VIDEO", "STORIES": "IMAGE"}.get(kind, kind)
@@ -376,6 +392,7 @@ def _publish(ctx: Context, account: str, creation_id: str, container: dict[str, 
             container_id=creation_id, media_type=media_type, product=product, request=container["params"],
         )  # fmt: skip
         container.update(status_code="PUBLISHED", status="Published", media_id=post.id)
+        post.extra["alt_texts"] = _alt_of(ctx, container)
     if container["outcome"] == "timeout":
         ctx.hold()
     return json_response({"id": post.id})

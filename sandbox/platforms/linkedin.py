@@ -396,6 +396,13 @@ def _author_problem(account: str, body: dict[str, Any]) -> Response | None:
     return None
 
 
+def _alt_text_problem(items: list[dict[str, Any]]) -> str:
+    alts = [item["altText"] for item in items if "altText" in item]
+    if not all(isinstance(alt, str) for alt in alts):
+        return "altText must be a string"
+    return "altText takes at most 4086 characters" if any(len(alt) > 4086 for alt in alts) else ""
+
+
 def _content_ids(content: Any) -> list[tuple[str, str]] | str:
     """(media URN, kind) of each media item, or why the content is refused."""
     if not isinstance(content, dict) or len(content) != 1:
@@ -406,12 +413,16 @@ def _content_ids(content: Any) -> list[tuple[str, str]] | str:
             return "content.media.id must be an image or video URN"
         if set(content["media"]) - {"id", "title", "altText"}:
             return "content.media takes id, title and altText"
-        return [(media_id, media_id.split(":")[2])]
+        if "altText" in content["media"] and not media_id.startswith("urn:li:image:"):
+            return "content.media.altText is taken only with an image"
+        return _alt_text_problem([content["media"]]) or [(media_id, media_id.split(":")[2])]
     images = (content.get("multiImage") or {}).get("images") if isinstance(content.get("multiImage"), dict) else None
     if not isinstance(images, list) or not 2 <= len(images) <= 20:
         return "content.multiImage.images must hold 2 to 20 images"
     if not all(isinstance(i, dict) and isinstance(i.get("id"), str) and not set(i) - {"id", "altText"} for i in images):
         return "each image takes id and altText"
+    if problem := _alt_text_problem(images):
+        return problem
     return [(i["id"], "image") if i["id"].startswith("urn:li:image:") else (i["id"], "video") for i in images]
 
 

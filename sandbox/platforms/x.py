@@ -363,11 +363,23 @@ def _advance(upload: dict[str, Any]) -> None:
     upload["state"] = {"pending": "in_progress", "in_progress": "succeeded"}.get(upload["state"], upload["state"])
 
 
+def _alt_text_problem(alt_text: Any) -> str:
+    """The spec's `AltText`: an object with a `text` of at most 1000 characters."""
+    if alt_text is None:
+        return ""
+    if not isinstance(alt_text, dict) or set(alt_text) != {"text"} or not isinstance(alt_text["text"], str):
+        return "metadata.alt_text must be an object with a text."
+    return "metadata.alt_text.text takes at most 1000 characters." if len(alt_text["text"]) > 1000 else ""
+
+
 @route("POST", "/api.x.com/2/media/metadata")
 def media_metadata(ctx: Context, request: Request, **values: Any) -> Response:
     body = json_body(request)
     if not isinstance(body, dict) or not _is_id(body.get("id")) or not isinstance(body.get("metadata", {}), dict):
         return invalid("id (a media id) is required; metadata must be an object.")
+    problem = _alt_text_problem(body["metadata"].get("alt_text")) if "metadata" in body else ""
+    if problem:
+        return invalid(problem)
     upload = _upload_of(ctx, request, body["id"])
     if isinstance(upload, Response):
         return upload

@@ -9,6 +9,7 @@ DASHBOARD_PAGES = [
     "/dashboard/publishes/",
     "/dashboard/publishes/approvals/",
     "/dashboard/publishes/{publish}/",
+    "/dashboard/media/",
     "/dashboard/analytics/",
     "/dashboard/analytics/accounts/{account}/",
     "/dashboard/",

@@ -399,3 +399,18 @@ def test_an_upload_that_gets_no_answer_created_nothing_so_it_is_not_sent(sandbox
 
     assert outcome.kind == Kind.NOT_SENT
     assert stored(sandbox) == []
+
+
+def test_an_image_alt_text_reaches_the_embed_and_the_sandbox_shows_it(sandbox, client):
+    png = files.image("PNG", size=(64, 48))
+    described = dataclasses.replace(media(png, "image/png"), alt="A red square")
+
+    outcome = client.publish(connection(), base.Post(text="described", media=[described]))
+
+    assert outcome.kind == Kind.PUBLISHED
+    [image] = _record(sandbox)["embed"]["images"]
+    assert image["alt"] == "A red square"
+    [post] = sandbox.posts("bluesky")
+    page = requests.get(f"{sandbox.url}/_sandbox/posts/bluesky/{post['id']}", timeout=5).text
+    assert "Alt text 1" in page
+    assert "A red square" in page

@@ -531,3 +531,30 @@ def test_graph_errors_are_classified_with_their_words(status, error, kind, code,
 
     assert (outcome.kind, outcome.error_code, outcome.auth_failed) == (kind, code, auth)
     assert outcome.error_message == error["message"]
+
+
+# --- alt text ----------------------------------------------------------------------------------
+
+
+def test_a_photo_is_sent_with_its_alt_text_custom(sandbox, client, files_server):
+    described = dataclasses.replace(image(files_server), alt="A red square")
+
+    outcome = client.publish(connection(), Post(text="a picture", media=[described]))
+
+    assert outcome.kind is OutcomeKind.PUBLISHED
+    [request] = logged(sandbox.state, "POST", f"/{PAGE}/photos")
+    assert form(request)["alt_text_custom"] == "A red square"
+    [post] = sandbox.posts("facebook")
+    assert "A red square" in requests.get(f"{sandbox.url}/_sandbox/posts/facebook/{post['id']}", timeout=5).text
+
+
+def test_each_photo_of_an_album_carries_its_alt_text(sandbox, client, files_server):
+    pictures = [dataclasses.replace(image(files_server, "a.png"), alt="First"), image(files_server, "b.png")]
+
+    client.publish(connection(), Post(text="album", media=pictures))
+
+    uploads = [form(r) for r in logged(sandbox.state, "POST", f"/{PAGE}/photos")]
+    assert [u.get("alt_text_custom") for u in uploads] == ["First", None]
+    [post] = sandbox.posts("facebook")
+    page = requests.get(f"{sandbox.url}/_sandbox/posts/facebook/{post['id']}", timeout=5).text
+    assert "First" in page

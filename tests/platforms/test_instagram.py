@@ -412,3 +412,37 @@ def test_a_lost_answer_before_media_publish_created_nothing_so_it_is_not_sent(sa
 
     assert outcome.kind == Kind.NOT_SENT
     assert stored(sandbox) == []
+
+
+# --- alt text ----------------------------------------------------------------------------------
+
+
+def test_an_image_container_carries_its_alt_text(sandbox, client, server):
+    image = dataclasses.replace(jpeg(server), alt="A red square")
+
+    outcome = client.publish(connection(), base.Post(text="described", media=[image]))
+
+    assert outcome.kind == Kind.PUBLISHED
+    [body] = container_bodies(sandbox)
+    assert body["alt_text"] == "A red square"
+    page = requests.get(f"{sandbox.url}/_sandbox/posts/instagram/{outcome.post_id}", timeout=5).text
+    assert "A red square" in page
+
+
+def test_a_reel_is_sent_without_alt_text_which_instagram_takes_only_on_images(sandbox, client, server):
+    reel = dataclasses.replace(mp4(server), alt="A clip")
+
+    client.publish(connection(), base.Post(text="clip", media=[reel]))
+
+    [body] = container_bodies(sandbox)
+    assert "alt_text" not in body
+
+
+def test_the_instagram_stand_in_refuses_alt_text_on_video_or_over_1000_characters():
+    from sandbox.platforms import instagram as stand_in
+
+    image = {"image_url": "https://example.com/a.jpg"}
+    assert stand_in._alt_text_problem({**image, "alt_text": "x" * 1000}) == ""
+    assert "1000" in stand_in._alt_text_problem({**image, "alt_text": "x" * 1001})
+    reel = {"media_type": "REELS", "video_url": "https://example.com/a.mp4", "alt_text": "x"}
+    assert "only for images" in stand_in._alt_text_problem(reel)

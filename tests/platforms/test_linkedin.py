@@ -469,3 +469,33 @@ def test_refresh_without_a_member_id_asks_userinfo(sandbox, client):
 
     assert client.refresh(conn).external_id == ACCOUNT
     assert logged(sandbox.state, "GET", "/v2/userinfo")
+
+
+# --- alt text ----------------------------------------------------------------------------------
+
+
+def test_an_image_carries_its_alt_text(sandbox, client):
+    outcome = client.publish(connection(), Post(text="a picture", media=[dataclasses.replace(image(), alt="A chart")]))
+
+    assert outcome.kind is OutcomeKind.PUBLISHED
+    content = post_bodies(sandbox.state)[0]["content"]
+    assert content["media"]["altText"] == "A chart"
+    [post] = sandbox.posts("linkedin")
+    assert "A chart" in requests.get(f"{sandbox.url}/_sandbox/posts/linkedin/{post['id']}", timeout=5).text
+
+
+def test_each_image_of_a_multi_image_post_carries_its_own_alt_text(sandbox, client):
+    pictures = [dataclasses.replace(image(media_id="a"), alt="First"), image(media_id="b")]
+
+    client.publish(connection(), Post(text="", media=pictures))
+
+    images = post_bodies(sandbox.state)[0]["content"]["multiImage"]["images"]
+    assert [i.get("altText") for i in images] == ["First", None]
+
+
+def test_the_linkedin_stand_in_takes_alt_text_only_on_images_and_up_to_4086_characters():
+    image_urn, video_urn = "urn:li:image:C1", "urn:li:video:C2"
+
+    assert stand_in._content_ids({"media": {"id": image_urn, "altText": "x" * 4086}}) == [(image_urn, "image")]
+    assert "4086" in stand_in._content_ids({"media": {"id": image_urn, "altText": "x" * 4087}})
+    assert "only with an image" in stand_in._content_ids({"media": {"id": video_urn, "altText": "x"}})

@@ -460,3 +460,40 @@ def test_x_refusals_are_classified_with_their_words(status, body, kind, code):
     outcome = Client().refusal(_answer(status, body))
 
     assert (outcome.kind, outcome.error_code, outcome.http_status) == (kind, code, status)
+
+
+# --- alt text --------------------------------------------------------------------------------
+
+
+def test_each_image_is_described_with_its_alt_text_after_upload(sandbox, client):
+    described = dataclasses.replace(image(media_id="a"), alt="A red square")
+    plain = image(media_id="b")
+
+    outcome = client.publish(connection(), Post(text="two", media=[described, plain], settings={"sensitive": True}))
+
+    assert outcome.kind is OutcomeKind.PUBLISHED
+    bodies = [json.loads(r["body"]) for r in logged(sandbox.state, "POST", "/2/media/metadata")]
+    assert [b["metadata"] for b in bodies] == [
+        {"alt_text": {"text": "A red square"}, "sensitive_media_warning": {"other": True}},
+        {"sensitive_media_warning": {"other": True}},
+    ]
+    page = requests.get(f"{sandbox.url}/_sandbox/posts/x/{outcome.post_id}", timeout=5).text
+    assert "A red square" in page
+
+
+def test_an_image_without_alt_text_gets_no_metadata_call(sandbox, client):
+    client.publish(connection(), Post(text="plain", media=[image()]))
+
+    assert logged(sandbox.state, "POST", "/2/media/metadata") == []
+
+
+def test_alt_text_is_cut_to_x_limit_and_the_stand_in_refuses_longer(sandbox, client):
+    outcome = client.publish(connection(), Post(text="long", media=[dataclasses.replace(image(), alt="x" * 1200)]))
+
+    assert outcome.kind is OutcomeKind.PUBLISHED
+    [metadata] = logged(sandbox.state, "POST", "/2/media/metadata")
+    sent = json.loads(metadata["body"])
+    assert sent["metadata"]["alt_text"]["text"] == "x" * 1000
+    too_long = {"id": sent["id"], "metadata": {"alt_text": {"text": "x" * 1001}}}
+    with pytest.raises(PlatformError, match="at most 1000"):
+        client.call(connection(), "POST", "/media/metadata", json=too_long)

@@ -84,6 +84,8 @@ SPEC_ENDPOINTS = {
 # Served and documented beyond the spec's table (the progress of a source_url fetch).
 BEYOND_THE_SPEC = {
     ("GET", "/api/v1/media/uploads/{id}"): "media:read",
+    # An upload's alt text, sent with it to the networks that take one.
+    ("PATCH", "/api/v1/media/uploads/{id}"): "media:write",
     # A create's dry run, and an account's settings schema, limits and live options.
     ("POST", "/api/v1/publishes/validate"): "posts:write",
     ("GET", "/api/v1/accounts/{id}/capabilities"): "accounts:read",
@@ -322,6 +324,7 @@ PROBES: dict[tuple[str, str], Probe] = {
     ),
     ("GET", "/api/v1/media/uploads/{id}"): Probe("not_found", {"id": "media_unconfirmed"}),
     ("POST", "/api/v1/media/uploads/{id}/confirm"): Probe("not_found", {"id": "media_unconfirmed"}),
+    ("PATCH", "/api/v1/media/uploads/{id}"): Probe("not_found", {"id": "media_ready"}, body={"alt_text": "x"}),
     ("GET", "/api/v1/media"): Probe("list", listed="media_ready"),
     ("GET", "/api/v1/webhooks"): Probe("list", listed="webhook"),
     ("POST", "/api/v1/webhooks"): Probe("own_team", body={"url": "http://127.0.0.1:9/b", "events": ["post.failed"]}),

@@ -49,6 +49,7 @@ from .error_response import ErrorResponse
 from .events_enum import EventsEnum
 from .fetch_status_enum import FetchStatusEnum
 from .media import Media
+from .media_confirm_request import MediaConfirmRequest
 from .media_confirmed_response import MediaConfirmedResponse
 from .media_create_request import MediaCreateRequest
 from .media_created import MediaCreated
@@ -57,6 +58,7 @@ from .media_created_response import MediaCreatedResponse
 from .media_probe import MediaProbe
 from .media_probe_error_type_0 import MediaProbeErrorType0
 from .media_state_enum import MediaStateEnum
+from .media_updated_response import MediaUpdatedResponse
 from .media_upload import MediaUpload
 from .media_upload_response import MediaUploadResponse
 from .paginated_account_list import PaginatedAccountList
@@ -73,6 +75,7 @@ from .paginated_webhook_delivery_list import PaginatedWebhookDeliveryList
 from .paginated_webhook_delivery_list_pagination import (
     PaginatedWebhookDeliveryListPagination,
 )
+from .patched_media_update_request import PatchedMediaUpdateRequest
 from .patched_update_publish_request import PatchedUpdatePublishRequest
 from .platform_enum import PlatformEnum
 from .platform_metrics import PlatformMetrics
@@ -188,6 +191,7 @@ __all__ = (
     "EventsEnum",
     "FetchStatusEnum",
     "Media",
+    "MediaConfirmRequest",
     "MediaConfirmedResponse",
     "MediaCreateRequest",
     "MediaCreated",
@@ -196,6 +200,7 @@ __all__ = (
     "MediaProbe",
     "MediaProbeErrorType0",
     "MediaStateEnum",
+    "MediaUpdatedResponse",
     "MediaUpload",
     "MediaUploadResponse",
     "PaginatedAccountList",
@@ -208,6 +213,7 @@ __all__ = (
     "PaginatedPublishListPagination",
     "PaginatedWebhookDeliveryList",
     "PaginatedWebhookDeliveryListPagination",
+    "PatchedMediaUpdateRequest",
     "PatchedUpdatePublishRequest",
     "PlatformEnum",
     "PlatformMetrics",

@@ -33,6 +33,7 @@ class Media:
         probe (MediaProbe):
         created_at (datetime.datetime):
         download_url (str): Short-lived URL to fetch the file.
+        alt_text (str | Unset):
         size_bytes (int | None | Unset): Declared size; for a source_url fetch, the fetched size.
         width (int | None | Unset):
         height (int | None | Unset):
@@ -46,6 +47,7 @@ class Media:
     probe: MediaProbe
     created_at: datetime.datetime
     download_url: str
+    alt_text: str | Unset = UNSET
     size_bytes: int | None | Unset = UNSET
     width: int | None | Unset = UNSET
     height: int | None | Unset = UNSET
@@ -65,6 +67,8 @@ class Media:
         created_at = self.created_at.isoformat()
 
         download_url = self.download_url
+
+        alt_text = self.alt_text
 
         size_bytes: int | None | Unset
         if isinstance(self.size_bytes, Unset):
@@ -110,6 +114,8 @@ class Media:
                 "download_url": download_url,
             }
         )
+        if alt_text is not UNSET:
+            field_dict["alt_text"] = alt_text
         if size_bytes is not UNSET:
             field_dict["size_bytes"] = size_bytes
         if width is not UNSET:
@@ -139,6 +145,8 @@ class Media:
         created_at = datetime.datetime.fromisoformat(d.pop("created_at"))
 
         download_url = d.pop("download_url")
+
+        alt_text = d.pop("alt_text", UNSET)
 
         def _parse_size_bytes(data: object) -> int | None | Unset:
             if data is None:
@@ -200,6 +208,7 @@ class Media:
             probe=probe,
             created_at=created_at,
             download_url=download_url,
+            alt_text=alt_text,
             size_bytes=size_bytes,
             width=width,
             height=height,

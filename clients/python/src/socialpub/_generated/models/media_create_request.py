@@ -26,12 +26,16 @@ class MediaCreateRequest:
         size_bytes (int | Unset): Exact size of the file. Required unless source_url is given; with source_url it caps
             the fetch.
         source_url (str | Unset): A public http(s) URL the service fetches the file from; no PUT is needed then.
+        alt_text (str | Unset): A description of the image for screen readers, at most 1000 characters (X's limit, the
+            strictest). Sent with the file to X, Bluesky, LinkedIn, Facebook (photos), Instagram and Threads (images); the
+            other networks take none. Empty when none was written.
     """
 
     filename: str
     content_type: ContentTypeEnum
     size_bytes: int | Unset = UNSET
     source_url: str | Unset = UNSET
+    alt_text: str | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -42,6 +46,8 @@ class MediaCreateRequest:
         size_bytes = self.size_bytes
 
         source_url = self.source_url
+
+        alt_text = self.alt_text
 
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
@@ -55,6 +61,8 @@ class MediaCreateRequest:
             field_dict["size_bytes"] = size_bytes
         if source_url is not UNSET:
             field_dict["source_url"] = source_url
+        if alt_text is not UNSET:
+            field_dict["alt_text"] = alt_text
 
         return field_dict
 
@@ -69,11 +77,14 @@ class MediaCreateRequest:
 
         source_url = d.pop("source_url", UNSET)
 
+        alt_text = d.pop("alt_text", UNSET)
+
         media_create_request = cls(
             filename=filename,
             content_type=content_type,
             size_bytes=size_bytes,
             source_url=source_url,
+            alt_text=alt_text,
         )
 
         media_create_request.additional_properties = d

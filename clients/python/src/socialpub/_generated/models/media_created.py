@@ -40,6 +40,7 @@ class MediaCreated:
         upload_url (None | str): PUT the bytes here (null with source_url).
         headers (MediaCreatedHeaders): Headers the PUT must carry, exactly.
         upload_url_expires_at (datetime.datetime | None):
+        alt_text (str | Unset):
         size_bytes (int | None | Unset): Declared size; for a source_url fetch, the fetched size.
         state (MediaStateEnum | Unset): * `unconfirmed` - Unconfirmed
             * `ready` - Ready
@@ -61,6 +62,7 @@ class MediaCreated:
     upload_url: None | str
     headers: MediaCreatedHeaders
     upload_url_expires_at: datetime.datetime | None
+    alt_text: str | Unset = UNSET
     size_bytes: int | None | Unset = UNSET
     state: MediaStateEnum | Unset = UNSET
     source_url: str | Unset = UNSET
@@ -95,6 +97,8 @@ class MediaCreated:
             upload_url_expires_at = self.upload_url_expires_at.isoformat()
         else:
             upload_url_expires_at = self.upload_url_expires_at
+
+        alt_text = self.alt_text
 
         size_bytes: int | None | Unset
         if isinstance(self.size_bytes, Unset):
@@ -163,6 +167,8 @@ class MediaCreated:
                 "upload_url_expires_at": upload_url_expires_at,
             }
         )
+        if alt_text is not UNSET:
+            field_dict["alt_text"] = alt_text
         if size_bytes is not UNSET:
             field_dict["size_bytes"] = size_bytes
         if state is not UNSET:
@@ -227,6 +233,8 @@ class MediaCreated:
         upload_url_expires_at = _parse_upload_url_expires_at(
             d.pop("upload_url_expires_at")
         )
+
+        alt_text = d.pop("alt_text", UNSET)
 
         def _parse_size_bytes(data: object) -> int | None | Unset:
             if data is None:
@@ -326,6 +334,7 @@ class MediaCreated:
             upload_url=upload_url,
             headers=headers,
             upload_url_expires_at=upload_url_expires_at,
+            alt_text=alt_text,
             size_bytes=size_bytes,
             state=state,
             source_url=source_url,

@@ -36,6 +36,7 @@ class MediaUpload:
             * `video/quicktime` - video/quicktime
         probe (MediaProbe):
         created_at (datetime.datetime):
+        alt_text (str | Unset):
         size_bytes (int | None | Unset): Declared size; for a source_url fetch, the fetched size.
         state (MediaStateEnum | Unset): * `unconfirmed` - Unconfirmed
             * `ready` - Ready
@@ -54,6 +55,7 @@ class MediaUpload:
     content_type: ContentTypeEnum
     probe: MediaProbe
     created_at: datetime.datetime
+    alt_text: str | Unset = UNSET
     size_bytes: int | None | Unset = UNSET
     state: MediaStateEnum | Unset = UNSET
     source_url: str | Unset = UNSET
@@ -77,6 +79,8 @@ class MediaUpload:
         probe = self.probe.to_dict()
 
         created_at = self.created_at.isoformat()
+
+        alt_text = self.alt_text
 
         size_bytes: int | None | Unset
         if isinstance(self.size_bytes, Unset):
@@ -142,6 +146,8 @@ class MediaUpload:
                 "created_at": created_at,
             }
         )
+        if alt_text is not UNSET:
+            field_dict["alt_text"] = alt_text
         if size_bytes is not UNSET:
             field_dict["size_bytes"] = size_bytes
         if state is not UNSET:
@@ -179,6 +185,8 @@ class MediaUpload:
         probe = MediaProbe.from_dict(d.pop("probe"))
 
         created_at = datetime.datetime.fromisoformat(d.pop("created_at"))
+
+        alt_text = d.pop("alt_text", UNSET)
 
         def _parse_size_bytes(data: object) -> int | None | Unset:
             if data is None:
@@ -275,6 +283,7 @@ class MediaUpload:
             content_type=content_type,
             probe=probe,
             created_at=created_at,
+            alt_text=alt_text,
             size_bytes=size_bytes,
             state=state,
             source_url=source_url,

@@ -8,13 +8,17 @@ import httpx
 from ... import errors
 from ...client import AuthenticatedClient, Client
 from ...models.error_response import ErrorResponse
+from ...models.media_confirm_request import MediaConfirmRequest
 from ...models.media_confirmed_response import MediaConfirmedResponse
-from ...types import Response
+from ...types import UNSET, Response, Unset
 
 
 def _get_kwargs(
     id: UUID,
+    *,
+    body: MediaConfirmRequest | Unset = UNSET,
 ) -> dict[str, Any]:
+    headers: dict[str, Any] = {}
 
     _kwargs: dict[str, Any] = {
         "method": "post",
@@ -23,6 +27,12 @@ def _get_kwargs(
         ),
     }
 
+    if not isinstance(body, Unset):
+        _kwargs["json"] = body.to_dict()
+
+    headers["Content-Type"] = "application/json"
+
+    _kwargs["headers"] = headers
     return _kwargs
 
 
@@ -33,6 +43,11 @@ def _parse_response(
         response_200 = MediaConfirmedResponse.from_dict(response.json())
 
         return response_200
+
+    if response.status_code == 400:
+        response_400 = ErrorResponse.from_dict(response.json())
+
+        return response_400
 
     if response.status_code == 401:
         response_401 = ErrorResponse.from_dict(response.json())
@@ -53,6 +68,11 @@ def _parse_response(
         response_409 = ErrorResponse.from_dict(response.json())
 
         return response_409
+
+    if response.status_code == 413:
+        response_413 = ErrorResponse.from_dict(response.json())
+
+        return response_413
 
     if response.status_code == 422:
         response_422 = ErrorResponse.from_dict(response.json())
@@ -90,6 +110,7 @@ def sync_detailed(
     id: UUID,
     *,
     client: AuthenticatedClient,
+    body: MediaConfirmRequest | Unset = UNSET,
 ) -> Response[ErrorResponse | MediaConfirmedResponse]:
     """Confirm an upload
 
@@ -104,6 +125,7 @@ def sync_detailed(
 
     Args:
         id (UUID):
+        body (MediaConfirmRequest | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -115,6 +137,7 @@ def sync_detailed(
 
     kwargs = _get_kwargs(
         id=id,
+        body=body,
     )
 
     response = client.get_httpx_client().request(
@@ -128,6 +151,7 @@ def sync(
     id: UUID,
     *,
     client: AuthenticatedClient,
+    body: MediaConfirmRequest | Unset = UNSET,
 ) -> ErrorResponse | MediaConfirmedResponse | None:
     """Confirm an upload
 
@@ -142,6 +166,7 @@ def sync(
 
     Args:
         id (UUID):
+        body (MediaConfirmRequest | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -154,6 +179,7 @@ def sync(
     return sync_detailed(
         id=id,
         client=client,
+        body=body,
     ).parsed
 
 
@@ -161,6 +187,7 @@ async def asyncio_detailed(
     id: UUID,
     *,
     client: AuthenticatedClient,
+    body: MediaConfirmRequest | Unset = UNSET,
 ) -> Response[ErrorResponse | MediaConfirmedResponse]:
     """Confirm an upload
 
@@ -175,6 +202,7 @@ async def asyncio_detailed(
 
     Args:
         id (UUID):
+        body (MediaConfirmRequest | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -186,6 +214,7 @@ async def asyncio_detailed(
 
     kwargs = _get_kwargs(
         id=id,
+        body=body,
     )
 
     response = await client.get_async_httpx_client().request(**kwargs)
@@ -197,6 +226,7 @@ async def asyncio(
     id: UUID,
     *,
     client: AuthenticatedClient,
+    body: MediaConfirmRequest | Unset = UNSET,
 ) -> ErrorResponse | MediaConfirmedResponse | None:
     """Confirm an upload
 
@@ -211,6 +241,7 @@ async def asyncio(
 
     Args:
         id (UUID):
+        body (MediaConfirmRequest | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -224,5 +255,6 @@ async def asyncio(
         await asyncio_detailed(
             id=id,
             client=client,
+            body=body,
         )
     ).parsed
