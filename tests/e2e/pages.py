@@ -8,6 +8,7 @@ DASHBOARD_PAGES = [
     "/dashboard/publishes/",
     "/dashboard/publishes/approvals/",
     "/dashboard/publishes/{publish}/",
+    "/dashboard/publishes/{publish}/edit/",
     "/dashboard/analytics/",
     "/dashboard/",
     "/dashboard/settings/",
