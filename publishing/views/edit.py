@@ -24,7 +24,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.urls import reverse
 from django.utils.text import capfirst
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_http_methods, require_POST
 from rest_framework.exceptions import ValidationError
 
 from accounts.models import SocialAccount
@@ -67,6 +67,7 @@ def _gone(request: HttpRequest, membership: Membership, publish: Publish) -> Htt
 
 
 @login_required
+@require_http_methods(["GET", "POST"])
 def edit(request: HttpRequest, publish_id: uuid.UUID) -> HttpResponse:
     membership = requested_membership(request)
     publish = _publish(membership, publish_id)

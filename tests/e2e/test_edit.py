@@ -58,7 +58,7 @@ def test_edit_a_scheduled_posts_text_and_time(signed_in, live_server, owner, scr
     assert (saved.content, saved.scheduled_at, saved.status) == ("Better words, later", later, PublishStatus.SCHEDULED)
 
 
-def test_a_rejected_post_is_copied_into_a_new_draft(signed_in, live_server, owner, member):
+def test_a_rejected_post_is_copied_into_a_new_draft(signed_in, live_server, owner, member, screenshot):
     page = signed_in
     owner.team.approval_required = True
     owner.team.save()
@@ -73,6 +73,7 @@ def test_a_rejected_post_is_copied_into_a_new_draft(signed_in, live_server, owne
 
     _open(page, live_server, rejected)
     expect(page.locator("#rejected")).to_contain_text("Tone the claim down.")
+    screenshot(page, "publish-rejected")
     page.click("#rejected button:has-text('Copy into a new draft')")
 
     expect(page.locator(".messages")).to_contain_text("Copied into a new draft")
