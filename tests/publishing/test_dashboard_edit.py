@@ -362,7 +362,7 @@ def test_a_rejected_post_shows_the_reason_and_is_copied_into_a_new_draft(client,
 
     page = _as(client, member).get(detail).content.decode()
 
-    section = re.search(r'<section class="rejected".*?</section>', page, re.S).group(0)
+    section = re.search(r'<section class="rejection".*?</section>', page, re.S).group(0)
     assert "Tone it down" in section
     assert "Copy into a new draft" in section
     assert f'href="{_edit_url(rejected, member)}"'.replace("&", "&amp;") not in page
