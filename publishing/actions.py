@@ -9,6 +9,7 @@ Approving and rejecting also depend on the caller's role, which the lifecycle ch
 
 from __future__ import annotations
 
+from publishing import outbox
 from publishing.models import ApprovalStatus, Publish, PublishStatus
 
 RETRYABLE_STATUSES = frozenset({PublishStatus.FAILED, PublishStatus.PARTIAL})
@@ -22,6 +23,12 @@ SETTLED_STATUSES = frozenset(
 def is_open_draft(publish: Publish) -> bool:
     """A draft not yet submitted: it may be edited, confirmed or discarded."""
     return publish.status == PublishStatus.DRAFT and not publish.confirmed
+
+
+def is_editable(publish: Publish) -> bool:
+    """An open draft, or a scheduled publish still waiting in the schedule queue (its release
+    row untaken: one query, unless read with the `release_pending` annotation)."""
+    return is_open_draft(publish) or outbox.is_waiting(publish)
 
 
 def is_retryable(publish: Publish) -> bool:
@@ -38,10 +45,12 @@ def is_settled(publish: Publish) -> bool:
 
 
 def allowed_actions(publish: Publish, *, can_approve: bool) -> set[str]:
-    """The actions to offer on `publish`: confirm, discard, retry, approve, reject."""
+    """The actions to offer on `publish`: edit, confirm, discard, retry, approve, reject."""
     allowed = set()
     if is_open_draft(publish):
         allowed |= {"confirm", "discard"}
+    if is_editable(publish):
+        allowed.add("edit")
     if is_retryable(publish):
         allowed.add("retry")
     if can_approve and is_pending_approval(publish):

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from django.urls import path
 
-from publishing.views import calendar, compose, detail, home, lists
+from publishing.views import calendar, compose, detail, edit, home, lists
 
 urlpatterns = [
     path("home/", home.home, name="overview"),
@@ -15,6 +15,8 @@ urlpatterns = [
     path("publishes/", lists.publishes, name="publishes"),
     path("publishes/approvals/", lists.approvals, name="approvals"),
     path("publishes/<uuid:publish_id>/", detail.detail, name="dashboard-publish"),
+    path("publishes/<uuid:publish_id>/edit/", edit.edit, name="publish-edit"),
+    path("publishes/<uuid:publish_id>/duplicate/", edit.copy, name="publish-duplicate"),
     path("publishes/<uuid:publish_id>/retry/", detail.retry, name="detail-retry"),
     path("publishes/<uuid:publish_id>/confirm/", detail.confirm, name="detail-confirm"),
     path("publishes/<uuid:publish_id>/discard/", detail.discard, name="detail-discard"),

@@ -56,12 +56,6 @@ from webhooks.services import emit
 # --- helpers -----------------------------------------------------------------------------------
 
 
-def _is_editable(publish: Publish) -> bool:
-    if publish.status == PublishStatus.DRAFT:
-        return actions.is_open_draft(publish)
-    return outbox.is_waiting(publish)
-
-
 def _check_future(scheduled_at: dt.datetime | None, *, now: dt.datetime) -> dt.datetime:
     if scheduled_at is None:
         raise InvalidRequest(
@@ -195,7 +189,7 @@ def publish_update(*, team: Team, publish_id: Id, changes: Mapping[str, Any], ca
     TargetInput), scheduled_at (drafts only; a scheduled publish keeps its schedule). A
     member's edit of a submitted publish in a gated team waits for approval again."""
     publish = locked(team, publish_id)
-    if not _is_editable(publish):
+    if not actions.is_editable(publish):
         raise Unprocessable(f"A {publish.status} publish cannot be edited.", code="NOT_EDITABLE")
     if not set(changes) & _UPDATABLE:
         raise InvalidRequest("Give at least one of: " + ", ".join(sorted(_UPDATABLE)) + ".", code="NO_CHANGES")
@@ -230,6 +224,23 @@ def publish_update(*, team: Team, publish_id: Id, changes: Mapping[str, Any], ca
         outbox.schedule(publish, publish.scheduled_at)
     approval.regate(publish, caller)
     settle(publish)
+    return publish
+
+
+@transaction.atomic
+def publish_edit(
+    *, team: Team, publish_id: Id, changes: Mapping[str, Any], caller: Caller, scheduled_at: dt.datetime | None
+) -> Publish:
+    """The dashboard's edit of a whole post, in one transaction: `changes` as `publish_update`
+    takes them, without a time; a draft takes `scheduled_at` with them (None clears it), a
+    scheduled publish moves to it as `publish_reschedule` moves it. A refused time leaves the
+    other changes unsaved too."""
+    scheduled = locked(team, publish_id).status == PublishStatus.SCHEDULED
+    if not scheduled:
+        changes = {**changes, "scheduled_at": scheduled_at}
+    publish = publish_update(team=team, publish_id=publish_id, changes=changes, caller=caller)
+    if scheduled and scheduled_at != publish.scheduled_at:
+        publish = publish_reschedule(team=team, publish_id=publish_id, scheduled_at=scheduled_at, caller=caller)
     return publish
 
 

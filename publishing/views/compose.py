@@ -20,7 +20,7 @@ from typing import Any
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.db.models import QuerySet
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse, QueryDict
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.text import capfirst
@@ -45,21 +45,27 @@ from teams.models import Membership, Team
 TEMPLATE = "publishing/compose.html"
 
 
-def _accounts(team: Team) -> QuerySet[SocialAccount]:
+def team_accounts(team: Team) -> QuerySet[SocialAccount]:
     # Disconnected accounts are gone from the form; expired ones stay, to be re-authorized.
     # The tokens are not needed here, and reading them costs a decryption each.
     accounts = SocialAccount.objects.filter(team=team).exclude(status=AccountStatus.DISABLED)
     return accounts.defer("access_token", "refresh_token").order_by("platform", "created_at", "id")
 
 
-def _render(
+def render_form(
     request: HttpRequest,
     membership: Membership,
     accounts: list[SocialAccount],
     problems: form.Problems | None = None,
     status: int = 200,
+    *,
+    data: QueryDict | None = None,
+    template: str = TEMPLATE,
+    **extra: Any,
 ) -> HttpResponse:
-    data = request.POST if request.method == "POST" else None
+    """The form with what was posted, or with `data` (another page's form, as a publish fills it)."""
+    if data is None and request.method == "POST":
+        data = request.POST
     context = page_context(
         request,
         membership,
@@ -74,8 +80,9 @@ def _render(
         waits_for_approval=approval.waits_for_approval(
             team=membership.team, caller=dashboard_caller(request, membership), publish_mode=PublishMode.IMMEDIATE
         ),
+        **extra,
     )
-    return render(request, TEMPLATE, context, status=status)
+    return render(request, template, context, status=status)
 
 
 def _media(team: Team, media_ids: list[str]) -> list[form.MediaItem]:
@@ -96,9 +103,9 @@ def _is_uuid(value: str) -> bool:
 @login_required
 def compose(request: HttpRequest) -> HttpResponse:
     membership = requested_membership(request)
-    accounts = list(_accounts(membership.team))
+    accounts = list(team_accounts(membership.team))
     if request.method != "POST":
-        return _render(request, membership, accounts)
+        return render_form(request, membership, accounts)
     return _submit(request, membership, accounts)
 
 
@@ -119,7 +126,7 @@ def _submit(request: HttpRequest, membership: Membership, accounts: list[SocialA
     else:
         return _sent(request, membership, publish, sent=True)
     shown = problems.shown_on({str(a.pk) for a in accounts})
-    return _render(request, membership, accounts, shown, status=status)
+    return render_form(request, membership, accounts, shown, status=status)
 
 
 def _sent(request: HttpRequest, membership: Membership, publish: Publish, *, sent: bool) -> HttpResponse:
@@ -162,7 +169,7 @@ def check(request: HttpRequest) -> JsonResponse:
     length against its limit. Scheduled when a time is given, else immediate, as the API
     defaults."""
     membership = requested_membership(request)
-    accounts = {str(a.pk): a.platform for a in _accounts(membership.team).only("id", "platform")}
+    accounts = {str(a.pk): a.platform for a in team_accounts(membership.team).only("id", "platform")}
     account_ids = request.POST.getlist("account")  # the body's targets, in order
     try:
         data = validated(CreatePublishSerializer(data=form.create_body(request.POST, accounts)))

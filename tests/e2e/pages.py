@@ -10,6 +10,7 @@ DASHBOARD_PAGES = [
     "/dashboard/publishes/approvals/",
     "/dashboard/publishes/{publish}/",
     "/dashboard/media/",
+    "/dashboard/publishes/{publish}/edit/",
     "/dashboard/analytics/",
     "/dashboard/analytics/accounts/{account}/",
     "/dashboard/",

@@ -21,7 +21,8 @@ PAGES = DASHBOARD_PAGES
 UNNAMED = """() => Array.from(document.querySelectorAll(
     'input:not([type=hidden]), select, textarea, button, a[href]'
 )).filter(e => {
-    const labelled = e.labels && Array.from(e.labels).some(l => l.innerText.trim());
+    // textContent, not innerText: a label inside a closed <details> has no innerText.
+    const labelled = e.labels && Array.from(e.labels).some(l => l.textContent.trim());
     const named = e.getAttribute('aria-label') || e.getAttribute('aria-labelledby') || e.title;
     const text = (e.textContent || e.value || '').trim();
     const own = ['BUTTON', 'A'].includes(e.tagName) || ['submit', 'button'].includes(e.type);

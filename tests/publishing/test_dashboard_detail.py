@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import datetime as dt
 import html
+import re
 from urllib.parse import quote
 
 import pytest
@@ -192,13 +193,15 @@ def test_a_partial_publish_offers_retry_only(client, owner, partial):
     assert ">Approve</button>" not in page
 
 
-def test_a_published_publish_offers_nothing(client, owner, accounts, sandbox):
+def test_a_published_publish_offers_only_a_duplicate(client, owner, accounts, sandbox):
     publish = _sent(_create(owner, [accounts.x], "All good"))
 
     page = _page(_as(client, owner).get(_url(publish)))
 
     assert publish.status == PublishStatus.PUBLISHED
-    assert "<form" not in page.split("</header>", 1)[1]
+    forms = re.findall(r'<form[^>]*action="([^"]*)"', page.split("</header>", 1)[1])
+    assert forms == [f"/dashboard/publishes/{publish.pk}/duplicate/"]
+    assert "/edit/" not in page
 
 
 # --- retry -----------------------------------------------------------------------------------------
