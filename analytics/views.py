@@ -184,8 +184,8 @@ def refresh(request: HttpRequest, publish_id: uuid.UUID) -> HttpResponse:
         messages.success(request, "Refreshing: the figures update within a minute.")
     else:
         ago = _span(settings.ANALYTICS_REFRESH_SECONDS)
-        again = timezone.localtime(_minute_up(done.again_at))  # the team's zone, as the page's times
-        messages.info(request, f"Refreshed less than {ago} ago: try again at {again:%H:%M} {membership.team.time_zone}.")
+        again = f"{timezone.localtime(_minute_up(done.again_at)):%H:%M} {membership.team.time_zone}"  # the page's zone
+        messages.info(request, f"Refreshed less than {ago} ago: try again at {again}.")
     return redirect(f"{reverse('analytics-post', args=[publish.pk])}?team={membership.team.pk}")
 
 
