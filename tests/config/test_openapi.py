@@ -15,6 +15,7 @@ OPERATIONS = {
     ("/api/v1/usage", "get"): "billing:read",
     ("/api/v1/media/uploads", "post"): "media:write",
     ("/api/v1/media/uploads/{id}", "get"): "media:read",
+    ("/api/v1/media/uploads/{id}", "patch"): "media:write",
     ("/api/v1/media/uploads/{id}/confirm", "post"): "media:write",
     ("/api/v1/media", "get"): "media:read",
     ("/api/v1/webhooks", "get"): "webhooks:read",

@@ -74,7 +74,7 @@ def test_long_names_wrap_instead_of_widening_any_page(signed_in, live_server, ow
 
     wide = {}
     for path in PAGES:
-        page.goto(f"{live_server.url}{path.format(publish=content.pk)}")
+        page.goto(f"{live_server.url}{path.format(publish=content.pk, account=account.pk)}")
         if (width := page.evaluate("document.documentElement.scrollWidth")) > 390:
             wide[path] = width
 

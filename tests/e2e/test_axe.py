@@ -11,7 +11,7 @@ import pytest
 
 from demo.seed import sandbox_account
 from publishing import inputs, lifecycle
-from publishing.models import PublishMode
+from publishing.models import PublishMode, Target
 from tests.e2e.conftest import WIDTHS
 from tests.e2e.pages import DASHBOARD_PAGES
 
@@ -61,7 +61,8 @@ def blocking_violations(page, axe_script: str) -> list[str]:
 @pytest.mark.parametrize("path", DASHBOARD_PAGES)
 def test_no_serious_violation_on_a_dashboard_page(signed_in, live_server, content, axe_script, path):
     page = signed_in
-    page.goto(f"{live_server.url}{path.format(publish=content.pk)}")
+    account = Target.objects.get(publish_id=content.pk).account_id
+    page.goto(f"{live_server.url}{path.format(publish=content.pk, account=account)}")
 
     assert blocking_violations(page, axe_script) == []
 

@@ -10,9 +10,10 @@ from accounts.models import SocialAccount
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.e2e]
 
 
-def test_connecting_x_in_a_browser(sandbox, signed_in, owner, screenshot):
+def test_connecting_x_in_a_browser(sandbox, signed_in, live_server, owner, screenshot):
     # The sandbox first: the page's Content-Security-Policy names its address as a form target.
     page = signed_in
+    page.goto(f"{live_server.url}/dashboard/")  # Accounts (logging in leads home)
 
     page.click("form[action$='/connect/x/'] button")
     page.wait_for_selector("#approve")  # the sandbox's authorize page for X
@@ -25,8 +26,9 @@ def test_connecting_x_in_a_browser(sandbox, signed_in, owner, screenshot):
     screenshot(page, "accounts")
 
 
-def test_connecting_bluesky_with_an_app_password_in_a_browser(signed_in, sandbox, owner):
+def test_connecting_bluesky_with_an_app_password_in_a_browser(signed_in, sandbox, live_server, owner):
     page = signed_in
+    page.goto(f"{live_server.url}/dashboard/")  # Accounts (logging in leads home)
 
     page.click("form[action$='/connect/bluesky/'] button")
     page.fill("#id_identifier", "acme.bsky.social")

@@ -22,4 +22,4 @@ def test_a_wrong_address_leads_back_to_the_dashboard(signed_in, live_server, scr
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
     page.get_by_role("link", name="Back to the dashboard").click()
     expect(page.locator("h1")).not_to_have_text("Page not found")
-    assert page.url.rstrip("/").endswith("/dashboard")
+    assert page.url.endswith("/dashboard/home/")  # the home page, where `/` leads

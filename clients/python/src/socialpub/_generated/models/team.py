@@ -20,6 +20,8 @@ class Team:
         id (UUID):
         name (str):
         is_default (bool): The owner's selected default team, protected from deletion.
+        time_zone (str): IANA name of the zone the dashboard shows the team's times in (set there). Every time the API
+            reads or answers is UTC whatever it is.
         plan (str):
         created_at (datetime.datetime):
         approval_required (bool | Unset): Publishes from members wait for an owner or admin to approve them.
@@ -28,6 +30,7 @@ class Team:
     id: UUID
     name: str
     is_default: bool
+    time_zone: str
     plan: str
     created_at: datetime.datetime
     approval_required: bool | Unset = UNSET
@@ -39,6 +42,8 @@ class Team:
         name = self.name
 
         is_default = self.is_default
+
+        time_zone = self.time_zone
 
         plan = self.plan
 
@@ -53,6 +58,7 @@ class Team:
                 "id": id,
                 "name": name,
                 "is_default": is_default,
+                "time_zone": time_zone,
                 "plan": plan,
                 "created_at": created_at,
             }
@@ -71,6 +77,8 @@ class Team:
 
         is_default = d.pop("is_default")
 
+        time_zone = d.pop("time_zone")
+
         plan = d.pop("plan")
 
         created_at = datetime.datetime.fromisoformat(d.pop("created_at"))
@@ -81,6 +89,7 @@ class Team:
             id=id,
             name=name,
             is_default=is_default,
+            time_zone=time_zone,
             plan=plan,
             created_at=created_at,
             approval_required=approval_required,
