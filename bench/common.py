@@ -191,10 +191,15 @@ def procfile_command(process: str, **variables: str) -> list[str]:
     raise RuntimeError(f"the Procfile has no {process!r} process")
 
 
+# make run's greeting (manage.py welcome): a process of the Procfile, but not of the service.
+GREETING = "welcome"
+
+
 def procfile_processes() -> list[str]:
-    """The names of the Procfile's processes, in its order."""
+    """The names of the Procfile's service processes, in its order (not the greeting)."""
     lines = (ROOT / "Procfile").read_text().splitlines()
-    return [line.partition(":")[0].strip() for line in lines if line.strip() and not line.startswith("#")]
+    names = [line.partition(":")[0].strip() for line in lines if line.strip() and not line.startswith("#")]
+    return [name for name in names if name != GREETING]
 
 
 def procfile_workers() -> list[str]:
