@@ -81,3 +81,30 @@ def sign_in(page, live_server, persona) -> object:
     page.click("button[type=submit]")
     page.wait_for_selector("h1")
     return page
+
+
+@pytest.fixture
+def draft(owner):
+    """A draft of the owner's team to one sandbox X account: something for every page to show."""
+    from demo.seed import sandbox_account
+    from publishing import inputs, lifecycle
+    from publishing.models import PublishMode
+
+    x = sandbox_account(owner.team, "x")
+    return lifecycle.publish_create(
+        team=owner.team,
+        caller=inputs.Caller(user=owner.user, can_approve=True),
+        content="A draft to list",
+        media_ids=[],
+        targets=[inputs.TargetInput(account_id=str(x.pk))],
+        publish_mode=PublishMode.DRAFT,
+        scheduled_at=None,
+    )
+
+
+@pytest.fixture
+def page_ids(draft) -> dict[str, object]:
+    """What tests/e2e/pages.py's `{publish}` and `{account}` stand for."""
+    from publishing.models import Target
+
+    return {"publish": draft.pk, "account": Target.objects.get(publish_id=draft.pk).account_id}

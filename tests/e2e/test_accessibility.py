@@ -7,9 +7,7 @@ from __future__ import annotations
 import pytest
 
 from accounts.models import SocialAccount
-from demo.seed import sandbox_account
-from publishing import inputs, lifecycle
-from publishing.models import Publish, PublishMode, Target
+from publishing.models import Publish
 from teams import services
 from tests.e2e.pages import DASHBOARD_PAGES
 from tests.webhooks.helpers import subscribe
@@ -30,25 +28,10 @@ UNNAMED = """() => Array.from(document.querySelectorAll(
 }).map(e => e.outerHTML.slice(0, 160))"""
 
 
-@pytest.fixture
-def content(owner):
-    x = sandbox_account(owner.team, "x")
-    return lifecycle.publish_create(
-        team=owner.team,
-        caller=inputs.Caller(user=owner.user, can_approve=True),
-        content="A draft to list",
-        media_ids=[],
-        targets=[inputs.TargetInput(account_id=str(x.pk))],
-        publish_mode=PublishMode.DRAFT,
-        scheduled_at=None,
-    )
-
-
 @pytest.mark.parametrize("path", PAGES)
-def test_every_control_is_named_and_nothing_scrolls_sideways(signed_in, live_server, content, path):
+def test_every_control_is_named_and_nothing_scrolls_sideways(signed_in, live_server, page_ids, path):
     page = signed_in
-    account = Target.objects.get(publish_id=content.pk).account_id
-    page.goto(f"{live_server.url}{path.format(publish=content.pk, account=account)}")
+    page.goto(f"{live_server.url}{path.format(**page_ids)}")
 
     assert page.evaluate(UNNAMED) == []
     assert page.locator("h1").count() == 1
@@ -58,7 +41,7 @@ def test_every_control_is_named_and_nothing_scrolls_sideways(signed_in, live_ser
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
 
 
-def test_long_names_wrap_instead_of_widening_any_page(signed_in, live_server, owner, content):
+def test_long_names_wrap_instead_of_widening_any_page(signed_in, live_server, owner, draft, page_ids):
     """A 200-character team name, and account names, a key name, a webhook URL and a post
     without a single space, on every main page at phone width."""
     page = signed_in
@@ -69,12 +52,12 @@ def test_long_names_wrap_instead_of_widening_any_page(signed_in, live_server, ow
     account.save()
     services.api_key_create(user=owner.user, name="key" * 33, scopes=["posts:read"], team=owner.team)
     subscribe(owner.team, "https://93.184.215.14/hooks/" + "segment" * 40)
-    Publish.objects.filter(pk=content.pk).update(content="https://example.com/" + "word" * 100)
+    Publish.objects.filter(pk=draft.pk).update(content="https://example.com/" + "word" * 100)
     page.set_viewport_size({"width": 390, "height": 844})
 
     wide = {}
     for path in PAGES:
-        page.goto(f"{live_server.url}{path.format(publish=content.pk, account=account.pk)}")
+        page.goto(f"{live_server.url}{path.format(**page_ids)}")
         if (width := page.evaluate("document.documentElement.scrollWidth")) > 390:
             wide[path] = width
 

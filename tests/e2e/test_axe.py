@@ -9,9 +9,6 @@ from pathlib import Path
 
 import pytest
 
-from demo.seed import sandbox_account
-from publishing import inputs, lifecycle
-from publishing.models import PublishMode, Target
 from tests.e2e.conftest import WIDTHS
 from tests.e2e.pages import DASHBOARD_PAGES
 
@@ -24,20 +21,6 @@ BLOCKING = ("serious", "critical")
 def axe_script() -> str:
     axe = pytest.importorskip("axe_playwright_python")
     return (Path(axe.__file__).parent / "axe.min.js").read_text()
-
-
-@pytest.fixture
-def content(owner):
-    x = sandbox_account(owner.team, "x")
-    return lifecycle.publish_create(
-        team=owner.team,
-        caller=inputs.Caller(user=owner.user, can_approve=True),
-        content="A draft to audit",
-        media_ids=[],
-        targets=[inputs.TargetInput(account_id=str(x.pk))],
-        publish_mode=PublishMode.DRAFT,
-        scheduled_at=None,
-    )
 
 
 def blocking_violations(page, axe_script: str) -> list[str]:
@@ -59,10 +42,9 @@ def blocking_violations(page, axe_script: str) -> list[str]:
 
 
 @pytest.mark.parametrize("path", DASHBOARD_PAGES)
-def test_no_serious_violation_on_a_dashboard_page(signed_in, live_server, content, axe_script, path):
+def test_no_serious_violation_on_a_dashboard_page(signed_in, live_server, page_ids, axe_script, path):
     page = signed_in
-    account = Target.objects.get(publish_id=content.pk).account_id
-    page.goto(f"{live_server.url}{path.format(publish=content.pk, account=account)}")
+    page.goto(f"{live_server.url}{path.format(**page_ids)}")
 
     assert blocking_violations(page, axe_script) == []
 

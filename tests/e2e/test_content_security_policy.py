@@ -6,9 +6,6 @@ from __future__ import annotations
 
 import pytest
 
-from demo.seed import sandbox_account
-from publishing import inputs, lifecycle
-from publishing.models import PublishMode
 from teams import services
 from tests.e2e.pages import DASHBOARD_PAGES
 from tests.webhooks.helpers import subscribe
@@ -28,21 +25,11 @@ WATCH = """document.addEventListener('securitypolicyviolation', e =>
 
 
 @pytest.fixture
-def content(owner):
-    x = sandbox_account(owner.team, "x")
-    publish = lifecycle.publish_create(
-        team=owner.team,
-        caller=inputs.Caller(user=owner.user, can_approve=True),
-        content="A draft to list",
-        media_ids=[],
-        targets=[inputs.TargetInput(account_id=str(x.pk))],
-        publish_mode=PublishMode.DRAFT,
-        scheduled_at=None,
-    )
+def content(owner, page_ids):
     webhook = subscribe(owner.team, "https://93.184.215.14/hooks/social")  # an address: no DNS needed
     owner.user.is_staff = owner.user.is_superuser = True
     owner.user.save()
-    return {"publish": publish.pk, "webhook": webhook.pk, "account": x.pk}
+    return {**page_ids, "webhook": webhook.pk}
 
 
 def _watched(page):
