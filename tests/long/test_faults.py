@@ -29,9 +29,12 @@ LOAD_SECONDS = 60
 FAULT_AT = 15
 OUTAGE_SECONDS = 20
 
-# Errors a fault makes the processes log, and rightly so: a failure must be visible.
+# Errors a fault makes the processes log, and rightly so: a failure must be visible. A worker
+# that finished a job while the broker was away cannot acknowledge it ("Couldn't ack"); the job's
+# row already says it is done, so a copy the broker hands over again finds nothing left to send.
 BROKER_DOWN = re.compile(
     r"consumer: Cannot connect to .*Connection refused|Couldn't apply scheduled task .*Error 111 connecting"
+    r"|Couldn't ack .*reason:.*ConnectionError"
 )
 DATABASE_GONE = re.compile(
     r"Database unavailable|terminating connection due to administrator command|server closed the connection"
