@@ -35,10 +35,18 @@ def library_media(*, team: Team, search: str = "") -> QuerySet[MediaUpload]:
     return found.filter(filename__icontains=search) if search else found
 
 
-def ready_media_by_ids(*, team: Team, media_ids: Sequence[str]) -> tuple[list[MediaUpload], list[str]]:
+def ready_media_by_ids(
+    *, team: Team, media_ids: Sequence[str], hold: bool = False
+) -> tuple[list[MediaUpload], list[str]]:
     """The team's ready uploads for `media_ids`, in the order given, and the ids that are not
-    (absent, another team's, or not confirmed yet)."""
-    found = {str(upload.pk): upload for upload in ready_media(team=team).filter(pk__in=list(media_ids))}
+    (absent, another team's, or not confirmed yet). With `hold`, inside a transaction about to
+    store a publish naming them, the rows stay locked until it commits: a delete of an unused
+    upload (`media_delete_unused`) then waits and sees the publish, or went first and the upload
+    is missing here, never a publish naming a deleted file."""
+    found_rows = ready_media(team=team).filter(pk__in=list(media_ids))
+    if hold:  # rows come locked in the query's order, the same in every transaction: no deadlock
+        found_rows = found_rows.select_for_update(no_key=True)
+    found = {str(upload.pk): upload for upload in found_rows}
     return [found[i] for i in media_ids if i in found], [i for i in media_ids if i not in found]
 
 

@@ -79,12 +79,13 @@ def _team_accounts(team: Team, account_ids: Sequence[str]) -> dict[str, SocialAc
     return {str(a.pk): a for a in accounts}
 
 
-def uploads_by_id(*, team: Team, media_ids: Iterable[str]) -> dict[str, MediaUpload]:
-    """The team's ready uploads; 400 naming any id that is not one."""
+def uploads_by_id(*, team: Team, media_ids: Iterable[str], hold: bool = False) -> dict[str, MediaUpload]:
+    """The team's ready uploads; 400 naming any id that is not one. `hold` keeps them locked
+    until the transaction commits (see `ready_media_by_ids`)."""
     wanted = list(dict.fromkeys(media_ids))
     if not wanted:
         return {}
-    found, missing = ready_media_by_ids(team=team, media_ids=wanted)
+    found, missing = ready_media_by_ids(team=team, media_ids=wanted, hold=hold)
     if missing:
         raise InvalidRequest(
             "media_ids must be ids of confirmed uploads of this team: " + ", ".join(missing),
@@ -143,11 +144,11 @@ def check_targets(
     accounts: Mapping[str, SocialAccount],
     unsupported_media_is_422: bool,
 ) -> None:
-    """Validate each target's effective post, and its thread's items, with its platform client."""
-    found = [
-        (index, account, problems_of(account, post, thread))
-        for index, account, post, thread in effective_posts_with_threads(publish, targets, accounts=accounts)
-    ]
+    """Validate each target's effective post, and its thread's items, with its platform client.
+    Called in the transaction that stores the result: the uploads named stay locked until it
+    commits, so none is deleted under a publish that names it."""
+    posts = effective_posts_with_threads(publish, targets, accounts=accounts, hold_media=True)
+    found = [(index, account, problems_of(account, post, thread)) for index, account, post, thread in posts]
     raise_for_problems(found, unsupported_media_is_422=unsupported_media_is_422)
 
 
@@ -162,14 +163,14 @@ def effective_posts(
 
 
 def effective_posts_with_threads(
-    publish: Publish, targets: Sequence[Target], *, accounts: Mapping[str, SocialAccount]
+    publish: Publish, targets: Sequence[Target], *, accounts: Mapping[str, SocialAccount], hold_media: bool = False
 ) -> list[tuple[int, SocialAccount, Post, list[Post]]]:
     """`effective_posts`, with each target's thread items as posts (their own text and media
     only: an item inherits nothing)."""
     threads = [thread_of(target) for target in targets]
     wanted = list(publish.media_ids) + [i for t in targets for i in (t.media_ids or [])]
     wanted += [i for items in threads for item in items for i in item.media_ids]
-    uploads = uploads_by_id(team=publish.team, media_ids=wanted)
+    uploads = uploads_by_id(team=publish.team, media_ids=wanted, hold=hold_media)
     posts = []
     for index, (target, items) in enumerate(zip(targets, threads, strict=True)):
         account = accounts[str(target.account_id)]

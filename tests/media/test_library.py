@@ -3,13 +3,20 @@
 
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
 import pytest
+from django.db import connection, transaction
+from rest_framework.test import APIClient
 
 from config.errors import Conflict, InvalidRequest, NotFound
 from media import library, services, storage
 from media.models import MediaUpload
+from publishing.models import Publish
 from tests.factories import SocialAccountFactory
 from tests.media import files
+from tests.publishing.safety_support import wait_until
 
 pytestmark = pytest.mark.django_db
 
@@ -138,6 +145,42 @@ def test_another_teams_file_cannot_be_deleted(owner, outsider):
         services.media_delete_unused(team=outsider.team, media_id=str(upload.pk))
 
     assert MediaUpload.objects.filter(pk=upload.pk).exists()
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_a_post_naming_a_file_while_it_is_deleted_waits_and_is_told_the_file_is_gone(owner):
+    """The delete found no post using the file; a create naming it before the delete commits
+    waits for it, then answers that the file is gone: no post is ever left naming a deleted file."""
+    upload = _ready(owner.team)
+    account = SocialAccountFactory(team=owner.team, platform="bluesky")
+    body = {"content": "With the picture", "media_ids": [str(upload.pk)], "targets": [{"account_id": str(account.pk)}]}
+
+    def create() -> Any:
+        try:
+            client = APIClient(HTTP_AUTHORIZATION=f"Bearer {owner.key}")
+            return client.post("/api/v1/publishes", {**body, "publish_mode": "draft"}, format="json")
+        finally:
+            connection.close()
+
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        with transaction.atomic():
+            services.media_delete_unused(team=owner.team, media_id=str(upload.pk))
+            creating = pool.submit(create)
+            wait_until(lambda: creating.done() or _a_session_waits_for_a_lock(), what="the create to wait", timeout=120)
+        answer = creating.result(timeout=30)
+
+    assert answer.status_code == 400, answer.content
+    assert answer.json()["error"]["code"] == "MEDIA_NOT_FOUND"
+    assert not Publish.objects.filter(team=owner.team).exists()
+    assert not MediaUpload.objects.filter(pk=upload.pk).exists()
+
+
+def _a_session_waits_for_a_lock() -> bool:
+    with connection.cursor() as cursor:  # inside a transaction the view is cached until cleared
+        cursor.execute("SELECT pg_stat_clear_snapshot()")
+        cursor.execute("SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'")
+        return cursor.fetchone() is not None
 
 
 def _draft(api, persona, *, media_ids):
