@@ -11,7 +11,6 @@ checkbox per target), `scheduled_at` (datetime-local, read in the team's time zo
 from __future__ import annotations
 
 import datetime as dt
-import re
 from collections import defaultdict
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -27,6 +26,7 @@ from accounts.platforms import facebook, linkedin, tiktok, tiktok_payloads, yout
 from accounts.platforms.limits import limits_for
 from config.datetime_input import utc_moment
 from config.errors import ApplicationError
+from config.sentences import matching, sentences
 from media.models import MediaUpload
 
 Kind = Literal["text", "url", "textarea", "select", "board", "tags", "bool"]
@@ -169,35 +169,34 @@ def _value(data: QueryDict, name: str, setting: Setting) -> Any:
 
 GENERAL = "general"  # a problem of no one field
 
-# The API's messages name its fields and types ("scheduled_at must be in the future", "This
-# list may not be empty", "image/heic"); the dashboard says the same in its own words. Each
-# entry: the field the message is about (None: any one field), the API's message as a pattern,
-# and the sentence shown instead, which may reuse the pattern's named groups. The API's own
-# answers keep their messages: only what a dashboard page shows passes through here.
-SENTENCES: tuple[tuple[str | None, re.Pattern[str], str], ...] = tuple(
-    (where, re.compile(pattern), sentence)
-    for where, pattern, sentence in (
-        (
-            "scheduled_at",
-            r"scheduled_at must be in the future\.",
-            "That time has already passed: pick one in the future.",
-        ),
-        ("scheduled_at", r"scheduled_at is required\.", "Pick the date and time to schedule the post for."),
-        ("scheduled_at", r"Datetime has wrong format", "That is not a date and time: pick one with the date picker."),
-        (
-            "targets",
-            r"This list may not be empty\.|At least one target is required\.",
-            "Choose at least one account to post to.",
-        ),
-        ("media_ids", r"Must be a valid UUID\.", "One of the media could not be found: remove it and upload it again."),
-        (
-            "content_type",
-            r"Unsupported content type (?:\w+/(?P<kind>[\w.+-]+))?\.",
-            "{kind} cannot be posted: use a PNG, JPEG, WebP or GIF image, or an MP4 or MOV video.",
-        ),
-        ("size_bytes", r"less than or equal to", "The file is too large: each file can be at most {max_mb} MB."),
-        (None, r"This field may not be blank\.|This field is required\.", "Fill this in."),
-    )
+# The API's messages in the dashboard's words (config.sentences). The compose form's own:
+# `kind` is a media type's subtype, named as people name files; `max_mb` the upload limit.
+SENTENCES = sentences(
+    (
+        "scheduled_at",
+        r"scheduled_at must be in the future\.",
+        "That time has already passed: pick one in the future.",
+    ),
+    ("scheduled_at", r"scheduled_at is required\.", "Pick the date and time to schedule the post for."),
+    ("scheduled_at", r"Datetime has wrong format", "That is not a date and time: pick one with the date picker."),
+    (
+        "targets",
+        r"This list may not be empty\.|At least one target is required\.",
+        "Choose at least one account to post to.",
+    ),
+    ("media_ids", r"Must be a valid UUID\.", "One of the media could not be found: remove it and upload it again."),
+    (
+        "content_type",
+        r"Unsupported content type (?:\w+/(?P<kind>[\w.+-]+))?\.",
+        "{kind} cannot be posted: use a PNG, JPEG, WebP or GIF image, or an MP4 or MOV video.",
+    ),
+    ("size_bytes", r"less than or equal to", "The file is too large: each file can be at most {max_mb} MB."),
+    (
+        "account",
+        r"the \w+ account (?P<handle>\S+) is (?:expired|disabled); re-authorize",
+        "@{handle} needs reconnecting: reconnect it or untick it before saving.",
+    ),
+    (None, r"This field may not be blank\.|This field is required\.", "Fill this in."),
 )
 
 _SETTING_LABELS = {s.key: s.label for offered in SETTINGS.values() for s in offered}
@@ -208,14 +207,12 @@ _FILE_KINDS = {"plain": "TXT", "svg+xml": "SVG", "quicktime": "MOV", "msword": "
 def in_words(field_name: str, message: str) -> str:
     """The dashboard's sentence for the API's `message` about `field_name`, or the message
     itself when it is already one."""
-    for where, pattern, sentence in SENTENCES:
-        if where in (None, field_name) and field_name != GENERAL and (found := pattern.search(message)):
-            kind = (found.groupdict().get("kind") or "").removeprefix("x-")
-            kind = _FILE_KINDS.get(kind, kind.upper())
-            return sentence.format(
-                kind=f"{kind} files" if kind else "Files of this kind",
-                max_mb=settings.MEDIA_MAX_BYTES // (1024 * 1024),
-            )
+    if field_name != GENERAL and (found := matching(SENTENCES, field_name, message)):
+        text, groups = found
+        kind = groups.get("kind", "").removeprefix("x-")
+        kind = _FILE_KINDS.get(kind, kind.upper())
+        named = f"{kind} files" if kind else "Files of this kind"
+        return text.format_map({**groups, "kind": named, "max_mb": settings.MEDIA_MAX_BYTES // (1024 * 1024)})
     # A platform names its setting by key ("reply_to must be a post id"): the form by its label.
     if (label := _SETTING_LABELS.get(field_name)) and message.startswith(f"{field_name} "):
         return label + message[len(field_name) :]
