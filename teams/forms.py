@@ -11,12 +11,32 @@ from django.utils import timezone
 from config.datetime_input import utc_moment
 from teams.models import SCOPES, ApiKey, ApiKeyKind
 
+NAME_MAX_LENGTH = ApiKey._meta.get_field("name").max_length
+
 
 class ApiKeyCreateForm(forms.Form):
-    name = forms.CharField(max_length=ApiKey._meta.get_field("name").max_length)
-    kind = forms.ChoiceField(choices=ApiKeyKind.choices)
+    # Django's own messages ("This field is required.", "Select a valid choice.") name no field;
+    # the page shows each beside its field, so each says what to do there.
+    name = forms.CharField(
+        max_length=NAME_MAX_LENGTH,
+        error_messages={
+            "required": "Give the key a name, such as the script that uses it.",
+            "max_length": f"A key's name has at most {NAME_MAX_LENGTH} characters.",
+        },
+    )
+    kind = forms.ChoiceField(
+        choices=ApiKeyKind.choices,
+        error_messages={
+            "required": "Choose a team key or a user key.",
+            "invalid_choice": "Choose a team key or a user key.",
+        },
+    )
     scopes = forms.MultipleChoiceField(
-        choices=[(scope, scope) for scope in SCOPES], error_messages={"required": "Choose at least one scope."}
+        choices=[(scope, scope) for scope in SCOPES],
+        error_messages={
+            "required": "Choose at least one scope.",
+            "invalid_choice": "Choose the scopes from the list: “%(value)s” is not one of them.",
+        },
     )
     # A datetime-local input: a wall-clock time in the team's zone, which the page names.
     expires_at = forms.CharField(required=False)

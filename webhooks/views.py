@@ -32,6 +32,7 @@ from rest_framework.exceptions import ValidationError
 
 from config import shown_once, throttling
 from config.errors import ApplicationError, NotFound
+from config.sentences import all_in_words, sentences
 from config.serializers import validated
 from teams.dashboard import can_manage, page_context, requested_membership
 from teams.models import Membership, Team
@@ -44,6 +45,25 @@ _CREATED = "webhooks:created"  # session key of the subscription whose secret is
 _ROTATED = "webhooks:rotated"  # session key of the subscription whose new secret is still to show
 # Which field a service error concerns; anything else is shown above the form.
 _FIELD_OF_CODE = {"INVALID_WEBHOOK_URL": "url"}
+_HTTPS = "Enter a web address starting with https://, such as https://example.com/hooks."
+# The serializer's and the service's messages as the page says them (config.sentences).
+SENTENCES = sentences(
+    ("url", r"This field may not be blank\.|This field is required\.", _HTTPS),
+    ("url", r"no more than (?P<limit>\d+) characters", "A web address here has at most {limit} characters."),
+    ("url", r"^Enter a valid URL\.$|Only http and https|cannot be used: The URL (?:is|has|contains)", _HTTPS),
+    ("url", r"must use https", "Enter a web address starting with https://: deliveries are only sent encrypted."),
+    (
+        "url",
+        r"resolves to a non-public address",
+        "This address leads to a private or local network, which webhooks are not sent to: "
+        "use an address on the public internet.",
+    ),
+    ("url", r"could not be resolved|host is not a valid domain", "No server has this name: check the address."),
+    ("url", r"Only ports 80 and 443", "Leave the port out of the address, or use port 443."),
+    ("url", r"credentials", "Leave the user name and password out of the address: the secret signs each delivery."),
+    ("events", r"may not be empty|This field is required", "Choose at least one event to send to this address."),
+    ("events", r"is not a valid choice", "Choose the events from the list."),
+)
 # Spec §6, for the checkboxes.
 _MEANING = {
     "post.published": "a post was published to all or some platforms",
@@ -108,9 +128,11 @@ def _subscribe(request: HttpRequest, team: Team) -> Subscription | dict[str, lis
         return services.subscription_create(team=team, url=body["url"], events=body["events"])
     except ValidationError as exc:
         detail = exc.detail if isinstance(exc.detail, dict) else {"form": exc.detail}
-        return {field: _texts(problems) for field, problems in detail.items()}
+        # One piece of advice a field: a long address is also "not a valid URL" to the serializer.
+        said = all_in_words(SENTENCES, {field: _texts(problems) for field, problems in detail.items()})
+        return {field: texts[:1] for field, texts in said.items()}
     except ApplicationError as exc:
-        return {_FIELD_OF_CODE.get(exc.code, "form"): [exc.message]}
+        return all_in_words(SENTENCES, {_FIELD_OF_CODE.get(exc.code, "form"): [exc.message]})
 
 
 def _texts(problems: Any) -> list[str]:

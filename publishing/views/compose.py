@@ -15,11 +15,12 @@ from __future__ import annotations
 
 import json
 import uuid
+from collections.abc import Collection, Mapping, Sequence
 from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.db.models import QuerySet
+from django.db.models import Q, QuerySet
 from django.http import HttpRequest, HttpResponse, JsonResponse, QueryDict
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -34,7 +35,7 @@ from config.serializers import validated
 from media.models import CONTENT_TYPES
 from media.selectors import media_pull_url, ready_media_by_ids
 from publishing import approval, checks, handover, lifecycle, link_cards, preview, validation
-from publishing.models import Publish, PublishMode
+from publishing.models import Publish, PublishMode, ThreadItem
 from publishing.serializers import CreatePublishSerializer, ids_of, target_inputs
 from publishing.views import compose_form as form
 from publishing.views import dashboard_caller
@@ -45,10 +46,13 @@ from teams.models import Membership, Team
 TEMPLATE = "publishing/compose.html"
 
 
-def team_accounts(team: Team) -> QuerySet[SocialAccount]:
-    # Disconnected accounts are gone from the form; expired ones stay, to be re-authorized.
+def team_accounts(team: Team, *, targeted: Collection[str] = ()) -> QuerySet[SocialAccount]:
+    """The accounts the form offers. Disconnected ones are gone, unless `targeted` names them
+    (an edited publish's accounts: each is shown, to be unticked on purpose); expired ones stay,
+    to be re-authorized."""
+    offered = ~Q(status=AccountStatus.DISABLED) | Q(pk__in=list(targeted))
+    accounts = SocialAccount.objects.filter(offered, team=team)
     # The tokens are not needed here, and reading them costs a decryption each.
-    accounts = SocialAccount.objects.filter(team=team).exclude(status=AccountStatus.DISABLED)
     return accounts.defer("access_token", "refresh_token").order_by("platform", "created_at", "id")
 
 
@@ -61,15 +65,17 @@ def render_form(
     *,
     data: QueryDict | None = None,
     template: str = TEMPLATE,
+    threads: Mapping[str, Sequence[ThreadItem]] | None = None,
     **extra: Any,
 ) -> HttpResponse:
-    """The form with what was posted, or with `data` (another page's form, as a publish fills it)."""
+    """The form with what was posted, or with `data` (another page's form, as a publish fills
+    it); `threads` are a stored publish's, by account id."""
     if data is None and request.method == "POST":
         data = request.POST
     context = page_context(
         request,
         membership,
-        targets=form.target_forms(accounts, data, problems),
+        targets=form.target_forms(accounts, data, problems, threads),
         # On a first visit, `?media=<id>` (the library's "Use in a new post") attaches that file.
         media=_media(membership.team, data.getlist("media_ids") if data is not None else request.GET.getlist("media")),
         content=data.get("content", "") if data is not None else "",

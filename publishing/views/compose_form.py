@@ -4,14 +4,14 @@ next to the fields they concern.
 
 Field names: `content`, `media_ids` (one hidden input per confirmed upload), `account` (one
 checkbox per target), `scheduled_at` (datetime-local, read in the team's time zone) and, per account,
-`t-<account id>-content` (its own text, blank to inherit), `t-<account id>-media-own` with
+`t-<account id>-content` (its own text, blank to inherit), `t-<account id>-no-text` (ticked
+with a blank text: an empty text of its own, not the post's), `t-<account id>-media-own` with
 `t-<account id>-media` (its own media) and `t-<account id>-<setting key>`.
 """
 
 from __future__ import annotations
 
 import datetime as dt
-import re
 from collections import defaultdict
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -27,7 +27,9 @@ from accounts.platforms import facebook, linkedin, tiktok, tiktok_payloads, yout
 from accounts.platforms.limits import limits_for
 from config.datetime_input import utc_moment
 from config.errors import ApplicationError
+from config.sentences import matching, sentences
 from media.models import MediaUpload
+from publishing.models import ThreadItem
 
 Kind = Literal["text", "url", "textarea", "select", "board", "tags", "bool"]
 
@@ -138,6 +140,8 @@ def _target_body(data: QueryDict, account_id: str, platform: str | None) -> dict
     target: dict[str, Any] = {"account_id": account_id}
     if text := data.get(name_of(account_id, "content"), ""):
         target["content"] = text
+    elif data.get(name_of(account_id, "no-text")):
+        target["content"] = ""  # an empty text of its own: null would send the post's
     if data.get(name_of(account_id, "media-own")):
         target["media_ids"] = [i for i in data.getlist(name_of(account_id, "media")) if i]
     settings = settings_of(data, account_id, platform)
@@ -169,35 +173,37 @@ def _value(data: QueryDict, name: str, setting: Setting) -> Any:
 
 GENERAL = "general"  # a problem of no one field
 
-# The API's messages name its fields and types ("scheduled_at must be in the future", "This
-# list may not be empty", "image/heic"); the dashboard says the same in its own words. Each
-# entry: the field the message is about (None: any one field), the API's message as a pattern,
-# and the sentence shown instead, which may reuse the pattern's named groups. The API's own
-# answers keep their messages: only what a dashboard page shows passes through here.
-SENTENCES: tuple[tuple[str | None, re.Pattern[str], str], ...] = tuple(
-    (where, re.compile(pattern), sentence)
-    for where, pattern, sentence in (
-        (
-            "scheduled_at",
-            r"scheduled_at must be in the future\.",
-            "That time has already passed: pick one in the future.",
-        ),
-        ("scheduled_at", r"scheduled_at is required\.", "Pick the date and time to schedule the post for."),
-        ("scheduled_at", r"Datetime has wrong format", "That is not a date and time: pick one with the date picker."),
-        (
-            "targets",
-            r"This list may not be empty\.|At least one target is required\.",
-            "Choose at least one account to post to.",
-        ),
-        ("media_ids", r"Must be a valid UUID\.", "One of the media could not be found: remove it and upload it again."),
-        (
-            "content_type",
-            r"Unsupported content type (?:\w+/(?P<kind>[\w.+-]+))?\.",
-            "{kind} cannot be posted: use a PNG, JPEG, WebP or GIF image, or an MP4 or MOV video.",
-        ),
-        ("size_bytes", r"less than or equal to", "The file is too large: each file can be at most {max_mb} MB."),
-        (None, r"This field may not be blank\.|This field is required\.", "Fill this in."),
-    )
+# What an account that can no longer publish says, chosen: on the edit page, beside an account
+# the publish goes to; after a refused save, in place of the API's "re-authorize" message.
+RECONNECT = "@{handle} needs reconnecting: reconnect it or untick it before saving."
+# The API's messages in the dashboard's words (config.sentences). The compose form's own:
+# `kind` is a media type's subtype, named as people name files; `max_mb` the upload limit.
+SENTENCES = sentences(
+    (
+        "scheduled_at",
+        r"scheduled_at must be in the future\.",
+        "That time has already passed: pick one in the future.",
+    ),
+    ("scheduled_at", r"scheduled_at is required\.", "Pick the date and time to schedule the post for."),
+    ("scheduled_at", r"Datetime has wrong format", "That is not a date and time: pick one with the date picker."),
+    (
+        "targets",
+        r"This list may not be empty\.|At least one target is required\.",
+        "Choose at least one account to post to.",
+    ),
+    ("media_ids", r"Must be a valid UUID\.", "One of the media could not be found: remove it and upload it again."),
+    (
+        "content_type",
+        r"Unsupported content type (?:\w+/(?P<kind>[\w.+-]+))?\.",
+        "{kind} cannot be posted: use a PNG, JPEG, WebP or GIF image, or an MP4 or MOV video.",
+    ),
+    ("size_bytes", r"less than or equal to", "The file is too large: each file can be at most {max_mb} MB."),
+    (
+        None,  # the account's own field, or the live check's `account_id`
+        r"the \w+ account (?P<handle>\S+) is (?:expired|disabled); re-authorize",
+        RECONNECT,
+    ),
+    (None, r"This field may not be blank\.|This field is required\.", "Fill this in."),
 )
 
 _SETTING_LABELS = {s.key: s.label for offered in SETTINGS.values() for s in offered}
@@ -208,14 +214,12 @@ _FILE_KINDS = {"plain": "TXT", "svg+xml": "SVG", "quicktime": "MOV", "msword": "
 def in_words(field_name: str, message: str) -> str:
     """The dashboard's sentence for the API's `message` about `field_name`, or the message
     itself when it is already one."""
-    for where, pattern, sentence in SENTENCES:
-        if where in (None, field_name) and field_name != GENERAL and (found := pattern.search(message)):
-            kind = (found.groupdict().get("kind") or "").removeprefix("x-")
-            kind = _FILE_KINDS.get(kind, kind.upper())
-            return sentence.format(
-                kind=f"{kind} files" if kind else "Files of this kind",
-                max_mb=settings.MEDIA_MAX_BYTES // (1024 * 1024),
-            )
+    if field_name != GENERAL and (found := matching(SENTENCES, field_name, message)):
+        text, groups = found
+        kind = groups.get("kind", "").removeprefix("x-")
+        kind = _FILE_KINDS.get(kind, kind.upper())
+        named = f"{kind} files" if kind else "Files of this kind"
+        return text.format_map({**groups, "kind": named, "max_mb": settings.MEDIA_MAX_BYTES // (1024 * 1024)})
     # A platform names its setting by key ("reply_to must be a post id"): the form by its label.
     if (label := _SETTING_LABELS.get(field_name)) and message.startswith(f"{field_name} "):
         return label + message[len(field_name) :]
@@ -335,17 +339,20 @@ class Input:
 
 @dataclass
 class TargetForm:
-    """One account in the form: whether it is chosen, its own text and media, its inputs and
-    the problems that belong to none of them."""
+    """One account in the form: whether it is chosen, its own text and media, its inputs, the
+    problems that belong to none of them, and the thread that follows its post (shown, not
+    edited here)."""
 
     account: SocialAccount
     limit: int | None
     selected: bool = False
     content: str = ""
+    no_text: bool = False
     media_own: bool = False
     media: list[str] = field(default_factory=list)
     inputs: list[Input] = field(default_factory=list)
     problems: dict[str, list[str]] = field(default_factory=dict)
+    thread: Sequence[ThreadItem] = ()
 
     @property
     def pk(self) -> str:
@@ -354,6 +361,18 @@ class TargetForm:
     @property
     def usable(self) -> bool:
         return self.account.status == AccountStatus.ACTIVE
+
+    @property
+    def stranded(self) -> bool:
+        """Chosen, but its account can no longer publish: shown ticked with a warning, so that
+        it is unticked on purpose rather than dropped unseen."""
+        return self.selected and not self.usable
+
+    @property
+    def text_state(self) -> str:
+        if self.content:
+            return "Its own text"
+        return "No text: its own text is empty" if self.no_text else "Same as the main text"
 
     @property
     def text_problems(self) -> list[str]:
@@ -366,16 +385,26 @@ class TargetForm:
     @property
     def other_problems(self) -> list[str]:
         """The account's own (expired, not this team's) and those of no input on the page."""
-        return [m for key, found in self.problems.items() if key not in ("text", "media") for m in found]
+        found = [m for key, found in self.problems.items() if key not in ("text", "media") for m in found]
+        if self.stranded and not found:
+            return [RECONNECT.format(handle=self.account.handle or self.account.external_id)]
+        return found
 
 
 def target_forms(
-    accounts: Iterable[SocialAccount], data: QueryDict | None, problems: Problems | None = None
+    accounts: Iterable[SocialAccount],
+    data: QueryDict | None,
+    problems: Problems | None = None,
+    threads: Mapping[str, Sequence[ThreadItem]] | None = None,
 ) -> list[TargetForm]:
-    """Every account's part of the form, as first shown (`data` None) or as the user sent it."""
+    """Every account's part of the form, as first shown (`data` None) or as the user sent it;
+    `threads` by account id are those of a stored publish's targets."""
     chosen = set(data.getlist("account")) if data is not None else set()
     shown = problems or Problems()
-    return [_target_form(account, data, str(account.pk) in chosen, shown) for account in accounts]
+    forms = [_target_form(account, data, str(account.pk) in chosen, shown) for account in accounts]
+    for target in forms:
+        target.thread = (threads or {}).get(target.pk, ())
+    return forms
 
 
 def _target_form(account: SocialAccount, data: QueryDict | None, selected: bool, problems: Problems) -> TargetForm:
@@ -384,6 +413,7 @@ def _target_form(account: SocialAccount, data: QueryDict | None, selected: bool,
     form = TargetForm(account, limits_for(account.platform).text.max_length, selected=selected)
     if data is not None:
         form.content = data.get(name_of(pk, "content"), "")
+        form.no_text = bool(data.get(name_of(pk, "no-text")))
         form.media_own = bool(data.get(name_of(pk, "media-own")))
         form.media = data.getlist(name_of(pk, "media"))
     for setting in SETTINGS.get(account.platform, ()):

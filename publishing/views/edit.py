@@ -1,8 +1,12 @@
 """Editing a planned publish on the compose page's form, and copying any publish into a new
 draft.
 
-The edit page is compose's form and template, filled from the publish (`edit_form`). Saving
-builds the body of PATCH /api/v1/publishes/{id}, validates it with the API's serializer and
+The edit page is compose's form and template, filled from the publish (`edit_form`). Every
+account the publish goes to is in the form, a disconnected or expired one too: ticked, with a
+warning, so that it leaves the publish only when unticked. A target's thread is shown, not
+edited: saving leaves it as it is (the API's PATCH changes it).
+
+Saving builds the body of PATCH /api/v1/publishes/{id}, validates it with the API's serializer and
 calls `lifecycle.publish_edit` as the signed-in user: the PATCH's own transition (and, for a
 scheduled publish's time, the reschedule's), so its rules hold here too: only an open draft
 or a scheduled publish not yet sent, a member's edit in a team that requires approval waits
@@ -32,7 +36,7 @@ from accounts.models import SocialAccount
 from config.errors import ApplicationError, NotFound
 from config.serializers import validated
 from publishing import actions, approval, duplicate, lifecycle
-from publishing.models import ApprovalStatus, Publish, PublishStatus
+from publishing.models import ApprovalStatus, Publish, PublishStatus, Target
 from publishing.selectors import publish_by_id
 from publishing.serializers import UpdatePublishSerializer, update_changes
 from publishing.views import compose, dashboard_caller, edit_form
@@ -74,29 +78,46 @@ def edit(request: HttpRequest, publish_id: uuid.UUID) -> HttpResponse:
     publish = _publish(membership, publish_id)
     if not actions.is_editable(publish):
         return _gone(request, membership, publish)
-    accounts = list(compose.team_accounts(membership.team))
+    targets = list(publish.targets.all())  # with their thread items (`publish_by_id`)
+    accounts = list(compose.team_accounts(membership.team, targeted=[str(t.account_id) for t in targets]))
     if request.method != "POST":
-        data = edit_form.form_data(publish, list(publish.targets.all()))
-        return _render(request, membership, publish, accounts, data=data)
-    return _save(request, membership, publish, accounts)
+        return _render(request, membership, publish, accounts, targets, data=edit_form.form_data(publish, targets))
+    return _save(request, membership, publish, accounts, targets)
 
 
 def _render(
-    request: HttpRequest, membership: Membership, publish: Publish, accounts: list[SocialAccount], **kwargs: Any
+    request: HttpRequest,
+    membership: Membership,
+    publish: Publish,
+    accounts: list[SocialAccount],
+    targets: list[Target],
+    **kwargs: Any,
 ) -> HttpResponse:
     # A member's change to a submitted publish in a team that requires approval is a new submission.
     again = publish.confirmed and approval.gated(membership.team, dashboard_caller(request, membership))
+    threads = {str(t.account_id): list(t.thread_items.all()) for t in targets}
     return compose.render_form(
-        request, membership, accounts, template=TEMPLATE, publish=publish, approval_again=again, **kwargs
+        request,
+        membership,
+        accounts,
+        template=TEMPLATE,
+        publish=publish,
+        approval_again=again,
+        threads=threads,
+        **kwargs,
     )
 
 
 def _save(
-    request: HttpRequest, membership: Membership, publish: Publish, accounts: list[SocialAccount]
+    request: HttpRequest,
+    membership: Membership,
+    publish: Publish,
+    accounts: list[SocialAccount],
+    targets: list[Target],
 ) -> HttpResponse:
     platforms = {str(a.pk): a.platform for a in accounts}
     account_ids = request.POST.getlist("account")  # the body's targets, in order
-    stored = {str(t.account_id): t for t in publish.targets.all()}
+    stored = {str(t.account_id): t for t in targets}
     try:
         body = edit_form.update_body(request.POST, platforms, stored)
         changes = update_changes(validated(UpdatePublishSerializer(data=body)))
@@ -120,7 +141,7 @@ def _save(
         messages.success(request, _outcome(saved))
         return redirect(_url("dashboard-publish", membership, saved.pk))
     shown = problems.shown_on(set(platforms))
-    return _render(request, membership, publish, accounts, problems=shown, status=status)
+    return _render(request, membership, publish, accounts, targets, problems=shown, status=status)
 
 
 def _outcome(publish: Publish) -> str:

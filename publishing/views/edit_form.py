@@ -1,10 +1,11 @@
 """The compose form as an edit of a publish: the form's fields filled from what the publish
 holds, and the form read back as the body of PATCH /api/v1/publishes/{id} (and its time).
 
-The form says "blank: the post's text" and "media of my own, or the post's", so each target
-of the body gives its text and media explicitly (null to inherit): the PATCH keeps a target's
-field only when it is left out. Settings the form has no input for (set through the API) are
-kept as they are.
+The form says "blank: the post's text" (or, ticked "no text", an empty text of its own) and
+"media of my own, or the post's", so each target of the body gives its text and media
+explicitly (null to inherit): the PATCH keeps a target's field only when it is left out.
+Settings the form has no input for (set through the API) and a target's thread, which the form
+only shows, are kept as they are.
 """
 
 from __future__ import annotations
@@ -37,6 +38,8 @@ def form_data(publish: Publish, targets: list[Target]) -> QueryDict:
         account_id = str(target.account_id)
         data.appendlist("account", account_id)
         data[form.name_of(account_id, "content")] = target.content or ""
+        if target.content == "":  # its own text, empty: not the post's
+            data[form.name_of(account_id, "no-text")] = "on"
         if target.media_ids is not None or own:
             data[form.name_of(account_id, "media-own")] = "on"
             media = post_media if target.media_ids is None else [str(i) for i in target.media_ids]

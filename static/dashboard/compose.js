@@ -150,14 +150,25 @@
     state.textContent = result.ok ? "Ready to send." : problems + (problems === 1 ? " problem" : " problems") + " to fix before sending.";
   }
 
+  // The customize box's summary says which text the account gets: the post's, its own, or none.
+  function drawTextState(target) {
+    const shown = target && target.querySelector("[data-text-state]");
+    if (!shown) return;
+    const own = target.querySelector("textarea.override").value;
+    const none = target.querySelector("[data-no-text]").checked;
+    shown.textContent = "· " + (own ? "Its own text" : none ? "No text: its own text is empty" : "Same as the main text");
+  }
+
   form.addEventListener("input", function (event) {
     if (event.target === fileInput) return;
     keepProblems = false;
+    drawTextState(event.target.closest(".target"));
     scheduleCheck();
   });
   form.addEventListener("change", function (event) {
     if (event.target === fileInput) return;
     keepProblems = false;
+    drawTextState(event.target.closest(".target"));
     scheduleCheck();
   });
 

@@ -15,10 +15,30 @@ from django.urls import reverse
 from django.views.decorators.http import require_http_methods
 
 from config.errors import ApplicationError
+from config.sentences import in_words, sentences
 from teams.dashboard import requested_membership
 from teams.models import Membership, Role, Team
 
 View = Callable[..., HttpResponse]
+
+# The services' messages as the settings pages say them (config.sentences): the API names its
+# fields, and echoes what was typed, which a page shows right beside the field anyway.
+SENTENCES = sentences(
+    (
+        "confirmation_name",
+        r"^confirmation_name must be",
+        "Type the team's name exactly as it is written above, to confirm that this team is the one to delete.",
+    ),
+    ("destination_team_id", r"^destination_team_id must be", "Choose another team you own to receive the content."),
+    ("username", r"^No user is named “”\.$", "Enter the username of the person to add."),
+    ("username", r"^No user is named “.{151,}”\.$", "No username is that long: check what you typed."),
+    ("username", r"^(?P<name>.+) is already a member of this team\.$", "“{name}” is already a member of this team."),
+    (
+        "time_zone",
+        r"^“.{41,}” is not a time zone name",
+        "That is not a time zone name. Pick one from the list, such as Europe/Paris or America/New_York.",
+    ),
+)
 
 
 def anyone(membership: Membership) -> bool:
@@ -57,9 +77,10 @@ def settings_view(
 
 
 def field_errors(exc: ApplicationError, field: str) -> dict[str, str]:
-    """The service's message under the field it names (`details.field`, as the API reports
-    it), else under `field`, the one the form is about."""
-    return {str((exc.details or {}).get("field", field)): exc.message}
+    """The service's message, in words, under the field it names (`details.field`, as the API
+    reports it), else under `field`, the one the form is about."""
+    named = str((exc.details or {}).get("field", field))
+    return {named: in_words(SENTENCES, named, exc.message)}
 
 
 def back_to(url_name: str, team: Team) -> HttpResponseRedirect:

@@ -10,6 +10,7 @@ import pytest
 from django.utils import timezone
 from playwright.sync_api import expect
 
+from accounts import services as account_services
 from demo.seed import sandbox_account
 from publishing import approval, inputs, lifecycle
 from publishing.models import ApprovalStatus, Publish, PublishMode, PublishStatus
@@ -86,3 +87,43 @@ def test_a_rejected_post_is_copied_into_a_new_draft(signed_in, live_server, owne
     copy = Publish.objects.exclude(pk=rejected.pk).get()
     assert (copy.content, copy.status, copy.confirmed) == ("A careful claim", PublishStatus.DRAFT, False)
     assert Publish.objects.get(pk=rejected.pk).approval_status == ApprovalStatus.REJECTED
+
+
+def test_an_account_that_needs_reconnecting_stays_on_the_edit_page_with_a_warning(signed_in, live_server, owner):
+    page = signed_in
+    x, bluesky = sandbox_account(owner.team, "x"), sandbox_account(owner.team, "bluesky")
+    publish = lifecycle.publish_create(
+        team=owner.team,
+        caller=inputs.Caller(user=owner.user, can_approve=True),
+        content="For both networks",
+        media_ids=[],
+        targets=[inputs.TargetInput(account_id=str(x.pk)), inputs.TargetInput(account_id=str(bluesky.pk))],
+        publish_mode=PublishMode.SCHEDULED,
+        scheduled_at=timezone.now() + dt.timedelta(days=1),
+    )
+    account_services.account_mark_expired(account=bluesky, reason="The platform refused the token.")
+    warning = f"@{bluesky.handle} needs reconnecting: reconnect it or untick it before saving."
+
+    page.goto(f"{live_server.url}/dashboard/publishes/{publish.pk}/edit/?team={owner.team.pk}")
+    pick = page.locator(f'.pick[value="{bluesky.pk}"]')
+    expect(pick).to_be_checked()
+    expect(pick).to_be_enabled()
+    expect(page.locator(f"#t-{bluesky.pk}-problem")).to_have_text(warning)
+    expect(pick).to_have_attribute("aria-describedby", f"t-{bluesky.pk}-problem")
+
+    page.fill("#content", "Changed words")
+    page.click("button:has-text('Save changes')")
+
+    # Kept ticked, it is refused beside the account: nothing is saved, nothing dropped.
+    expect(page.locator(f"#t-{bluesky.pk}-problem")).to_have_text(warning)
+    expect(page.locator("#content")).to_have_value("Changed words")
+    assert Publish.objects.get(pk=publish.pk).targets.count() == 2
+
+    page.locator(f'.pick[value="{bluesky.pk}"]').uncheck()
+    expect(page.locator(f"#t-{bluesky.pk}-problem")).to_be_empty()  # the live check drops it with the account
+    page.click("button:has-text('Save changes')")
+
+    expect(page.locator(".messages")).to_contain_text("Saved your changes")
+    saved = Publish.objects.get(pk=publish.pk)
+    assert saved.content == "Changed words"
+    assert [t.account_id for t in saved.targets.all()] == [x.pk]

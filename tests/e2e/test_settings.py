@@ -116,7 +116,10 @@ def test_delete_a_team(page, live_server, owner, admin, member, two_teams, scree
 
     page.fill("#confirmation-name", "acme")
     page.click("button:has-text('Delete Acme')")
-    expect(page.locator("#confirmation-problem")).to_have_text("confirmation_name must be the team's name, exactly.")
+    expect(page.locator("#confirmation-problem")).to_have_text(
+        "Type the team's name exactly as it is written above, to confirm that this team is the one to delete."
+    )
+    expect(page.locator("#confirmation-name")).to_have_value("acme")  # what was typed stays
     assert Team.objects.filter(pk=doomed.pk).exists()
 
     page.fill("#confirmation-name", "Acme")

@@ -466,7 +466,9 @@ def test_an_expired_account_cannot_be_published_to(client, owner, accounts):
     response = _as(client, owner).post(URL, _form(owner, expired, publish_mode="immediate"))
 
     assert response.status_code == 400
-    assert "re-authorize it in the dashboard first" in response.content.decode()
+    assert (
+        f"@{expired.handle} needs reconnecting: reconnect it or untick it before saving." in response.content.decode()
+    )
     assert Publish.objects.count() == 0
 
 

@@ -12,6 +12,7 @@ import zoneinfo
 import pytest
 from django.utils import timezone
 
+from accounts import services as account_services
 from accounts.models import AccountStatus
 from publishing import approval, inputs, lifecycle
 from publishing.models import ApprovalStatus, Publish, PublishMode, PublishStatus, ThreadItem
@@ -205,6 +206,110 @@ def test_a_target_keeps_its_own_media_and_thread_when_saved_unchanged(client, ow
     [target] = Publish.objects.get(pk=publish.pk).targets.all()
     assert (target.media_ids, Publish.objects.get(pk=publish.pk).media_ids) == ([photo], [photo])
     assert [i.content for i in ThreadItem.objects.filter(target=target)] == ["Second post"]
+
+
+def test_editing_the_main_text_of_a_thread_publish_keeps_its_thread_items(client, owner, accounts, photo):
+    thread = [
+        inputs.ThreadItemInput(content="1/ The first reply"),
+        inputs.ThreadItemInput(content="2/ With a picture", media_ids=[photo]),
+    ]
+    publish = _create(owner, inputs.TargetInput(account_id=str(accounts.x.pk), thread=thread))
+    [target] = publish.targets.all()
+    stored = list(ThreadItem.objects.filter(target=target).order_by("position").values("pk", "content", "media_ids"))
+
+    form = html.unescape(_as(client, owner).get(_edit_url(publish, owner)).content.decode())
+    shown = re.search(rf'<div class="thread" id="t-{accounts.x.pk}-thread">(.*?)</div>', form, re.S)
+    assert shown, "the thread is not shown on the edit page"
+    assert "1/ The first reply" in shown.group(1)
+    assert '2/ With a picture <span class="muted">+ 1 media</span>' in shown.group(1)
+    assert f"PATCH /api/v1/publishes/{publish.pk}</code> with this target's <code>thread</code>" in shown.group(1)
+    assert "<textarea" not in shown.group(1)  # shown, not edited here
+
+    response = _save(
+        client, owner, publish, accounts.x, content="New main words", scheduled_at=_local(publish.scheduled_at)
+    )
+
+    assert response.status_code == 302
+    assert Publish.objects.get(pk=publish.pk).content == "New main words"
+    kept = list(ThreadItem.objects.filter(target=target).order_by("position").values("pk", "content", "media_ids"))
+    assert kept == stored
+
+
+@pytest.mark.parametrize("cut_off", ["expired", "disconnected"])
+def test_an_account_that_can_no_longer_publish_stays_on_the_edit_page_with_a_warning(client, owner, accounts, cut_off):
+    publish = _create(owner, _target(accounts.x), _target(accounts.bluesky))
+    if cut_off == "expired":
+        account_services.account_mark_expired(account=accounts.bluesky, reason="The token was refused.")
+    else:
+        account_services.account_disconnect(account=accounts.bluesky)
+    warning = f"@{accounts.bluesky.handle} needs reconnecting: reconnect it or untick it before saving."
+
+    page = html.unescape(_as(client, owner).get(_edit_url(publish, owner)).content.decode())
+
+    checkbox = re.search(
+        rf'<input type="checkbox" class="pick" name="account" value="{accounts.bluesky.pk}"[^>]*>', page
+    )
+    assert checkbox, "the account is gone from the form"
+    assert " checked" in checkbox.group(0)
+    assert " disabled" not in checkbox.group(0)  # it can be unticked
+    assert f'aria-describedby="t-{accounts.bluesky.pk}-problem"' in checkbox.group(0)
+    assert _problem(page, f'id="t-{accounts.bluesky.pk}-problem"') == warning
+
+    kept_ticked = _save(
+        client, owner, publish, accounts.x, accounts.bluesky, content="Both", scheduled_at=_local(publish.scheduled_at)
+    )
+
+    assert kept_ticked.status_code == 400
+    assert _problem(kept_ticked.content.decode(), f'id="t-{accounts.bluesky.pk}-problem"') == warning
+    assert Publish.objects.get(pk=publish.pk).targets.count() == 2
+    assert Publish.objects.get(pk=publish.pk).content == "The team's words"
+
+    unticked = _save(client, owner, publish, accounts.x, content="Only X", scheduled_at=_local(publish.scheduled_at))
+
+    assert unticked.status_code == 302
+    assert [t.account_id for t in Publish.objects.get(pk=publish.pk).targets.all()] == [accounts.x.pk]
+
+
+def test_compose_still_offers_no_disconnected_account(client, owner, accounts):
+    account_services.account_disconnect(account=accounts.bluesky)
+    accounts.x  # noqa: B018 - made on first use
+
+    page = _as(client, owner).get(f"/dashboard/compose/?team={owner.team.pk}").content.decode()
+
+    assert f'value="{accounts.bluesky.pk}"' not in page
+    assert f'value="{accounts.x.pk}"' in page
+
+
+@pytest.mark.parametrize(
+    ("own", "state", "no_text_ticked"),
+    [
+        (None, "Same as the main text", False),
+        ("", "No text: its own text is empty", True),
+        ("Mine", "Its own text", False),
+    ],
+)
+def test_the_customize_box_says_whether_an_account_uses_the_main_text(
+    client, owner, accounts, photo, own, state, no_text_ticked
+):
+    fields = {} if own is None else {"content": own}
+    publish = _create(owner, _target(accounts.bluesky, **fields), media_ids=[photo])
+    pk = accounts.bluesky.pk
+
+    page = html.unescape(_as(client, owner).get(_edit_url(publish, owner)).content.decode())
+
+    assert f'Customize for Bluesky <span class="muted" data-text-state>· {state}</span>' in page
+    assert 'placeholder="Same as the main text"' in page
+    ticked = re.search(rf'<input type="checkbox" name="t-{pk}-no-text" value="on" data-no-text( checked)?>', page)
+    assert ticked, "no 'no text' choice"
+    assert bool(ticked.group(1)) == no_text_ticked
+
+    # Saved as the page shows it, each target keeps what it had: its own empty text stays empty.
+    form = {f"t-{pk}-content": own or "", "media_ids": [photo], "scheduled_at": _local(publish.scheduled_at)}
+    if no_text_ticked:
+        form[f"t-{pk}-no-text"] = "on"
+    assert _save(client, owner, publish, accounts.bluesky, content="The team's words", **form).status_code == 302
+    [target] = Publish.objects.get(pk=publish.pk).targets.all()
+    assert target.content == own
 
 
 def test_a_draft_takes_a_time_and_loses_it_again(client, owner, accounts):

@@ -222,6 +222,7 @@ def test_owners_and_admins_set_the_time_zone(client, request, persona):
             "“Mars/Olympus” is not a time zone name. Pick one from the list, such as Europe/Paris or America/New_York.",
         ),
         ("", "Pick a time zone."),
+        ("x" * 300, "That is not a time zone name. Pick one from the list, such as Europe/Paris or America/New_York."),
     ],
 )
 def test_a_name_that_is_no_time_zone_is_refused_beside_the_field(client, owner, name, problem):
@@ -295,10 +296,22 @@ def test_an_unknown_username_is_refused_beside_the_username_field(client, owner)
     assert 'value="nobody"' in page  # what was typed stays in the field
 
 
+@pytest.mark.parametrize(
+    ("username", "problem"),
+    [("", "Enter the username of the person to add."), ("x" * 300, "No username is that long: check what you typed.")],
+)
+def test_a_blank_or_overlong_username_is_refused_in_words_beside_the_field(client, owner, username, problem):
+    page = _text(_post(client, owner, "/dashboard/settings/members/", username=username, role="member"), status=400)
+
+    assert _problem(page, "member-username-problem") == problem
+    assert 'aria-describedby="member-username-problem"' in page
+    assert f'value="{username}"' in page
+
+
 def test_adding_someone_already_in_the_team_is_refused(client, owner, member):
     page = _text(_post(client, owner, "/dashboard/settings/members/", username="member", role="admin"), status=400)
 
-    assert _problem(page, "member-username-problem") == "member is already a member of this team."
+    assert _problem(page, "member-username-problem") == "“member” is already a member of this team."
     assert member.user.memberships.get().role == Role.MEMBER
 
 
@@ -434,7 +447,11 @@ def test_the_name_must_be_typed_exactly(client, owner, doomed, second):
 
     page = _text(_post(client, owner, "/dashboard/settings/delete/", **body), status=400)
 
-    assert _problem(page, "confirmation-problem") == "confirmation_name must be the team's name, exactly."
+    assert _problem(page, "confirmation-problem") == (
+        "Type the team's name exactly as it is written above, to confirm that this team is the one to delete."
+    )
+    assert 'aria-describedby="confirmation-problem"' in page
+    assert 'value="acme"' in page  # what was typed stays in the field
     assert Team.objects.filter(pk=doomed.pk).exists()
     assert Publish.objects.get(content="Moves with the team").team == doomed
 
@@ -454,7 +471,8 @@ def test_a_team_of_someone_else_is_no_destination(client, owner, doomed, outside
 
     page = _text(_post(client, owner, "/dashboard/settings/delete/", **body), status=400)
 
-    assert _problem(page, "destination-problem") == "destination_team_id must be another team you own."
+    assert _problem(page, "destination-problem") == "Choose another team you own to receive the content."
+    assert 'aria-describedby="destination-problem"' in page
     assert Team.objects.filter(pk=doomed.pk).exists()
 
 
@@ -555,10 +573,38 @@ def test_key_form_problems_are_shown_beside_their_fields(client, owner):
 
     page = _text(_create_key(client, owner, name="", scopes=[], expires_at=past), status=400)
 
-    assert _problem(page, "key-name-problem") == "This field is required."
+    assert _problem(page, "key-name-problem") == "Give the key a name, such as the script that uses it."
     assert _problem(page, "key-scopes-problem") == "Choose at least one scope."
     assert _problem(page, "key-expires-problem") == "The expiry must be in the future."
     assert not ApiKey.objects.filter(user=owner.user, name="").exists()
+
+
+@pytest.mark.parametrize(
+    ("body", "problem_id", "problem"),
+    [
+        ({"name": "x" * 300}, "key-name-problem", "A key's name has at most 100 characters."),
+        ({"name": "   "}, "key-name-problem", "Give the key a name, such as the script that uses it."),
+        ({"kind": "boss"}, "key-kind-problem", "Choose a team key or a user key."),
+        (
+            {"scopes": ["posts:read", "everything"]},
+            "key-scopes-problem",
+            "Choose the scopes from the list: “everything” is not one of them.",
+        ),
+    ],
+)
+def test_key_form_problems_are_said_in_words_beside_their_fields(client, owner, body, problem_id, problem):
+    page = _text(_create_key(client, owner, **body), status=400)
+
+    assert _problem(page, problem_id) == problem
+    assert f'aria-describedby="{problem_id}"' in page
+    assert not ApiKey.objects.filter(name=body.get("name", "Script")).exists()
+
+
+def test_a_refused_key_form_keeps_what_was_typed(client, owner):
+    page = _text(_create_key(client, owner, name="Nightly export", kind="user", scopes=[]), status=400)
+
+    assert 'value="Nightly export"' in page
+    assert re.search(r'<input type="radio" id="kind-user" name="kind" value="user" checked>', page)
 
 
 @pytest.mark.parametrize(
