@@ -90,6 +90,20 @@
   dialog.addEventListener("close", function () {
     opener.focus();
   });
+  // A modal dialog makes the page behind it inert, but Tab past its last control would leave
+  // for the browser's own toolbar: it wraps round to the first instead (and Shift+Tab back).
+  dialog.addEventListener("keydown", function (event) {
+    if (event.key !== "Tab") return;
+    const controls = Array.from(dialog.querySelectorAll("button, input")).filter(function (control) {
+      return !control.disabled && control.offsetParent !== null;
+    });
+    const first = controls[0];
+    const last = controls[controls.length - 1];
+    if (event.shiftKey ? document.activeElement === first : document.activeElement === last) {
+      event.preventDefault();
+      (event.shiftKey ? last : first).focus();
+    }
+  });
   dialog.querySelector("[data-picker-close]").addEventListener("click", function () {
     dialog.close();
   });
