@@ -3,6 +3,10 @@ for an upload here (session and CSRF, the team in the form), PUTs the bytes itse
 `upload_url` it is given (this service's signed URL, or S3's), then confirms here. Each step
 calls the media service the API calls, with the API's own input validation, and answers JSON;
 a refusal is `{"error": {"code", "message"}}` with the API's status.
+
+The compose page's "Choose from library" dialog reads `picker`: a page of the team's confirmed
+files (the library page's own selector and search), each with a short-lived thumbnail URL and
+its alt text, so a picked file joins the form as an uploaded one does.
 """
 
 from __future__ import annotations
@@ -11,15 +15,18 @@ import uuid
 from typing import Any
 
 from django.contrib.auth.decorators import login_required
+from django.core.paginator import Paginator
 from django.http import HttpRequest, JsonResponse
 from django.urls import reverse
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_GET, require_POST
 from rest_framework.exceptions import ValidationError
 
 from config.errors import ApplicationError
 from config.serializers import validated
-from media import services
+from media import selectors, services
 from media.api import MediaCreateSerializer
+from media.library import SEARCH_MAX_LENGTH
+from media.models import MediaUpload
 from publishing.views.compose_form import in_words
 from teams.dashboard import requested_membership, signed_in_user
 from teams.models import Team
@@ -44,6 +51,37 @@ def _invalid(exc: ValidationError) -> JsonResponse:
 
 def _team(request: HttpRequest) -> Team:
     return requested_membership(request).team
+
+
+PICKER_PAGE_SIZE = 12
+
+
+@login_required
+@require_GET
+def picker(request: HttpRequest) -> JsonResponse:
+    """GET ?team=&q=&page=: one page of the team's confirmed files, newest first, `q` narrowing
+    them to file names containing it; `next_page` is null on the last page."""
+    team = _team(request)  # another team's id, or one the user is not a member of: 404
+    search = request.GET.get("q", "").strip()[:SEARCH_MAX_LENGTH]
+    found = selectors.library_media(team=team, search=search)
+    page = Paginator(found, PICKER_PAGE_SIZE).get_page(request.GET.get("page"))
+    return JsonResponse(
+        {
+            "items": [_picked(upload) for upload in page.object_list],
+            "count": page.paginator.count,
+            "next_page": page.next_page_number() if page.has_next() else None,
+        }
+    )
+
+
+def _picked(upload: MediaUpload) -> dict[str, str]:
+    return {
+        "media_id": str(upload.pk),
+        "filename": upload.filename,
+        "content_type": upload.content_type,
+        "preview_url": selectors.media_pull_url(upload),  # short-lived, as the library's thumbnails
+        "alt_text": upload.alt_text,
+    }
 
 
 @login_required

@@ -5,7 +5,8 @@ Why it looks the way it does:
 - A pin always lives on a board: `boardId` is required (`validate()` says so before anything is
   sent). Pinterest has no text-only pin; the post's text becomes the pin `description`,
   `title`, `link`, `alt_text` map to the `PinCreate` fields of the same names
-  (specs/pinterest/openapi.json, v5.23).
+  (specs/pinterest/openapi.json, v5.23). Without an `alt_text` setting, the pin's alt text is
+  the first image's own (the upload's, as the other networks get it), cut to Pinterest's 500.
 - Images are never uploaded by us: Pinterest pulls them from `media.pull_url()`
   (`media_source.image_url`, or `multiple_image_urls` for a 2-5 image carousel).
 - Video follows the documented protocol: `POST /v5/media` registers it, the bytes go as a
@@ -146,6 +147,15 @@ def _per_account_problems(values: Mapping[str, Any]) -> list[Problem]:
     return [Problem("per_account", "INVALID_SETTING", "per_account must map account ids to objects.")]
 
 
+def _image_alt(media: Sequence[Media]) -> str:
+    """The first image's alt text, cut to Pinterest's limit. The upload's description may hold
+    1000 characters (X's limit): cut rather than refused, as the X client cuts its own, so
+    one long description does not fail a pin that Pinterest would show with the first 500.
+    An `alt_text` setting over 500, typed for this pin, is still refused by `validate()`."""
+    alt = next((m.alt for m in media if not m.is_video and m.alt), "")
+    return alt[:MAX_ALT_TEXT]
+
+
 def _cover_problems(post: Post) -> list[Problem]:
     key = "cover_image_key_frame_time"
     if key not in post.settings:
@@ -226,6 +236,8 @@ class Client(HttpClient[Prepared]):
         for key in STRING_SETTINGS:
             if isinstance(post.settings.get(key), str) and post.settings[key]:
                 body[key] = post.settings[key]
+        if "alt_text" not in body and (alt := _image_alt(post.media)):
+            body["alt_text"] = alt
         return body
 
     @staticmethod

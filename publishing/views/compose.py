@@ -9,6 +9,10 @@ body: the create's own rules and each platform's own count, never a copy of them
 Its answer also carries each account's preview text, cut where the network stops
 (`preview.check_previews`); how each feed folds, crops and shows links is `preview.FEEDS`,
 given to the page as data.
+
+Each media item's alt text is the upload's own (what the library edits): sending the form
+saves what was typed there onto the uploads (`save_alt_texts`, the library's service) before
+the publish is made, so the networks that take alt text get it with this very post.
 """
 
 from __future__ import annotations
@@ -32,7 +36,8 @@ from accounts.models import AccountStatus, SocialAccount
 from config.datetime_input import local_text
 from config.errors import ApplicationError
 from config.serializers import validated
-from media.models import CONTENT_TYPES
+from media import services as media_services
+from media.models import ALT_TEXT_MAX_LENGTH, CONTENT_TYPES, MediaUpload
 from media.selectors import media_pull_url, ready_media_by_ids
 from publishing import approval, checks, handover, lifecycle, link_cards, preview, validation
 from publishing.models import Publish, PublishMode, ThreadItem
@@ -72,16 +77,18 @@ def render_form(
     it); `threads` are a stored publish's, by account id."""
     if data is None and request.method == "POST":
         data = request.POST
+    problems = problems or form.Problems()
     context = page_context(
         request,
         membership,
         targets=form.target_forms(accounts, data, problems, threads),
         # On a first visit, `?media=<id>` (the library's "Use in a new post") attaches that file.
-        media=_media(membership.team, data.getlist("media_ids") if data is not None else request.GET.getlist("media")),
+        media=_media(membership.team, data, request.GET.getlist("media"), problems),
         content=data.get("content", "") if data is not None else "",
         scheduled_at=data.get("scheduled_at", "") if data is not None else "",
-        problems=problems or form.Problems(),
+        problems=problems,
         accept=",".join(CONTENT_TYPES),
+        alt_max=ALT_TEXT_MAX_LENGTH,
         feeds=json.dumps(preview.feeds()),
         waits_for_approval=approval.waits_for_approval(
             team=membership.team, caller=dashboard_caller(request, membership), publish_mode=PublishMode.IMMEDIATE
@@ -91,11 +98,34 @@ def render_form(
     return render(request, template, context, status=status)
 
 
-def _media(team: Team, media_ids: list[str]) -> list[form.MediaItem]:
-    """The uploads a refused submit carried, shown again with a preview."""
+def _media(team: Team, data: QueryDict | None, requested: list[str], problems: form.Problems) -> list[form.MediaItem]:
+    """The uploads the form carries (or, on a first visit, those `requested`), shown again with
+    a preview and the alt text typed for each."""
+    found = _ready(team, data.getlist("media_ids") if data is not None else requested)
+    typed = form.alt_texts_of(data) if data is not None else {}
+    # A short-lived URL of each file, for its preview.
+    return form.media_items(found, media_pull_url, typed, problems)
+
+
+def _ready(team: Team, media_ids: list[str]) -> list[MediaUpload]:
     wanted = [i for i in media_ids if _is_uuid(i)][: validation.MAX_MEDIA]
-    found, _ = ready_media_by_ids(team=team, media_ids=wanted) if wanted else ([], [])
-    return form.media_items(found, media_pull_url)  # a short-lived URL of the file, for its preview
+    return ready_media_by_ids(team=team, media_ids=wanted)[0] if wanted else []
+
+
+def save_alt_texts(team: Team, data: QueryDict) -> form.Problems:
+    """The alt text typed for each of the form's media, saved onto its upload where it changed
+    (an unchanged one is not written back over an edit made meanwhile in the library); the
+    refused ones come back as problems of their fields."""
+    problems, typed = form.Problems(), form.alt_texts_of(data)
+    for upload in _ready(team, list(typed)):
+        text = typed[str(upload.pk)]
+        if text.strip() == upload.alt_text:
+            continue
+        try:
+            media_services.media_set_alt_text(team=team, media_id=str(upload.pk), alt_text=text)
+        except ApplicationError as exc:
+            problems.add_alt_text(str(upload.pk), exc.message)
+    return problems
 
 
 def _is_uuid(value: str) -> bool:
@@ -120,6 +150,8 @@ def _submit(request: HttpRequest, membership: Membership, accounts: list[SocialA
     account_ids = request.POST.getlist("account")  # the body's targets, in order
     # Without a button's choice (a script's submit), nothing is sent: it is kept as a draft.
     mode = request.POST.get("publish_mode", PublishMode.DRAFT)
+    if refused := save_alt_texts(membership.team, request.POST):
+        return render_form(request, membership, accounts, refused, status=400)
     try:
         body = form.create_body(request.POST, platforms, with_time=mode != PublishMode.IMMEDIATE)
         publish = _create(request, membership, {**body, "publish_mode": mode})

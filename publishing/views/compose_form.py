@@ -6,7 +6,9 @@ Field names: `content`, `media_ids` (one hidden input per confirmed upload), `ac
 checkbox per target), `scheduled_at` (datetime-local, read in the team's time zone) and, per account,
 `t-<account id>-content` (its own text, blank to inherit), `t-<account id>-no-text` (ticked
 with a blank text: an empty text of its own, not the post's), `t-<account id>-media-own` with
-`t-<account id>-media` (its own media) and `t-<account id>-<setting key>`.
+`t-<account id>-media` (its own media) and `t-<account id>-<setting key>`. Each media item
+has `media-alt-<media id>`, its alt text: a property of the upload, not of the post, saved
+onto it when the form is sent (`compose.save_alt_texts`).
 """
 
 from __future__ import annotations
@@ -75,7 +77,7 @@ SETTINGS: dict[str, tuple[Setting, ...]] = {
         Setting("title", "Title"),
         Setting("link", "Link", "url"),
         Setting("note", "Note"),
-        Setting("alt_text", "Alt text"),
+        Setting("alt_text", "Alt text", hint="Blank: the image's own alt text (its first 500 characters)."),
     ),
     "youtube": (
         Setting("title", "Title", hint="Required for a video."),
@@ -100,6 +102,18 @@ SETTINGS: dict[str, tuple[Setting, ...]] = {
 
 def name_of(account_id: str, key: str) -> str:
     return f"t-{account_id}-{key}"
+
+
+def alt_name(media_id: str) -> str:
+    return f"media-alt-{media_id}"
+
+
+def alt_texts_of(data: QueryDict) -> dict[str, str]:
+    """The alt text typed for each of the form's media, by media id (only those with a field)."""
+    # Browsers send a textarea's line breaks as CRLF: stored as LF, and counted once, as typed.
+    return {
+        i: data.get(alt_name(i), "").replace("\r\n", "\n") for i in data.getlist("media_ids") if alt_name(i) in data
+    }
 
 
 # --- the form, read ----------------------------------------------------------------------------
@@ -242,16 +256,22 @@ TOP_FIELDS = frozenset({"content", "media_ids", "targets", "scheduled_at", "publ
 @dataclass
 class Problems:
     """Messages by field: `top` for the request's own fields (and GENERAL), `targets` by
-    account id and then by field: `text`, `media`, `account`, a setting key or GENERAL."""
+    account id and then by field: `text`, `media`, `account`, a setting key or GENERAL;
+    `alt_texts` by media id, for the alt text fields."""
 
     top: dict[str, list[str]] = field(default_factory=lambda: defaultdict(list))
     targets: dict[str, dict[str, list[str]]] = field(default_factory=lambda: defaultdict(lambda: defaultdict(list)))
+    alt_texts: dict[str, list[str]] = field(default_factory=lambda: defaultdict(list))
 
     def __bool__(self) -> bool:
-        return any(self.top.values()) or any(m for by_field in self.targets.values() for m in by_field.values())
+        found = any(self.top.values()) or any(self.alt_texts.values())
+        return found or any(m for by_field in self.targets.values() for m in by_field.values())
 
     def add_top(self, field_name: str, message: str) -> None:
         self.top[field_name if field_name in TOP_FIELDS else GENERAL].append(in_words(field_name, message))
+
+    def add_alt_text(self, media_id: str, message: str) -> None:
+        self.alt_texts[media_id].append(message)
 
     def add_target(self, account_id: str, field_name: str, message: str) -> None:
         self.targets[account_id][target_field(field_name)].append(in_words(target_field(field_name), message))
@@ -437,17 +457,41 @@ def _input(account: SocialAccount, setting: Setting, data: QueryDict | None, pro
 
 @dataclass(frozen=True)
 class MediaItem:
-    """A confirmed upload already in the form (shown again after a refused submit)."""
+    """A confirmed upload already in the form (shown again after a refused submit), with the
+    alt text its field shows and why that text was refused, if it was."""
 
     id: str
     filename: str
     content_type: str
     preview_url: str
+    alt_text: str = ""
+    alt_problem: str = ""
 
     @property
     def is_video(self) -> bool:
         return self.content_type.startswith("video/")
 
+    @property
+    def alt_name(self) -> str:
+        return alt_name(self.id)
 
-def media_items(uploads: Iterable[MediaUpload], preview_url: Callable[[MediaUpload], str]) -> list[MediaItem]:
-    return [MediaItem(str(u.pk), u.filename, u.content_type, preview_url(u)) for u in uploads]
+
+def media_items(
+    uploads: Iterable[MediaUpload],
+    preview_url: Callable[[MediaUpload], str],
+    typed: Mapping[str, str] | None = None,
+    problems: Problems | None = None,
+) -> list[MediaItem]:
+    """The form's media as drawn: each with the alt text `typed` for it, else the upload's own."""
+    typed, refused = typed or {}, problems.alt_texts if problems else {}
+    return [
+        MediaItem(
+            str(u.pk),
+            u.filename,
+            u.content_type,
+            preview_url(u),
+            alt_text=typed.get(str(u.pk), u.alt_text),
+            alt_problem=" ".join(refused.get(str(u.pk), ())),
+        )
+        for u in uploads
+    ]

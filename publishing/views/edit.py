@@ -118,6 +118,8 @@ def _save(
     platforms = {str(a.pk): a.platform for a in accounts}
     account_ids = request.POST.getlist("account")  # the body's targets, in order
     stored = {str(t.account_id): t for t in targets}
+    if refused := compose.save_alt_texts(membership.team, request.POST):
+        return _render(request, membership, publish, accounts, targets, problems=refused, status=400)
     try:
         body = edit_form.update_body(request.POST, platforms, stored)
         changes = update_changes(validated(UpdatePublishSerializer(data=body)))

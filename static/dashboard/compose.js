@@ -2,7 +2,9 @@
 // the form's state goes (debounced) to the check endpoint, which runs the create's own rules
 // and each platform's own count, and this only draws the answer. Media go straight from the
 // browser to storage: ask for an upload, PUT the bytes to its presigned URL (progress shown),
-// then confirm it; a confirmed upload joins the form as a hidden media_ids input.
+// then confirm it; a confirmed upload joins the form as a hidden media_ids input, with its alt
+// text field. A file picked in the library dialog (media-picker.js, a "compose:pick" event)
+// joins it the same way.
 (function () {
   "use strict";
   const form = document.getElementById("compose");
@@ -159,14 +161,24 @@
     shown.textContent = "· " + (own ? "Its own text" : none ? "No text: its own text is empty" : "Same as the main text");
   }
 
+  // Alt text is the upload's, saved when the form is sent: the check has nothing to say of it.
+  function isAlt(target) {
+    return target.classList.contains("media-alt");
+  }
+
   form.addEventListener("input", function (event) {
     if (event.target === fileInput) return;
+    if (isAlt(event.target)) {
+      event.target.removeAttribute("aria-invalid");
+      document.getElementById(event.target.id + "-problem").textContent = "";
+      return;
+    }
     keepProblems = false;
     drawTextState(event.target.closest(".target"));
     scheduleCheck();
   });
   form.addEventListener("change", function (event) {
-    if (event.target === fileInput) return;
+    if (event.target === fileInput || isAlt(event.target)) return;
     keepProblems = false;
     drawTextState(event.target.closest(".target"));
     scheduleCheck();
@@ -292,6 +304,51 @@
     });
   }
 
+  function describe(item, mediaId, filename, altText) {
+    // The same field the server draws for the media of a re-rendered form.
+    const name = "media-alt-" + mediaId;
+    const label = element("label", { for: name }, "Alt text");
+    label.appendChild(element("span", { class: "visually-hidden" }, " for " + filename));
+    const field = element("textarea", {
+      id: name, name: name, class: "media-alt", rows: "2", maxlength: mediaList.dataset.altMax,
+      "aria-describedby": "media-alt-hint " + name + "-problem",
+    });
+    field.value = altText || "";
+    const remove = item.querySelector(".media-remove");
+    item.insertBefore(label, remove);
+    item.insertBefore(field, remove);
+    item.insertBefore(element("p", { class: "field-problem", id: name + "-problem" }), remove);
+  }
+
+  function attach(item, media) {
+    // What an upload and a pick share once the file is confirmed: the form sends it, the
+    // accounts may choose it, and the check runs again.
+    item.dataset.media = media.media_id;
+    item.classList.add("done");
+    describe(item, media.media_id, media.filename, media.alt_text);
+    item.appendChild(element("input", { type: "hidden", name: "media_ids", value: media.media_id }));
+    offer(media.media_id, media.filename);
+    scheduleCheck();
+  }
+
+  function picked(media) {
+    const item = element("li", { class: "media-item" });
+    const video = media.content_type.startsWith("video/");
+    item.appendChild(element(video ? "video" : "img", video ? { src: media.preview_url, muted: "", preload: "metadata" } : { src: media.preview_url, alt: "" }));
+    item.appendChild(element("span", { class: "media-name" }, media.filename));
+    item.appendChild(element("span", { class: "media-status", role: "status" }, "From the library"));
+    item.appendChild(element("button", { type: "button", class: "quiet danger media-remove", "aria-label": "Remove " + media.filename }, "Remove"));
+    mediaList.appendChild(item);
+    attach(item, media);
+  }
+
+  form.addEventListener("compose:pick", function (event) {
+    const media = event.detail;
+    if (mediaList.querySelector('[data-media="' + CSS.escape(media.media_id) + '"]')) return; // already in the post
+    document.getElementById("media-problem").textContent = "";
+    picked(media);
+  });
+
   async function upload(file) {
     const item = newItem(file);
     const bar = item.querySelector("progress");
@@ -314,10 +371,7 @@
       if (!item.isConnected) return; // removed while confirming
       bar.value = 100;
       status.textContent = "Uploaded";
-      item.classList.add("done");
-      item.appendChild(element("input", { type: "hidden", name: "media_ids", value: confirmed.media_id }));
-      offer(confirmed.media_id, confirmed.filename);
-      scheduleCheck();
+      attach(item, { media_id: confirmed.media_id, filename: confirmed.filename, alt_text: "" });
     } catch (error) {
       if (!item.isConnected) return;
       // The file is not in the post: its preview goes, and the reason is told by the field.

@@ -1,16 +1,19 @@
 """axe-core (the engine behind most accessibility audits) on every main dashboard page at laptop
 and at phone width, on the login page and on the 404 page: no violation it rates serious or
 critical. The script comes from the axe-playwright-python package and runs through the
-browser's debugging protocol, so the pages' Content-Security-Policy does not have to allow it."""
+browser's debugging protocol, so the pages' Content-Security-Policy does not have to allow it.
+Compose is checked again with its "Choose from library" dialog open."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import expect
 
 from tests.e2e.conftest import WIDTHS
 from tests.e2e.pages import DASHBOARD_PAGES
+from tests.media import files
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.e2e]
 
@@ -45,6 +48,21 @@ def blocking_violations(page, axe_script: str) -> list[str]:
 def test_no_serious_violation_on_a_dashboard_page(signed_in, live_server, page_ids, axe_script, path):
     page = signed_in
     page.goto(f"{live_server.url}{path.format(**page_ids)}")
+
+    assert blocking_violations(page, axe_script) == []
+
+
+def test_no_serious_violation_on_compose_with_the_library_dialog_open(signed_in, live_server, owner, axe_script):
+    for name in ("in-the-post.png", "photo.png"):
+        files.stored_upload(owner.team, files.image(), "image/png", name)
+    page = signed_in
+    page.goto(f"{live_server.url}/dashboard/compose/?team={owner.team.pk}")
+    picker = page.get_by_role("button", name="Choose from library")
+    dialog = page.get_by_role("dialog", name="Choose from the media library")
+    picker.click()
+    dialog.get_by_role("button", name="in-the-post.png").click()  # then shown as already in the post
+    picker.click()
+    expect(dialog.get_by_role("status")).to_have_text("2 files in the library.")
 
     assert blocking_violations(page, axe_script) == []
 

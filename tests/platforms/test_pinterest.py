@@ -126,6 +126,44 @@ def test_unknown_settings_are_ignored(sandbox, client, origin):
     assert set(pin_bodies(sandbox.state)[0]) == {"board_id", "description", "media_source"}
 
 
+# --- alt text --------------------------------------------------------------------------------
+
+
+def test_the_image_alt_text_becomes_the_pin_alt_text(sandbox, client, origin):
+    described = dataclasses.replace(image(origin), alt="A red square")
+
+    outcome = client.publish(connection(), _post("described", [described]))
+
+    assert outcome.kind is OutcomeKind.PUBLISHED
+    assert pin_bodies(sandbox.state)[0]["alt_text"] == "A red square"
+    assert client.call(connection(), "GET", f"/pins/{outcome.post_id}")["alt_text"] == "A red square"
+
+
+def test_the_alt_text_setting_wins_over_the_image_alt_text(sandbox, client, origin):
+    described = dataclasses.replace(image(origin), alt="From the library")
+
+    client.publish(connection(), _post("described", [described], alt_text="Typed for this pin"))
+
+    assert pin_bodies(sandbox.state)[0]["alt_text"] == "Typed for this pin"
+
+
+def test_a_video_alt_text_is_not_sent_as_the_pin_alt_text(sandbox, client):
+    client.publish(connection(), _post("a video", [dataclasses.replace(video(), alt="A clip")]))
+
+    assert "alt_text" not in pin_bodies(sandbox.state)[0]
+
+
+def test_image_alt_text_is_cut_to_pinterest_limit_and_the_stand_in_refuses_longer(sandbox, client, origin):
+    outcome = client.publish(connection(), _post("long", [dataclasses.replace(image(origin), alt="x" * 1000)]))
+
+    assert outcome.kind is OutcomeKind.PUBLISHED
+    assert pin_bodies(sandbox.state)[0]["alt_text"] == "x" * 500
+    too_long = {"board_id": BOARD, "media_source": {"source_type": "image_url", "url": origin.url("img")}}
+    response = _post_pin(sandbox, {**too_long, "alt_text": "x" * 501})
+    assert response.status_code == 400
+    assert "alt_text must be a string of at most 500 characters" in response.json()["message"]
+
+
 # --- per-account settings --------------------------------------------------------------------
 
 

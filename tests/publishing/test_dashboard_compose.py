@@ -18,6 +18,7 @@ from django.utils import timezone
 from accounts.models import AccountStatus
 from demo.seed import PINTEREST_BOARD_ID, sandbox_account
 from media import services, storage
+from media.models import MediaUpload
 from publishing.models import ApprovalStatus, Publish, PublishMode, PublishStatus
 from teams.models import MonthlyUsage
 from tests.factories import SocialAccountFactory, UserFactory
@@ -594,3 +595,81 @@ def test_a_time_the_clocks_skip_is_refused_next_to_the_time_field(client, owner,
         "Pick a time outside the skipped hour."
     )
     assert Publish.objects.count() == 0
+
+
+# --- alt text of the media -----------------------------------------------------------------------
+
+
+def _photo(persona, name="photo.png", alt_text=""):
+    media_id = files.stored_upload(persona.team, files.image(), "image/png", name)
+    if alt_text:
+        services.media_set_alt_text(team=persona.team, media_id=media_id, alt_text=alt_text)
+    return media_id
+
+
+def test_a_file_taken_from_the_library_shows_its_alt_text_field(client, owner, accounts):
+    media_id = _photo(owner, alt_text="A rocket & a city")
+
+    page = _as(client, owner).get(URL, {"team": str(owner.team.pk), "media": media_id}).content.decode()
+
+    assert f'<label for="media-alt-{media_id}">Alt text' in page
+    assert re.search(rf'<textarea id="media-alt-{media_id}" name="media-alt-{media_id}"[^>]*maxlength="1000"', page)
+    assert ">A rocket &amp; a city</textarea>" in page
+    assert "sent to X, Bluesky, LinkedIn, Facebook, Instagram, Threads and Pinterest" in page
+
+
+def test_alt_text_typed_in_compose_is_saved_on_the_upload_with_the_post(client, owner, accounts):
+    media_id = _photo(owner)
+    fields = {"media_ids": [media_id], f"media-alt-{media_id}": "Our team\r\nat the launch ", "publish_mode": "draft"}
+
+    response = _as(client, owner).post(URL, _form(owner, accounts.x, **fields))
+
+    assert response.status_code == 302
+    assert [str(i) for i in Publish.objects.get().media_ids] == [media_id]
+    assert MediaUpload.objects.get(pk=media_id).alt_text == "Our team\nat the launch"
+
+
+def test_an_alt_text_too_long_is_refused_beside_its_field_and_no_post_is_made(client, owner, accounts):
+    media_id = _photo(owner, alt_text="Kept")
+    fields = {"media_ids": [media_id], f"media-alt-{media_id}": "y" * 1001, "publish_mode": "draft"}
+
+    response = _as(client, owner).post(URL, _form(owner, accounts.x, **fields))
+
+    page = response.content.decode()
+    assert response.status_code == 400
+    assert "1001 characters" in _problem_text(page, f"media-alt-{media_id}-problem")
+    assert f">{'y' * 1001}</textarea>" in page  # what was typed, to shorten
+    assert 'aria-invalid="true"' in page
+    assert Publish.objects.count() == 0
+    assert MediaUpload.objects.get(pk=media_id).alt_text == "Kept"
+
+
+def test_a_refused_submit_keeps_the_alt_text_typed(client, owner, accounts):
+    media_id = _photo(owner)
+    fields = {"media_ids": [media_id], f"media-alt-{media_id}": "A red square", "publish_mode": "immediate"}
+
+    response = _as(client, owner).post(URL, _form(owner, accounts.x, content="a" * 281, **fields))
+
+    assert response.status_code == 400
+    assert ">A red square</textarea>" in response.content.decode()
+    assert MediaUpload.objects.get(pk=media_id).alt_text == "A red square"
+
+
+def test_an_alt_text_left_as_it_was_is_not_written_again(client, owner, accounts):
+    media_id = _photo(owner, alt_text="Same words")
+    before = MediaUpload.objects.get(pk=media_id).updated_at
+    fields = {"media_ids": [media_id], f"media-alt-{media_id}": "Same words", "publish_mode": "draft"}
+
+    _as(client, owner).post(URL, _form(owner, accounts.x, **fields))
+
+    assert MediaUpload.objects.get(pk=media_id).updated_at == before
+
+
+def test_another_teams_upload_keeps_its_alt_text(client, owner, outsider, accounts):
+    theirs = _photo(outsider, alt_text="Theirs")
+    fields = {"media_ids": [theirs], f"media-alt-{theirs}": "Overwritten?", "publish_mode": "draft"}
+
+    response = _as(client, owner).post(URL, _form(owner, accounts.x, **fields))
+
+    assert response.status_code == 400  # the media is not the team's
+    assert MediaUpload.objects.get(pk=theirs).alt_text == "Theirs"

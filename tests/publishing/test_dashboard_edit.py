@@ -14,6 +14,8 @@ from django.utils import timezone
 
 from accounts import services as account_services
 from accounts.models import AccountStatus
+from media import services
+from media.models import MediaUpload
 from publishing import approval, inputs, lifecycle
 from publishing.models import ApprovalStatus, Publish, PublishMode, PublishStatus, ThreadItem
 from tests.media import files
@@ -165,6 +167,47 @@ def test_saving_changes_the_text_time_accounts_media_and_settings(client, owner,
     assert _messages(client, owner) == [
         f"Saved your changes to “New words\non two lines”; it is published at {later:%Y-%m-%d %H:%M} UTC."
     ]
+
+
+def test_the_edit_page_shows_and_saves_the_alt_text_of_the_posts_media(client, owner, accounts, photo):
+    services.media_set_alt_text(team=owner.team, media_id=photo, alt_text="A launch photo")
+    publish = _create(owner, _target(accounts.x), media_ids=[photo])
+
+    page = _as(client, owner).get(_edit_url(publish, owner)).content.decode()
+    response = _save(
+        client,
+        owner,
+        publish,
+        accounts.x,
+        scheduled_at=_local(publish.scheduled_at),
+        media_ids=[photo],
+        **{f"media-alt-{photo}": "The team on stage at the launch"},
+    )
+
+    assert f'name="media-alt-{photo}"' in page
+    assert ">A launch photo</textarea>" in page
+    assert response.status_code == 302
+    assert MediaUpload.objects.get(pk=photo).alt_text == "The team on stage at the launch"
+
+
+def test_an_alt_text_too_long_is_refused_and_the_edit_is_not_saved(client, owner, accounts, photo):
+    publish = _create(owner, _target(accounts.x), media_ids=[photo])
+
+    response = _save(
+        client,
+        owner,
+        publish,
+        accounts.x,
+        content="Not saved",
+        scheduled_at=_local(publish.scheduled_at),
+        media_ids=[photo],
+        **{f"media-alt-{photo}": "z" * 1001},
+    )
+
+    assert response.status_code == 400
+    assert "at most 1000" in _problem(response.content.decode(), f'id="media-alt-{photo}-problem"')
+    assert Publish.objects.get(pk=publish.pk).content == "The team's words"
+    assert MediaUpload.objects.get(pk=photo).alt_text == ""
 
 
 def test_a_blank_text_of_an_account_goes_back_to_the_posts_and_unknown_settings_stay(client, owner, accounts):
