@@ -108,3 +108,10 @@ def page_ids(draft) -> dict[str, object]:
     from publishing.models import Target
 
     return {"publish": draft.pk, "account": Target.objects.get(publish_id=draft.pk).account_id}
+
+
+# An image's width once it has loaded (0 if it fails to): a list is drawn before its images arrive.
+LOADED_WIDTH = """img => img.complete ? img.naturalWidth : new Promise(done => {
+    img.addEventListener("load", () => done(img.naturalWidth));
+    img.addEventListener("error", () => done(0));
+})"""

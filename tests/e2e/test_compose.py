@@ -15,7 +15,7 @@ from playwright.sync_api import expect
 
 from demo.seed import sandbox_account
 from publishing.models import ApprovalStatus, Publish, PublishStatus
-from tests.e2e.conftest import sign_in
+from tests.e2e.conftest import LOADED_WIDTH, sign_in
 from tests.media import files
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.e2e]
@@ -55,7 +55,7 @@ def test_an_owner_composes_with_an_image_and_publishes_to_two_accounts(
     expect(item.locator(".media-status")).to_have_text("Uploaded")
     expect(item.locator("progress")).to_have_attribute("value", "100")
     expect(item.locator("img")).to_be_visible()
-    assert item.locator("img").evaluate("img => img.naturalWidth") == 120
+    assert item.locator("img").evaluate(LOADED_WIDTH) == 120
     # X's own settings, offered once X is chosen.
     page.locator("summary", has_text="Customize for X").click()
     page.check(f"#t-{x.pk}-sensitive")

@@ -14,7 +14,7 @@ from demo.seed import sandbox_account
 from media import services
 from media.models import MediaUpload
 from publishing.models import Publish, PublishStatus
-from tests.e2e.conftest import sign_in
+from tests.e2e.conftest import LOADED_WIDTH, sign_in
 from tests.media import files
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.e2e]
@@ -65,7 +65,7 @@ def test_a_member_picks_a_file_from_the_library_describes_it_and_publishes_it(
     dialog.get_by_role("button", name="Search").click()
     expect(dialog.get_by_role("status")).to_have_text("1 file matches.")
     expect(dialog.get_by_role("button", name="old-logo.png")).to_have_count(0)
-    assert dialog.locator("img").evaluate("img => img.naturalWidth") == 120
+    assert dialog.locator("img").evaluate(LOADED_WIDTH) == 120
     dialog.get_by_role("button", name="launch-banner.png").click()
     expect(dialog).to_be_hidden()
     expect(page.get_by_role("button", name="Choose from library")).to_be_focused()
