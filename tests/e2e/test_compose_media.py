@@ -55,6 +55,7 @@ def test_a_member_picks_a_file_from_the_library_describes_it_and_publishes_it(
     _compose(page, live_server, member)
     page.fill("#content", "Launch day, with our banner")
     page.check(f'input.pick[value="{x.pk}"]')
+    expect(page.locator("#media-alt-hint")).to_be_hidden()  # no file yet to describe
 
     page.get_by_role("button", name="Choose from library").click()
     dialog = page.get_by_role("dialog", name="Choose from the media library")
@@ -75,6 +76,7 @@ def test_a_member_picks_a_file_from_the_library_describes_it_and_publishes_it(
     expect(item.locator("img")).to_be_visible()
     alt = page.get_by_label("Alt text for launch-banner.png")
     expect(alt).to_have_value("A rocket")
+    expect(page.locator("#media-alt-hint")).to_be_visible()
     page.locator("summary", has_text="Customize for X").click()
     expect(page.locator(f'.target[data-account="{x.pk}"] [data-media-choices]')).to_contain_text("launch-banner.png")
     alt.fill("A rocket on our launch banner")
