@@ -16,15 +16,7 @@
   let nextPage = null;
   let query = "";
   let loading = null;
-
-  function element(tag, attributes, text) {
-    const made = document.createElement(tag);
-    Object.entries(attributes || {}).forEach(function ([name, value]) {
-      made.setAttribute(name, value);
-    });
-    if (text !== undefined) made.textContent = text;
-    return made;
-  }
+  const element = window.dashboard.element;
 
   function inPost(mediaId) {
     return Boolean(form.querySelector('#media-list input[name="media_ids"][value="' + CSS.escape(mediaId) + '"]'));
