@@ -113,6 +113,32 @@ def test_alt_text_typed_beside_an_upload_ends_on_the_upload(signed_in, live_serv
     assert MediaUpload.objects.get(pk=media_id).alt_text == "Five people laughing in front of a whiteboard"
 
 
+def test_sending_waits_for_an_upload_under_way_and_removing_it_lets_the_post_go(
+    signed_in, live_server, owner, tmp_path
+):
+    x = sandbox_account(owner.team, "x")
+    image = tmp_path / "slow.png"
+    image.write_bytes(files.image("PNG", (120, 90)))
+    page = signed_in
+    held = []  # the bytes' PUT to storage, never answered: the upload stays under way
+    page.route("**/*", lambda route: held.append(route) if route.request.method == "PUT" else route.continue_())
+    _compose(page, live_server, owner)
+    page.fill("#content", "Not before the picture")
+    page.check(f'input.pick[value="{x.pk}"]')
+
+    page.set_input_files("#media-file", str(image))
+    expect(page.locator(".media-item .media-status")).to_have_text(re.compile("Uploading"))
+    page.click("button:has-text('Save draft')")
+
+    expect(page.locator("#media-problem")).to_have_text("Wait until the uploads have finished.")
+    assert not Publish.objects.exists()
+    page.get_by_role("button", name="Remove slow.png").click()
+    expect(page.locator(".media-item")).to_have_count(0)
+    page.click("button:has-text('Save draft')")
+    page.wait_for_url(re.compile(r"/dashboard/publishes/[0-9a-f-]+/\?team="))
+    assert Publish.objects.get().media_ids == []
+
+
 def test_a_file_picked_on_the_edit_page_is_saved_with_the_post(signed_in, live_server, owner, draft):
     photo = _ready(owner.team, "photo.png")
     page = signed_in
