@@ -445,7 +445,14 @@ def test_an_over_limit_text_is_refused_next_to_the_target(client, owner, account
 
     page = response.content.decode()
     assert response.status_code == 400
-    assert re.search(r'data-problem="text">Text counts 281 of X', page)
+    problem = f"t-{accounts.x.pk}-text-problem"
+    assert _problem_text(page, problem).startswith("Text counts 281 of X")
+    # Both the account's checkbox and its own text field are described by the problem.
+    described = re.findall(rf'(name="(?:account|t-{accounts.x.pk}-content)")[^>]*aria-describedby="([^"]*)"', page)
+    assert {name for name, ids in described if problem in ids.split()} == {
+        'name="account"',
+        f'name="t-{accounts.x.pk}-content"',
+    }
     assert Publish.objects.count() == 0
 
 

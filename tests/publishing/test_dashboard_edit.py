@@ -295,7 +295,7 @@ def test_an_account_that_can_no_longer_publish_stays_on_the_edit_page_with_a_war
     assert checkbox, "the account is gone from the form"
     assert " checked" in checkbox.group(0)
     assert " disabled" not in checkbox.group(0)  # it can be unticked
-    assert f'aria-describedby="t-{accounts.bluesky.pk}-problem"' in checkbox.group(0)
+    assert f'aria-describedby="t-{accounts.bluesky.pk}-problem ' in checkbox.group(0)
     assert _problem(page, f'id="t-{accounts.bluesky.pk}-problem"') == warning
 
     kept_ticked = _save(
