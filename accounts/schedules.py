@@ -16,6 +16,8 @@ import zoneinfo
 from collections.abc import Collection, Iterable, Iterator, Mapping
 from typing import Protocol
 
+from teams.time_zones import zone_of
+
 DAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")  # index = date.weekday()
 # One slot per hour of the week; more is a list nobody keeps by hand.
 MAX_SLOTS = 168
@@ -44,7 +46,7 @@ def next_free_slots(
     # weeks always hold `count` free ones.
     weeks = count + len(taken) + 2
     found: list[dt.datetime] = []
-    for instant in _instants(slots, zoneinfo.ZoneInfo(schedule.time_zone), now, weeks):
+    for instant in _instants(slots, zone_of(schedule.time_zone), now, weeks):
         if instant > now and instant not in taken:
             found.append(instant)
             if len(found) == count:
