@@ -102,3 +102,9 @@ def test_normalized_slots_drop_duplicates_and_sort_by_week_then_time():
         {"day": "mon", "time": "17:00"},
         {"day": "sun", "time": "08:00"},
     ]
+
+
+def test_a_zone_the_tz_database_no_longer_has_reads_as_utc():
+    schedule = _schedule("Nowhere/Gone", ("mon", "09:30"))
+
+    assert next_free_slots(schedule, _utc("2026-01-05T00:00"), count=1) == [_utc("2026-01-05T09:30")]
