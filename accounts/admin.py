@@ -5,7 +5,21 @@ from django.contrib import admin
 from django.db import models
 from django.http import HttpRequest
 
-from accounts.models import SocialAccount
+from accounts.models import PostingSchedule, SocialAccount
+
+
+class PostingScheduleInline(admin.StackedInline[PostingSchedule, SocialAccount]):
+    """Shown, not edited: the API's PUT checks the zone and every slot and normalizes them."""
+
+    model = PostingSchedule
+    fields = ["time_zone", "slots", "updated_at"]
+    readonly_fields = ["time_zone", "slots", "updated_at"]
+    can_delete = False
+    extra = 0
+    max_num = 0
+
+    def has_add_permission(self, request: HttpRequest, obj: SocialAccount | None = None) -> bool:
+        return False
 
 
 @admin.register(SocialAccount)
@@ -19,6 +33,7 @@ class SocialAccountAdmin(admin.ModelAdmin[SocialAccount]):
     exclude = ["access_token", "refresh_token"]
     formfield_overrides = {models.URLField: {"assume_scheme": "https"}}
     readonly_fields = ["id", "has_access_token", "has_refresh_token", "created_at", "updated_at"]
+    inlines = [PostingScheduleInline]
 
     def get_readonly_fields(self, request: HttpRequest, obj: SocialAccount | None = None) -> list[str]:
         fields = list(super().get_readonly_fields(request, obj))

@@ -1,9 +1,11 @@
-"""GET /api/v1/accounts, /api/v1/accounts/{id} and /api/v1/accounts/{id}/capabilities."""
+"""GET /api/v1/accounts, /api/v1/accounts/{id}, /api/v1/accounts/{id}/capabilities and
+GET/PUT /api/v1/accounts/{id}/schedule."""
 
 from __future__ import annotations
 
 from typing import Any
 
+from django.utils import timezone
 from drf_spectacular.utils import OpenApiResponse, extend_schema_field
 from rest_framework import serializers, viewsets
 from rest_framework.decorators import action
@@ -11,14 +13,18 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from accounts.capabilities import account_capabilities
-from accounts.models import AccountStatus, Platform, SocialAccount
+from accounts.models import AccountStatus, Platform, PostingSchedule, SocialAccount
 from accounts.platforms.limits import limits_for
-from accounts.selectors import accounts_for_team
+from accounts.schedules import DAYS, MAX_SLOTS, TIME_PATTERN, next_free_slots
+from accounts.selectors import accounts_for_team, posting_schedule_of
+from accounts.services import posting_schedule_set
 from config.errors import NotFound
 from config.fields import CommaSeparatedChoiceField
 from config.schema import api_operation, data_envelope
 from config.serializers import represented, validated
+from publishing.selectors import scheduled_instants_for
 from teams.authentication import get_caller
+from teams.time_zones import names as time_zone_names
 
 _CAPABILITIES_SCHEMA = {
     "type": "object",
@@ -174,8 +180,53 @@ class AccountFilterSerializer(serializers.Serializer[Any]):
     status = CommaSeparatedChoiceField(choices=AccountStatus.values, required=False)
 
 
+class ScheduleSlotSerializer(serializers.Serializer[Any]):
+    day = serializers.ChoiceField(choices=DAYS)
+    time = serializers.RegexField(
+        TIME_PATTERN, help_text="Wall-clock time in the schedule's zone, `HH:MM` (00:00 to 23:59)."
+    )
+
+
+class PostingScheduleInputSerializer(serializers.Serializer[Any]):
+    timezone = serializers.CharField(help_text="IANA time zone name, e.g. `Europe/Paris`.")
+    slots = ScheduleSlotSerializer(  # type: ignore[call-arg]
+        many=True,
+        max_length=MAX_SLOTS,
+        help_text=f"The weekly slots, at most {MAX_SLOTS}; duplicates are dropped; an empty list clears them.",
+    )
+
+    def validate_timezone(self, value: str) -> str:
+        if value not in time_zone_names():
+            raise serializers.ValidationError(f"Unknown time zone {value!r}; use an IANA name such as Europe/Paris.")
+        return value
+
+
+class PostingScheduleSerializer(serializers.Serializer[Any]):
+    timezone = serializers.CharField(source="schedule.time_zone", help_text="IANA time zone name of the slots.")
+    slots = ScheduleSlotSerializer(
+        source="schedule.slots", many=True, help_text="The weekly slots, Monday first, then by time."
+    )
+    next_free_slots = serializers.ListField(
+        child=serializers.DateTimeField(),
+        help_text=(
+            "The next 10 slot instants (UTC) not taken by a scheduled publish to this account. A slot "
+            "the clocks skip that day (daylight saving time) is left out; a repeated one counts once."
+        ),
+    )
+
+
+PostingScheduleResponse = data_envelope("PostingScheduleResponse", PostingScheduleSerializer())
+
+
 class AccountViewSet(viewsets.GenericViewSet[SocialAccount]):
-    required_scope = "accounts:read"
+    # Per action, so that no scope is left for OPTIONS: it is a 405, as everywhere in the API.
+    required_scopes = {
+        "list": "accounts:read",
+        "retrieve": "accounts:read",
+        "capabilities": "accounts:read",
+        "schedule": "accounts:read",
+        "schedule_update": "accounts:write",
+    }
     page_size_default = 50
     serializer_class = AccountSerializer
 
@@ -224,6 +275,46 @@ class AccountViewSet(viewsets.GenericViewSet[SocialAccount]):
         query = validated(CapabilitiesQuerySerializer(data=request.query_params))
         found = account_capabilities(account=_team_account(request, pk), refresh=query["refresh"])
         return Response({"data": represented(AccountCapabilitiesSerializer(found))})
+
+    @api_operation(
+        scope="accounts:read",
+        summary="Get an account's posting schedule",
+        description=(
+            "Its time zone, weekly slots and next free slot instants. An account without a schedule "
+            'answers `"timezone": "UTC"` and no slots.'
+        ),
+        responses={200: OpenApiResponse(PostingScheduleResponse)},
+        errors=(404,),
+    )
+    @action(detail=True, methods=["get"])
+    def schedule(self, request: Request, pk: str) -> Response:
+        return _schedule_response(posting_schedule_of(account=_team_account(request, pk)))
+
+    @api_operation(
+        scope="accounts:write",
+        summary="Set an account's posting schedule",
+        description=(
+            f"Replaces the time zone and the weekly slots (at most {MAX_SLOTS}); an empty `slots` clears them. "
+            "A slot is a wall-clock time in that zone. An unknown zone, day or time is a 400."
+        ),
+        request=PostingScheduleInputSerializer,
+        responses={200: OpenApiResponse(PostingScheduleResponse)},
+        errors=(404,),
+    )
+    @schedule.mapping.put  # type: ignore[untyped-decorator]  # untyped in the DRF stubs
+    def schedule_update(self, request: Request, pk: str) -> Response:
+        account = _team_account(request, pk)
+        data = validated(PostingScheduleInputSerializer(data=request.data))
+        return _schedule_response(
+            posting_schedule_set(account=account, time_zone=data["timezone"], slots=data["slots"])
+        )
+
+
+def _schedule_response(schedule: PostingSchedule) -> Response:
+    now = timezone.now()
+    taken = scheduled_instants_for(account=schedule.account, after=now) if schedule.slots else set()
+    found = {"schedule": schedule, "next_free_slots": next_free_slots(schedule, now, taken)}
+    return Response({"data": represented(PostingScheduleSerializer(found))})
 
 
 def _team_account(request: Request, pk: str) -> SocialAccount:

@@ -5,6 +5,8 @@ from django.db import models
 from config.crypto import EncryptedTextField
 from config.db import BaseModel
 from teams.models import Team
+from teams.time_zones import DEFAULT as DEFAULT_TIME_ZONE
+from teams.time_zones import validate_time_zone
 
 
 class Platform(models.TextChoices):
@@ -57,3 +59,22 @@ class SocialAccount(BaseModel):
 
     def __str__(self) -> str:
         return f"{self.get_platform_display()} @{self.handle or self.external_id}"
+
+
+class PostingSchedule(BaseModel):
+    """When an account likes to post: wall-clock slots in its own time zone, every week.
+
+    `slots` is a list of `{"day": "mon".."sun", "time": "HH:MM"}`, deduplicated and sorted by
+    `accounts.schedules.normalized_slots` before it is stored."""
+
+    account = models.OneToOneField(SocialAccount, on_delete=models.CASCADE, related_name="posting_schedule")
+    time_zone = models.CharField(
+        max_length=64,
+        default=DEFAULT_TIME_ZONE,
+        validators=[validate_time_zone],
+        help_text="IANA name of the zone the slots are wall-clock times in.",
+    )
+    slots = models.JSONField(default=list, blank=True, help_text='[{"day": "mon", "time": "09:30"}, ...]')
+
+    def __str__(self) -> str:
+        return f"Posting schedule of {self.account}"

@@ -4,7 +4,7 @@ from collections.abc import Sequence
 
 from django.db.models import QuerySet
 
-from accounts.models import AccountStatus, SocialAccount
+from accounts.models import AccountStatus, PostingSchedule, SocialAccount
 from teams.models import Team
 
 
@@ -28,3 +28,9 @@ def accounts_to_reconnect(*, team: Team) -> QuerySet[SocialAccount]:
     """The team's accounts whose authorization expired or was revoked: they publish nothing
     until an owner or admin re-authorizes them."""
     return accounts_for_team(team=team, statuses=[AccountStatus.EXPIRED]).defer("access_token", "refresh_token")
+
+
+def posting_schedule_of(*, account: SocialAccount) -> PostingSchedule:
+    """The account's posting schedule; an unsaved empty one in UTC when it has none."""
+    schedule = PostingSchedule.objects.filter(account=account).first()
+    return schedule or PostingSchedule(account=account)

@@ -14,9 +14,10 @@ from django.utils import timezone
 
 from accounts import listeners, merges
 from accounts.errors import SandboxUnavailable
-from accounts.models import AccountStatus, SocialAccount
+from accounts.models import AccountStatus, PostingSchedule, SocialAccount
 from accounts.platforms.base import Connection, Credentials, Outcome, OutcomeKind, PlatformClient, PlatformError, Post
 from accounts.platforms.registry import NoClient, client_for
+from accounts.schedules import normalized_slots
 from config import dbpool
 from config.errors import Conflict, InvalidRequest
 from teams.models import Team
@@ -115,6 +116,14 @@ def account_store_renewed(*, account: SocialAccount, conn: Connection) -> None:
         token_expires_at=account.token_expires_at,
         updated_at=timezone.now(),
     )
+
+
+def posting_schedule_set(*, account: SocialAccount, time_zone: str, slots: list[dict[str, str]]) -> PostingSchedule:
+    """Replace the account's posting schedule; an empty `slots` clears it."""
+    schedule, _ = PostingSchedule.objects.update_or_create(
+        account=account, defaults={"time_zone": time_zone, "slots": normalized_slots(slots)}
+    )
+    return schedule
 
 
 def platform_call(

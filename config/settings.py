@@ -376,6 +376,7 @@ SPECTACULAR_SETTINGS = {
     ],
     "ENUM_NAME_OVERRIDES": {
         "PlatformEnum": "accounts.models.Platform",
+        "WeekdayEnum": "accounts.schedules.DAYS",
         "AccountStatusEnum": "accounts.models.AccountStatus",
         "PublishStatusEnum": "publishing.models.PublishStatus",
         "TargetStatusEnum": "publishing.models.TARGET_STATUSES",

@@ -29,7 +29,7 @@ PERSISTENT_TAG = "demo"
 DEMO_PASSWORD = "demo-password"  # noqa: S105 - demo users only; seed_demo refuses to run in production
 PINTEREST_BOARD_ID = "549755885175"
 
-# key name -> (user, team, scopes); None scopes = all eleven
+# key name -> (user, team, scopes); None scopes = all of them
 _KEYS: dict[str, tuple[str, str, tuple[str, ...] | None]] = {
     "acme_owner": ("owner", "acme", None),
     "acme_readonly": ("owner", "acme", ("posts:read", "accounts:read")),

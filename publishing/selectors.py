@@ -16,7 +16,15 @@ from django.utils.dateparse import parse_datetime
 
 from accounts.models import SocialAccount
 from publishing import outbox
-from publishing.models import ApprovalStatus, DeliveryAttempt, Publish, PublishStatus, Target, ThreadItem
+from publishing.models import (
+    ApprovalStatus,
+    DeliveryAttempt,
+    Publish,
+    PublishStatus,
+    Target,
+    TargetState,
+    ThreadItem,
+)
 from teams.models import Membership, Role, Team
 
 # The attempt fields a publish's representation shows; read with the targets, not apart.
@@ -317,3 +325,10 @@ def own_submissions_waiting(*, user: User) -> QuerySet[Publish]:
     GET /api/v1/approvals, follow only their own submissions), oldest first."""
     query = publishes_for().select_related("team").filter(team__in=_memberships(user, approver=False).values("team_id"))
     return query.filter(approval_status=ApprovalStatus.PENDING, created_by=user).order_by("created_at", "id")
+
+
+def scheduled_instants_for(*, account: SocialAccount, after: dt.datetime) -> set[dt.datetime]:
+    """When the account's scheduled targets, not yet sent, go out after `after`: the posting
+    schedule slots they take."""
+    targets = Target.objects.filter(account=account, state=TargetState.SCHEDULED, publish__scheduled_at__gt=after)
+    return {at for at in targets.values_list("publish__scheduled_at", flat=True) if at is not None}

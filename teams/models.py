@@ -12,6 +12,7 @@ SCOPES = (
     "posts:read",
     "posts:write",
     "accounts:read",
+    "accounts:write",
     "media:read",
     "media:write",
     "analytics:read",

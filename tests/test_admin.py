@@ -7,6 +7,7 @@ from django.apps import apps
 from django.contrib import admin
 from django.urls import reverse
 
+from accounts import services as account_services
 from teams import services
 from teams.models import ApiKey
 from tests.factories import SocialAccountFactory, UserFactory
@@ -26,9 +27,23 @@ def staff_client(client, owner):
 
 def test_every_project_model_is_registered():
     models = [m for m in apps.get_models() if m._meta.app_label in PROJECT_APPS]
+    # A model shown only inside its parent's page (an account's posting schedule) counts too.
+    inline = {inline.model for model_admin in admin.site._registry.values() for inline in model_admin.inlines}
 
     assert models
-    assert [m.__name__ for m in models if not admin.site.is_registered(m)] == []
+    assert [m.__name__ for m in models if not admin.site.is_registered(m) and m not in inline] == []
+
+
+def test_an_accounts_page_shows_its_posting_schedule(staff_client, owner):
+    account = SocialAccountFactory._meta.model.objects.first()
+    account_services.posting_schedule_set(
+        account=account, time_zone="Europe/Paris", slots=[{"day": "tue", "time": "07:45"}]
+    )
+
+    html = staff_client.get(reverse("admin:accounts_socialaccount_change", args=[account.pk])).content.decode()
+
+    assert "Europe/Paris" in html
+    assert "07:45" in html
 
 
 @pytest.mark.parametrize("model", list(admin.site._registry))

@@ -9,6 +9,8 @@ OPERATIONS = {
     ("/api/v1/accounts", "get"): "accounts:read",
     ("/api/v1/accounts/{id}", "get"): "accounts:read",
     ("/api/v1/accounts/{id}/capabilities", "get"): "accounts:read",
+    ("/api/v1/accounts/{id}/schedule", "get"): "accounts:read",
+    ("/api/v1/accounts/{id}/schedule", "put"): "accounts:write",
     ("/api/v1/teams", "get"): "teams:read",
     ("/api/v1/teams/{team_id}/default", "patch"): "teams:write",
     ("/api/v1/teams/{team_id}", "delete"): "teams:write",

@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 from django.contrib.auth.models import User
 
+from accounts.models import PostingSchedule
 from demo.seed import sandbox_account
 from media.models import MediaUpload
 from publishing.models import Publish
@@ -88,6 +89,9 @@ def snapshot(team_a: TeamA) -> dict[str, Any]:
         "teams": sorted(team_a.owner.memberships.values_list("team_id", "team__name", "is_default")),
         "publishes": [(p.pk, p.status, p.approval_status, p.content, p.scheduled_at, p.updated_at) for p in publishes],
         "media": sorted(MediaUpload.objects.filter(team=team).values_list("pk", "state")),
+        "posting_schedules": sorted(
+            PostingSchedule.objects.filter(account__team=team).values_list("account_id", "time_zone", "slots")
+        ),
         "webhooks": sorted(
             Subscription.objects.filter(team=team).values_list("pk", "url", "secret", "previous_secret", "disabled_at")
         ),

@@ -81,6 +81,9 @@ from .platform_enum import PlatformEnum
 from .platform_metrics import PlatformMetrics
 from .platform_metrics_platform_specific_data import PlatformMetricsPlatformSpecificData
 from .post_totals import PostTotals
+from .posting_schedule import PostingSchedule
+from .posting_schedule_input_request import PostingScheduleInputRequest
+from .posting_schedule_response import PostingScheduleResponse
 from .problem import Problem
 from .publish import Publish
 from .publish_mode_enum import PublishModeEnum
@@ -94,6 +97,8 @@ from .retry_target_request_platform_settings_type_0 import (
     RetryTargetRequestPlatformSettingsType0,
 )
 from .rotated_secret_request import RotatedSecretRequest
+from .schedule_slot import ScheduleSlot
+from .schedule_slot_request import ScheduleSlotRequest
 from .secret_rotation import SecretRotation
 from .subscription import Subscription
 from .subscription_create_request import SubscriptionCreateRequest
@@ -144,6 +149,7 @@ from .webhook_redelivery_response import WebhookRedeliveryResponse
 from .webhook_response import WebhookResponse
 from .webhook_secret_rotation_response import WebhookSecretRotationResponse
 from .webhook_test_response import WebhookTestResponse
+from .weekday_enum import WeekdayEnum
 
 __all__ = (
     "Account",
@@ -219,6 +225,9 @@ __all__ = (
     "PlatformMetrics",
     "PlatformMetricsPlatformSpecificData",
     "PostTotals",
+    "PostingSchedule",
+    "PostingScheduleInputRequest",
+    "PostingScheduleResponse",
     "Problem",
     "Publish",
     "PublishModeEnum",
@@ -230,6 +239,8 @@ __all__ = (
     "RetryTargetRequest",
     "RetryTargetRequestPlatformSettingsType0",
     "RotatedSecretRequest",
+    "ScheduleSlot",
+    "ScheduleSlotRequest",
     "SecretRotation",
     "Subscription",
     "SubscriptionCreateRequest",
@@ -278,4 +289,5 @@ __all__ = (
     "WebhookResponse",
     "WebhookSecretRotationResponse",
     "WebhookTestResponse",
+    "WeekdayEnum",
 )
