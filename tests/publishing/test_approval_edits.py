@@ -192,6 +192,41 @@ def test_a_members_edited_retry_of_an_owners_publish_waits_for_approval(api, own
     assert sandbox.posts() == []
 
 
+def _edited_retry_waiting(api, owner, member, accounts, sandbox):
+    """An owner's publish that failed, retried by a member with new words: it waits for approval."""
+    sandbox.outcomes("x", "error")
+    body = {"content": "The owner's words", "targets": [{"account_id": str(accounts.x.pk)}]}
+    failed = api.as_(owner.key).post("/api/v1/publishes", body, format="json").json()["data"]
+    (target,) = failed["targets"]
+    edit = {"targets": [{"target_id": target["id"], "content": "The member's words"}]}
+    retried = api.as_(member.key).post(f"/api/v1/publishes/{failed['id']}/retry", edit, format="json")
+    assert retried.json()["data"]["approval_status"] == "pending_approval"
+    return failed["id"]
+
+
+def test_an_owner_cannot_retry_around_an_edited_retry_waiting_for_approval(api, owner, member, accounts, sandbox):
+    publish_id = _edited_retry_waiting(api, owner, member, accounts, sandbox)
+
+    again = api.as_(owner.key).post(f"/api/v1/publishes/{publish_id}/retry", {}, format="json")
+
+    assert again.status_code == 400
+    assert again.json()["error"]["code"] == "NOT_RETRYABLE"
+    assert sandbox.posts() == []
+
+
+def test_a_rejected_edited_retry_keeps_its_failed_target_and_cannot_be_retried(api, owner, member, accounts, sandbox):
+    publish_id = _edited_retry_waiting(api, owner, member, accounts, sandbox)
+
+    rejected = api.as_(owner.key).post(f"/api/v1/publishes/{publish_id}/reject", {"reason": "off brand"}, format="json")
+    again = api.as_(owner.key).post(f"/api/v1/publishes/{publish_id}/retry", {}, format="json")
+
+    data = rejected.json()["data"]
+    assert (data["status"], data["approval_status"]) == ("failed", "rejected")
+    assert [t["status"] for t in data["targets"]] == ["failed"]
+    assert again.status_code == 400
+    assert sandbox.posts() == []
+
+
 # --- the dashboard and the admin ---------------------------------------------------------------
 
 

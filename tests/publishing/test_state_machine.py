@@ -649,8 +649,10 @@ class PublishLifecycle(RuleBasedStateMachine):
             return
         data = self._expect(response, 200)
         pub.approval, pub.waiting = "rejected", False
+        # What waited is never sent; a rejected retry keeps its targets' outcomes (failed stays failed).
         for target in pub.targets.values():
-            target.state = "draft"
+            if target.state == "scheduled":
+                target.state = "draft"
         self._settle(pub)
         pub.events["post.rejected"] += 1
         pub.reasons.append(reason or None)
@@ -684,8 +686,8 @@ class PublishLifecycle(RuleBasedStateMachine):
         if pub.discarded:
             self._expect(response, 404)
             return
-        if pub.status not in ("failed", "partial"):
-            self._expect(response, 400)
+        if pub.status not in ("failed", "partial") or pub.approval in ("pending_approval", "rejected"):
+            self._expect(response, 400)  # an edited retry waiting for approval, or rejected: not again
             return
         if edit == "not_failed" and others:
             self._expect(response, 400)  # spec §4 retry rule 3
