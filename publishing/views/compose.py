@@ -113,9 +113,10 @@ def _ready(team: Team, media_ids: list[str]) -> list[MediaUpload]:
 
 
 def save_alt_texts(team: Team, data: QueryDict) -> form.Problems:
-    """The alt text typed for each of the form's media, saved onto its upload where it changed
-    (an unchanged one is not written back over an edit made meanwhile in the library); the
-    refused ones come back as problems of their fields."""
+    """The alt text typed for each of the form's media, saved onto its upload where it differs
+    from the upload's (a form opened before a change in the library, and sent unchanged, puts
+    its older text back: the form's field is the last word); the refused ones come back as
+    problems of their fields."""
     problems, typed = form.Problems(), form.alt_texts_of(data)
     for upload in _ready(team, list(typed)):
         text = typed[str(upload.pk)]
