@@ -10,7 +10,7 @@ problems come out together. Nothing is written, counted against the quota or sen
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -20,8 +20,8 @@ from accounts.models import SocialAccount
 from accounts.platforms.base import Post, Problem
 from accounts.platforms.registry import NoClient, client_for
 from config.errors import ApplicationError
-from publishing import approval, inputs, lifecycle, validation
-from publishing.models import Publish, PublishMode, Target
+from publishing import approval, inputs, lifecycle, queue, validation
+from publishing.models import QUEUE_MODE, Publish, PublishMode, Target
 from teams.models import Team
 from teams.services import quota_check
 
@@ -62,6 +62,9 @@ class CreateCheck:
     # The error the create would answer with (the first it meets, in the create's order), or
     # None when it would create the publish.
     refusal: ApplicationError | None = None
+    # When a queue create would be scheduled: the first free slot now (None for other modes,
+    # or when no slot suits).
+    scheduled_at: dt.datetime | None = None
 
     @property
     def ok(self) -> bool:
@@ -89,12 +92,14 @@ def publish_check(
     targets: Sequence[inputs.TargetInput],
     publish_mode: str,
     scheduled_at: dt.datetime | None,
+    reserved: Mapping[Any, Collection[dt.datetime]] | None = None,
 ) -> CreateCheck:
     """What `lifecycle.publish_create` with the same arguments would find wrong, all of it,
     without creating or counting anything. A problem the create reports for the request as a
     whole (no targets, the time, the month's quota used up, an account named twice, media
     that is not a ready upload)
-    is in `problems`; an account's or a post's is in its target's."""
+    is in `problems`; an account's or a post's is in its target's. `reserved`: by account id,
+    slot instants a queue create must not take (those of a batch's earlier rows)."""
     first = _First()
     problems = first.refused(lambda: lifecycle.require_targets(targets), "targets", rank=0)
     now = timezone.now()
@@ -131,7 +136,16 @@ def publish_check(
         validation.raise_for_problems(found_problems, unsupported_media_is_422=False)
     except ApplicationError as exc:
         first.note(exc, rank=5)
-    return CreateCheck(problems, checks, waits, first.error)
+    slot = None
+    if publish_mode == QUEUE_MODE and not refusals and targets:
+        try:
+            slot = queue.first_free_slot(
+                accounts=[found[t.account_id] for t in targets], now=now, reserved=reserved or {}
+            )
+        except ApplicationError as exc:
+            first.note(exc, rank=6)
+            problems.append(_problem(exc, "publish_mode"))
+    return CreateCheck(problems, checks, waits, first.error, slot)
 
 
 class _First:
