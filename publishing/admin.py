@@ -19,6 +19,7 @@ from publishing.models import (
     DeliveryJob,
     IdempotencyKey,
     Publish,
+    QueueSlot,
     ScheduledRelease,
     Target,
     ThreadItem,
@@ -50,6 +51,13 @@ class TargetInline(ReadOnlyInline):
         "platform_post_url",
         "error_code",
     )
+
+
+class QueueSlotInline(ReadOnlyInline):
+    model = QueueSlot
+    verbose_name_plural = "queue slots taken"
+    show_change_link = False
+    readonly_fields = fields = ("account", "instant")
 
 
 class AttemptInline(ReadOnlyInline):
@@ -100,7 +108,7 @@ class PublishAdmin(admin.ModelAdmin[Publish]):
     search_fields = ["id", "content", "team__name"]
     list_select_related = ["team"]
     readonly_fields = [f.name for f in Publish._meta.fields]
-    inlines = [TargetInline]
+    inlines = [TargetInline, QueueSlotInline]
     actions = ["approve", "reject", "retry", "unschedule", "send_jobs_again"]
 
     def has_add_permission(self, request: HttpRequest) -> bool:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.http import HttpRequest, HttpResponse
 from django.urls import path
 
-from bench.ceiling.views import PublishDetail, Publishes
+from bench.ceiling.views import BulkPublishes, PublishDetail, Publishes
 
 
 def healthz(request: HttpRequest) -> HttpResponse:
@@ -15,5 +15,6 @@ def healthz(request: HttpRequest) -> HttpResponse:
 urlpatterns = [
     path("healthz", healthz),
     path("api/v1/publishes", Publishes.as_view()),
+    path("api/v1/publishes/bulk", BulkPublishes.as_view()),
     path("api/v1/publishes/<uuid:pk>", PublishDetail.as_view()),
 ]

@@ -3,6 +3,7 @@
 POST /api/v1/publishes writes what a create of the service writes for an immediate publish
 (1 publish, one target per account, one outbox job per target) in one transaction, then pushes
 one message per job to Redis in one pipeline, and answers 201 with the publish and its targets.
+POST /api/v1/publishes/bulk does the same for every row of `publishes` in one transaction.
 GET /api/v1/publishes/{id} reads a publish with its targets; GET /api/v1/publishes?team_id=
 answers a page of 20 of a team's publishes, newest first, with their targets.
 """
@@ -159,27 +160,43 @@ def _accounts(team_id: uuid.UUID, account_ids: list[uuid.UUID]) -> dict[uuid.UUI
     return found
 
 
+class BulkRowSerializer(serializers.Serializer[Any]):
+    content = serializers.CharField(allow_blank=True, default="", max_length=100_000, trim_whitespace=False)
+    publish_mode = serializers.ChoiceField(choices=[PublishMode.IMMEDIATE], default=PublishMode.IMMEDIATE)
+    targets = TargetInputSerializer(many=True, allow_empty=False, max_length=50)  # type: ignore[call-arg]
+
+
+class BulkSerializer(serializers.Serializer[Any]):
+    team_id = serializers.UUIDField()
+    publishes = BulkRowSerializer(many=True, allow_empty=False, max_length=500)  # type: ignore[call-arg]
+
+
 def _create(data: dict[str, Any]) -> tuple[Publish, list[Target], list[DeliveryJob]]:
+    with transaction.atomic():
+        return _write(data)
+
+
+def _write(data: dict[str, Any]) -> tuple[Publish, list[Target], list[DeliveryJob]]:
+    """One publish's rows, inside the caller's transaction."""
     account_ids = [t["account_id"] for t in data["targets"]]
     platforms = _accounts(data["team_id"], account_ids)
     now = timezone.now()
-    with transaction.atomic():
-        publish = Publish.objects.create(
-            team_id=data["team_id"],
-            content=data["content"],
-            media_ids=[],
-            publish_mode=data["publish_mode"],
-            status=PublishStatus.PUBLISHING,
-            confirmed=True,
-            released_at=now,
-        )
-        targets = Target.objects.bulk_create(
-            Target(publish=publish, account_id=a, platform=platforms[a], state=TargetState.QUEUED) for a in account_ids
-        )
-        jobs = DeliveryJob.objects.bulk_create(
-            DeliveryJob(target=t, number=1, dispatch_id=f"deliver:{t.pk}:1", state=JobState.PENDING, not_before=now)
-            for t in targets
-        )
+    publish = Publish.objects.create(
+        team_id=data["team_id"],
+        content=data["content"],
+        media_ids=[],
+        publish_mode=data["publish_mode"],
+        status=PublishStatus.PUBLISHING,
+        confirmed=True,
+        released_at=now,
+    )
+    targets = Target.objects.bulk_create(
+        Target(publish=publish, account_id=a, platform=platforms[a], state=TargetState.QUEUED) for a in account_ids
+    )
+    jobs = DeliveryJob.objects.bulk_create(
+        DeliveryJob(target=t, number=1, dispatch_id=f"deliver:{t.pk}:1", state=JobState.PENDING, not_before=now)
+        for t in targets
+    )
     return publish, targets, jobs
 
 
@@ -223,3 +240,20 @@ class PublishDetail(APIView):
         if publish is None:
             raise NotFound("No such publish.")
         return Response({"data": PublishSerializer(publish).data})
+
+
+class BulkPublishes(APIView):
+    def post(self, request: Request) -> Response:
+        body = BulkSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        team_id = body.validated_data["team_id"]
+        answers, jobs = [], []
+        with transaction.atomic():
+            for row in body.validated_data["publishes"]:
+                publish, targets, written = _write({**row, "team_id": team_id})
+                answers.append(
+                    {**PublishFieldsSerializer(publish).data, "targets": TargetSerializer(targets, many=True).data}
+                )
+                jobs.extend(written)
+        _push(jobs)
+        return Response({"data": answers}, status=status.HTTP_201_CREATED)

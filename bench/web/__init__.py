@@ -18,7 +18,8 @@ seconds at that rate (connections opening, the server settling after the saturat
 only warm up and are not counted. While both servers warm up,
 the SQL statements of one list page at page sizes 5 and 20, one create and one read are
 counted through Django's test client against the same database. Each run also reports the
-time gunicorn logged for its requests, beside the latency the client saw.
+time gunicorn logged for its requests, beside the latency the client saw. Last, a 500-row
+POST /api/v1/publishes/bulk is timed on both (`bulk`).
 
 The create limit (30 a minute per key) and the read limit (120) are fixed in settings, so the
 requests rotate over team keys: each key is filled up to its limit of the current minute
@@ -38,6 +39,7 @@ import time
 from pathlib import Path
 
 from bench.common import Figure, Stack, postgres_database
+from bench.web.bulk import bulk_figure, bulk_rounds
 from bench.web.figures import create_sql, latency, median_rate, query_figure, throughput
 from bench.web.load import at_rate, kept_ids, rounds, warm_up_and_count
 from bench.web.servers import (
@@ -76,6 +78,7 @@ def _measure(stack: Stack, plan: Plan) -> list[Figure]:
     open_ceiling = at_rate(servers[1], rate, plan) if plan.ceiling_open else None
     reads = rounds(servers, GET_ONE, plan)
     pages = rounds(servers, GET_PAGE, plan)
+    batches = bulk_rounds(servers, seed, plan)
     stack.check_alive()
     return [
         throughput(POST, posts, 0.5, create_sql(queries)),
@@ -83,6 +86,7 @@ def _measure(stack: Stack, plan: Plan) -> list[Figure]:
         throughput(GET_ONE, reads, 0.7, {"sql_per_read": {k: v["read"] for k, v in queries.items()}}),
         throughput(GET_PAGE, pages, 0.25, {"page_size": 20}),
         query_figure(queries),
+        bulk_figure(batches),
     ]
 
 

@@ -6,6 +6,8 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
+from accounts.schedules import DAYS
+from accounts.services import posting_schedule_set
 from publishing.models import DeliveryJob, Publish
 from tests.factories import UserFactory
 from tests.publishing.safety_support import broker_down
@@ -133,3 +135,15 @@ def test_a_targets_page_shows_its_thread_items_with_their_ids(api, staff, owner,
     assert "The reply below it" in html
     [reply] = [p for p in sandbox.posts("bluesky") if p["text"] == "The reply below it"]
     assert reply["id"] in html
+
+
+def test_a_queued_publishs_page_shows_the_slot_it_took(api, staff, owner, accounts):
+    posting_schedule_set(account=accounts.x, time_zone="UTC", slots=[{"day": day, "time": "07:45"} for day in DAYS])
+    created = _create(api, owner.key, accounts.x, publish_mode="queue")
+
+    page = staff.get(reverse("admin:publishing_publish_change", args=[created["id"]]))
+
+    assert page.status_code == 200
+    html = page.content.decode()
+    assert "queue slots taken" in html.lower()
+    assert "7:45" in html
