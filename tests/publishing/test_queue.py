@@ -82,7 +82,8 @@ def test_every_account_must_have_the_slot_free(api, owner, accounts):
     both = _at(_queue(api, owner.key, accounts.x, accounts.bluesky))
 
     assert both == min(slot for slot in bluesky_free if slot > x_first)
-    assert both.weekday() < 5 and both.time() == dt.time(9, 0)
+    assert both.weekday() < 5
+    assert both.time() == dt.time(9, 0)
     assert QueueSlot.objects.filter(instant=both).count() == 2
 
 

@@ -37,6 +37,7 @@ from socialpub._generated.models import (
     Approve,
     ApproveResponse,
     ContentTypeEnum,
+    CreateModeEnum,
     CreatePublishRequest,
     Media,
     MediaConfirmedResponse,
@@ -46,7 +47,6 @@ from socialpub._generated.models import (
     PaginatedPublishList,
     PlatformEnum,
     Publish,
-    PublishModeEnum,
     PublishResponse,
     RejectRequest,
     TargetInputRequest,
@@ -177,7 +177,7 @@ class Client:
             targets=[TargetInputRequest(account_id=_uuid(account)) for account in account_ids],
             content=content,
             media_ids=[_uuid(media) for media in media_ids or []],
-            publish_mode=PublishModeEnum.SCHEDULED if scheduled_at else PublishModeEnum.IMMEDIATE,
+            publish_mode=CreateModeEnum.SCHEDULED if scheduled_at else CreateModeEnum.IMMEDIATE,
             **_given(scheduled_at=scheduled_at),
         )
         key = idempotency_key or str(uuid.uuid4())
