@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Iterable, Iterator, Sequence
+import uuid
+from collections.abc import Collection, Iterable, Iterator, Sequence
 from typing import Any
 
 from django.contrib.auth.models import User
@@ -330,5 +331,21 @@ def own_submissions_waiting(*, user: User) -> QuerySet[Publish]:
 def scheduled_instants_for(*, account: SocialAccount, after: dt.datetime) -> set[dt.datetime]:
     """When the account's scheduled targets, not yet sent, go out after `after`: the posting
     schedule slots they take."""
-    targets = Target.objects.filter(account=account, state=TargetState.SCHEDULED, publish__scheduled_at__gt=after)
-    return {at for at in targets.values_list("publish__scheduled_at", flat=True) if at is not None}
+    return scheduled_instants_by_account(account_ids=[account.pk], after=after).get(account.pk, set())
+
+
+def scheduled_instants_by_account(
+    *, account_ids: Collection[uuid.UUID], after: dt.datetime, before: dt.datetime | None = None
+) -> dict[uuid.UUID, set[dt.datetime]]:
+    """`scheduled_instants_for` of several accounts in one query, by account id; also only
+    before `before` when given."""
+    targets = Target.objects.filter(
+        account_id__in=account_ids, state=TargetState.SCHEDULED, publish__scheduled_at__gt=after
+    )
+    if before is not None:
+        targets = targets.filter(publish__scheduled_at__lt=before)
+    taken: dict[uuid.UUID, set[dt.datetime]] = {}
+    for account_id, at in targets.values_list("account_id", "publish__scheduled_at"):
+        if at is not None:
+            taken.setdefault(account_id, set()).add(at)
+    return taken
