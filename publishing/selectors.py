@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
-import uuid
-from collections.abc import Collection, Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
 from django.contrib.auth.models import User
@@ -331,21 +330,20 @@ def own_submissions_waiting(*, user: User) -> QuerySet[Publish]:
 def scheduled_instants_for(*, account: SocialAccount, after: dt.datetime) -> set[dt.datetime]:
     """When the account's scheduled targets, not yet sent, go out after `after`: the posting
     schedule slots they take."""
-    return scheduled_instants_by_account(account_ids=[account.pk], after=after).get(account.pk, set())
+    targets = Target.objects.filter(account=account, state=TargetState.SCHEDULED, publish__scheduled_at__gt=after)
+    return {at for at in targets.values_list("publish__scheduled_at", flat=True) if at is not None}
 
 
 def scheduled_instants_by_account(
-    *, account_ids: Collection[uuid.UUID], after: dt.datetime, before: dt.datetime | None = None
-) -> dict[uuid.UUID, set[dt.datetime]]:
-    """`scheduled_instants_for` of several accounts in one query, by account id; also only
-    before `before` when given."""
-    targets = Target.objects.filter(
-        account_id__in=account_ids, state=TargetState.SCHEDULED, publish__scheduled_at__gt=after
-    )
-    if before is not None:
-        targets = targets.filter(publish__scheduled_at__lt=before)
-    taken: dict[uuid.UUID, set[dt.datetime]] = {}
-    for account_id, at in targets.values_list("account_id", "publish__scheduled_at"):
-        if at is not None:
-            taken.setdefault(account_id, set()).add(at)
+    *, accounts: Sequence[SocialAccount], start: dt.datetime
+) -> dict[Any, set[dt.datetime]]:
+    """By account id, the instants at or after `start` its scheduled targets, not yet sent,
+    go out at: the posting schedule slots they take."""
+    rows = Target.objects.filter(
+        account__in=accounts, state=TargetState.SCHEDULED, publish__scheduled_at__gte=start
+    ).values_list("account_id", "publish__scheduled_at")
+    taken: dict[Any, set[dt.datetime]] = {}
+    for account_id, instant in rows:
+        if instant is not None:
+            taken.setdefault(account_id, set()).add(instant)
     return taken

@@ -158,9 +158,7 @@ def _free_slots(team: Team, start: dt.datetime, end: dt.datetime) -> list[FreeSl
     schedules = posting_schedules_for_team(team=team)
     if not schedules or end <= start:
         return []
-    ids = [schedule.account_id for schedule in schedules]
-    # `after` is exclusive, and a post at `start` itself takes its slot.
-    taken = scheduled_instants_by_account(account_ids=ids, after=start - dt.timedelta(microseconds=1), before=end)
+    taken = scheduled_instants_by_account(accounts=[schedule.account for schedule in schedules], start=start)
     return [
         FreeSlot(account=schedule.account, at=timezone.localtime(at))
         for schedule in schedules
