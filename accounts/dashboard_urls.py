@@ -11,5 +11,6 @@ urlpatterns = [
     path("accounts/password/<str:platform>/", views.connect_password, name="connect-password"),
     path("accounts/<uuid:account_id>/reauthorize/", views.reauthorize, name="reauthorize"),
     path("accounts/<uuid:account_id>/disconnect/", views.disconnect, name="disconnect"),
+    path("accounts/<uuid:account_id>/schedule/", views.schedule, name="dashboard-account-schedule"),
     path("accounts/<uuid:account_id>/capabilities/", views.capabilities, name="dashboard-account-capabilities"),
 ]

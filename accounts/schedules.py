@@ -54,6 +54,23 @@ def next_free_slots(
     return found
 
 
+def free_slots_between(
+    schedule: Schedule, start: dt.datetime, end: dt.datetime, taken: Collection[dt.datetime] = ()
+) -> list[dt.datetime]:
+    """Every slot instant in [start, end) (aware) that is not in `taken`, in order."""
+    slots = normalized_slots(schedule.slots)
+    if not slots or end <= start:
+        return []
+    weeks = (end - start).days // 7 + 2  # from the local day before `start` to past `end`
+    found: list[dt.datetime] = []
+    for instant in _instants(slots, zone_of(schedule.time_zone), start, weeks):
+        if instant >= end:
+            break
+        if instant >= start and instant not in taken:
+            found.append(instant)
+    return found
+
+
 def _instants(
     slots: list[dict[str, str]], zone: zoneinfo.ZoneInfo, now: dt.datetime, weeks: int
 ) -> Iterator[dt.datetime]:

@@ -34,3 +34,16 @@ def posting_schedule_of(*, account: SocialAccount) -> PostingSchedule:
     """The account's posting schedule; an unsaved empty one in UTC when it has none."""
     schedule = PostingSchedule.objects.filter(account=account).first()
     return schedule or PostingSchedule(account=account)
+
+
+def posting_schedules_for_team(*, team: Team) -> list[PostingSchedule]:
+    """The schedules with slots of the team's accounts still connected (not disconnected), each
+    with its account, in one query."""
+    found = (
+        PostingSchedule.objects.filter(account__team=team)
+        .exclude(account__status=AccountStatus.DISABLED)
+        .select_related("account")
+        .defer("account__access_token", "account__refresh_token")
+        .order_by("account__created_at", "account__id")
+    )
+    return [schedule for schedule in found if schedule.slots]

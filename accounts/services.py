@@ -17,10 +17,11 @@ from accounts.errors import SandboxUnavailable
 from accounts.models import AccountStatus, PostingSchedule, SocialAccount
 from accounts.platforms.base import Connection, Credentials, Outcome, OutcomeKind, PlatformClient, PlatformError, Post
 from accounts.platforms.registry import NoClient, client_for
-from accounts.schedules import normalized_slots
+from accounts.schedules import MAX_SLOTS, normalized_slots
 from config import dbpool
 from config.errors import Conflict, InvalidRequest
 from teams.models import Team
+from teams.time_zones import names as time_zone_names
 
 logger = logging.getLogger(__name__)
 
@@ -119,9 +120,26 @@ def account_store_renewed(*, account: SocialAccount, conn: Connection) -> None:
 
 
 def posting_schedule_set(*, account: SocialAccount, time_zone: str, slots: list[dict[str, str]]) -> PostingSchedule:
-    """Replace the account's posting schedule; an empty `slots` clears it."""
+    """Replace the account's posting schedule; an empty `slots` clears it. Each slot's day and
+    time are the caller's to check (`accounts.schedules.DAYS`, `TIME_PATTERN`); an unknown zone
+    or more than MAX_SLOTS slots is refused here."""
+    if time_zone not in time_zone_names():
+        raise InvalidRequest(
+            f"“{time_zone}” is not a time zone name. Pick one from the list, such as Europe/Paris or America/New_York."
+            if time_zone
+            else "Pick a time zone.",
+            code="INVALID_TIME_ZONE",
+            details={"field": "time_zone"},
+        )
+    normalized = normalized_slots(slots)
+    if len(normalized) > MAX_SLOTS:
+        raise InvalidRequest(
+            f"A schedule has at most {MAX_SLOTS} slots, one an hour; this one has {len(normalized)}.",
+            code="TOO_MANY_SLOTS",
+            details={"field": "slots"},
+        )
     schedule, _ = PostingSchedule.objects.update_or_create(
-        account=account, defaults={"time_zone": time_zone, "slots": normalized_slots(slots)}
+        account=account, defaults={"time_zone": time_zone, "slots": normalized}
     )
     return schedule
 

@@ -8,6 +8,10 @@ within ten minutes. Bluesky connects with a handle and an app password instead.
 
 The sandbox exists only in development: there, a platform without app credentials connects
 sandbox accounts; in production it cannot be connected, and the page says why.
+
+Each account's posting schedule page shows its zone, weekly slots and next free slots to every
+member; owners and admins change them there (the API's `accounts:write`), through
+`services.posting_schedule_set` as PUT /api/v1/accounts/{id}/schedule does.
 """
 
 from __future__ import annotations
@@ -26,19 +30,35 @@ from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
-from django.views.decorators.http import require_GET, require_POST
+from django.utils import timezone
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from accounts import services
+from accounts import forms, services
 from accounts.capabilities import account_capabilities
-from accounts.models import AccountStatus, Platform, SocialAccount
+from accounts.models import AccountStatus, Platform, PostingSchedule, SocialAccount
 from accounts.platforms.base import PlatformError
 from accounts.platforms.registry import NoClient, client_for
+from accounts.schedules import DAYS, next_free_slots
+from accounts.selectors import posting_schedule_of
 from config.errors import ApplicationError
-from teams.dashboard import page_context, requested_membership, signed_in_user, team_membership
-from teams.models import Role, Team
+from config.sentences import in_words, sentences
+from publishing.selectors import scheduled_instants_for
+from teams import time_zones
+from teams.dashboard import can_manage, page_context, requested_membership, signed_in_user, team_membership
+from teams.models import Membership, Role, Team
 
 ATTEMPT_LIFETIME_SECONDS = 600
 PASSWORD_PLATFORMS = {Platform.BLUESKY}
+SCHEDULE_MANAGERS_ONLY = "Only the team's owner or an admin can change an account's posting schedule."
+# The service's refusals as the schedule page says them (config.sentences): beside the field,
+# the zone typed is in the field already.
+SCHEDULE_SENTENCES = sentences(
+    (
+        "time_zone",
+        r"^“.{41,}” is not a time zone name",
+        "That is not a time zone name. Pick one from the list, such as Europe/Paris or America/New_York.",
+    ),
+)
 
 
 def _manager(request: HttpRequest, team_id: str | None) -> Team:
@@ -265,3 +285,70 @@ def capabilities(request: HttpRequest, account_id: uuid.UUID) -> JsonResponse:
     account = get_object_or_404(SocialAccount, pk=account_id, team=membership.team)
     found = account_capabilities(account=account, refresh=request.GET.get("refresh") == "true")
     return JsonResponse({"data": found})
+
+
+@login_required
+@require_http_methods(["GET", "HEAD", "POST"])
+def schedule(request: HttpRequest, account_id: uuid.UUID) -> HttpResponse:
+    membership = requested_membership(request)
+    account = get_object_or_404(
+        SocialAccount.objects.defer("access_token", "refresh_token"), pk=account_id, team=membership.team
+    )
+    if request.method != "POST":
+        return _schedule_page(request, membership, posting_schedule_of(account=account))
+    if not can_manage(membership):
+        raise PermissionDenied(SCHEDULE_MANAGERS_ONLY)
+    slots, errors = forms.parsed_slots(request.POST)
+    if errors:
+        return _schedule_page(request, membership, posting_schedule_of(account=account), errors=errors)
+    try:
+        saved = services.posting_schedule_set(
+            account=account, time_zone=request.POST.get("time_zone", "").strip(), slots=slots
+        )
+    except ApplicationError as exc:
+        field = str((exc.details or {}).get("field", "time_zone"))
+        errors = {field: in_words(SCHEDULE_SENTENCES, field, exc.message)}
+        return _schedule_page(request, membership, posting_schedule_of(account=account), errors=errors)
+    if saved.slots:
+        messages.success(request, f"Saved the posting schedule of {account}, in {saved.time_zone}.")
+    else:
+        messages.success(request, f"Cleared the posting schedule of {account}: it has no slots.")
+    return redirect(f"{reverse('dashboard-account-schedule', args=[account.pk])}?team={membership.team_id}")
+
+
+def _schedule_page(
+    request: HttpRequest, membership: Membership, schedule: PostingSchedule, *, errors: dict[str, str] | None = None
+) -> HttpResponse:
+    """The page of `schedule` (the stored one: a refused form shows what was typed, but the free
+    slots of what is saved)."""
+    saved = not schedule._state.adding  # posting_schedule_of answers an unsaved one for none
+    # A new schedule starts in the team's zone rather than UTC: the one its people think in.
+    shown = {"time_zone": schedule.time_zone if saved else membership.team.time_zone}
+    shown.update(forms.day_texts(schedule.slots))
+    if errors:
+        shown = {name: request.POST.get(name, "") for name in shown}
+    days = [(forms.DAY_NAMES[day], forms.field_of(day)) for day in DAYS]
+    context = page_context(
+        request,
+        membership,
+        account=schedule.account,
+        schedule=schedule,
+        saved=saved,
+        shown=shown,
+        days=[(name, field, shown[field], (errors or {}).get(field, "")) for name, field in days],
+        free_slots=_free_slots_shown(schedule),
+        time_zones=time_zones.names() if can_manage(membership) else [],
+        errors=errors or {},
+    )
+    return render(request, "accounts/schedule.html", context, status=400 if errors else 200)
+
+
+def _free_slots_shown(schedule: PostingSchedule) -> list[tuple[str, str]]:
+    """The next free slots as (ISO instant, the day and time in the schedule's zone)."""
+    if not schedule.slots:
+        return []
+    now = timezone.now()
+    zone = time_zones.zone_of(schedule.time_zone)
+    found = next_free_slots(schedule, now, scheduled_instants_for(account=schedule.account, after=now))
+    local = [at.astimezone(zone) for at in found]
+    return [(at.isoformat(), f"{at:%a} {at.day} {at:%b %Y, %H:%M}") for at in local]

@@ -3,6 +3,10 @@ in the team's time zone (its local days, its today), with the two moves a publis
 in the schedule queue allows: a new time (typed, or by dragging it onto another day; read as the
 team's wall-clock time) and unschedule (back to a draft without a time).
 
+Each account with a posting schedule also shows its free slots still ahead on the page, as quiet
+entries beside the posts (`accounts.schedules.free_slots_between`): one query for the
+schedules, one for the instants scheduled posts take.
+
 What falls on a day is `selectors.publishes_between`'s rule, whether a publish can still be
 moved is `outbox.is_waiting` (the lifecycle's own rule), and the buttons call
 `lifecycle.publish_reschedule` / `publish_unschedule`. As in the API (posts:write, no role
@@ -27,12 +31,14 @@ from django.utils import timezone
 from django.utils.text import capfirst
 from django.views.decorators.http import require_POST
 
-from accounts.models import Platform
+from accounts.models import Platform, SocialAccount
+from accounts.schedules import free_slots_between
+from accounts.selectors import posting_schedules_for_team
 from config.datetime_input import local_text, utc_moment
 from config.errors import ApplicationError, InvalidRequest, NotFound
 from publishing import inputs, lifecycle, outbox
 from publishing.models import Publish
-from publishing.selectors import publish_by_id, publishes_between
+from publishing.selectors import publish_by_id, publishes_between, scheduled_instants_by_account
 from publishing.views import dashboard_caller
 from publishing.views.compose_form import in_words
 from publishing.views.detail import excerpt
@@ -101,6 +107,16 @@ class Entry:
     at: dt.datetime
     platforms: str
     movable: bool
+    free = False
+
+
+@dataclass(frozen=True)
+class FreeSlot:
+    """A posting schedule slot no scheduled post to its account takes."""
+
+    account: SocialAccount
+    at: dt.datetime
+    free = True
 
 
 @dataclass
@@ -109,6 +125,11 @@ class Day:
     today: bool
     outside: bool  # in the month view, a day of the month before or after
     entries: list[Entry] = field(default_factory=list)
+    free_slots: list[FreeSlot] = field(default_factory=list)
+
+    def timeline(self) -> list[Entry | FreeSlot]:
+        """The posts and free slots of the day in time order (a post before a slot at its time)."""
+        return sorted([*self.entries, *self.free_slots], key=lambda item: (item.at, item.free))
 
 
 def _entry(publish: Publish) -> Entry:
@@ -117,7 +138,7 @@ def _entry(publish: Publish) -> Entry:
     return Entry(publish=publish, at=at, platforms=", ".join(platforms), movable=outbox.is_waiting(publish))
 
 
-def _days(span: Span, publishes: Iterable[Publish]) -> list[Day]:
+def _days(span: Span, publishes: Iterable[Publish], free_slots: Iterable[FreeSlot]) -> list[Day]:
     today = _today()
     days = {
         date: Day(date=date, today=date == today, outside=span.view == "month" and date.month != span.anchor.month)
@@ -126,7 +147,23 @@ def _days(span: Span, publishes: Iterable[Publish]) -> list[Day]:
     for publish in publishes:
         entry = _entry(publish)
         days[entry.at.date()].entries.append(entry)
+    for slot in free_slots:
+        days[slot.at.date()].free_slots.append(slot)
     return list(days.values())
+
+
+def _free_slots(team: Team, start: dt.datetime, end: dt.datetime) -> list[FreeSlot]:
+    """The free slots of the team's accounts in [start, end) that are still ahead, in the team's zone."""
+    start = max(start, timezone.now())
+    schedules = posting_schedules_for_team(team=team)
+    if not schedules or end <= start:
+        return []
+    taken = scheduled_instants_by_account(accounts=[schedule.account for schedule in schedules], start=start)
+    return [
+        FreeSlot(account=schedule.account, at=timezone.localtime(at))
+        for schedule in schedules
+        for at in free_slots_between(schedule, start, end, taken.get(schedule.account_id, set()))
+    ]
 
 
 def _calendar_url(team: Team, span: Span, date: dt.date | None = None) -> str:
@@ -138,8 +175,8 @@ def _calendar_url(team: Team, span: Span, date: dt.date | None = None) -> str:
 def calendar(request: HttpRequest) -> HttpResponse:
     membership = requested_membership(request)
     team, span = membership.team, requested_span(request.GET)
-    publishes = publishes_between(team=team, start=_midnight(span.first), end=_midnight(span.end))
-    days = _days(span, publishes)
+    start, end = _midnight(span.first), _midnight(span.end)
+    days = _days(span, publishes_between(team=team, start=start, end=end), _free_slots(team, start, end))
     context = page_context(
         request,
         membership,

@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime as dt
 
 from accounts.models import PostingSchedule
-from accounts.schedules import next_free_slots, normalized_slots
+from accounts.schedules import free_slots_between, next_free_slots, normalized_slots
 
 
 def _utc(text: str) -> dt.datetime:
@@ -108,3 +108,34 @@ def test_a_zone_the_tz_database_no_longer_has_reads_as_utc():
     schedule = _schedule("Nowhere/Gone", ("mon", "09:30"))
 
     assert next_free_slots(schedule, _utc("2026-01-05T00:00"), count=1) == [_utc("2026-01-05T09:30")]
+
+
+def test_the_free_slots_between_two_instants_include_the_start_and_not_the_end():
+    schedule = _schedule("UTC", ("mon", "09:30"), ("wed", "08:00"))
+
+    found = free_slots_between(schedule, _utc("2026-01-05T09:30"), _utc("2026-01-19T09:30"))
+
+    assert found == [
+        _utc("2026-01-05T09:30"),
+        _utc("2026-01-07T08:00"),
+        _utc("2026-01-12T09:30"),
+        _utc("2026-01-14T08:00"),
+    ]
+
+
+def test_the_free_slots_between_two_instants_leave_out_taken_ones_and_follow_the_zone():
+    # 29 March 2026: Paris clocks go from 02:00 straight to 03:00; 02:30 that Sunday does not exist.
+    schedule = _schedule("Europe/Paris", ("sun", "02:30"), ("sun", "12:00"))
+    taken = {_utc("2026-03-29T10:00")}
+
+    found = free_slots_between(schedule, _utc("2026-03-23T00:00"), _utc("2026-04-06T00:00"), taken)
+
+    assert found == [_utc("2026-04-05T00:30"), _utc("2026-04-05T10:00")]
+
+
+def test_a_range_over_a_week_long_holds_every_week_of_slots():
+    schedule = _schedule("UTC", ("fri", "18:00"))
+
+    found = free_slots_between(schedule, _utc("2026-01-01T00:00"), _utc("2026-02-12T00:00"))  # six weeks
+
+    assert found == [_utc(f"2026-{day}T18:00") for day in ("01-02", "01-09", "01-16", "01-23", "01-30", "02-06")]

@@ -14,6 +14,7 @@ DASHBOARD_PAGES = [
     "/dashboard/analytics/",
     "/dashboard/analytics/accounts/{account}/",
     "/dashboard/",
+    "/dashboard/accounts/{account}/schedule/",
     "/dashboard/settings/",
     "/dashboard/settings/keys/",
     "/dashboard/settings/webhooks/",

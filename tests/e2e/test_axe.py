@@ -2,15 +2,19 @@
 and at phone width, on the login page and on the 404 page: no violation it rates serious or
 critical. The script comes from the axe-playwright-python package and runs through the
 browser's debugging protocol, so the pages' Content-Security-Policy does not have to allow it.
-Compose is checked again with its "Choose from library" dialog open."""
+Compose is checked again with its "Choose from library" dialog open, and a posting schedule
+with a refused field and its free slots on the calendar."""
 
 from __future__ import annotations
 
+import datetime as dt
 from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
 
+from accounts.services import posting_schedule_set
+from demo.seed import sandbox_account
 from tests.e2e.conftest import WIDTHS
 from tests.e2e.pages import DASHBOARD_PAGES
 from tests.media import files
@@ -64,6 +68,26 @@ def test_no_serious_violation_on_compose_with_the_library_dialog_open(signed_in,
     picker.click()
     expect(dialog.get_by_role("status")).to_have_text("2 files in the library.")
 
+    assert blocking_violations(page, axe_script) == []
+
+
+def test_no_serious_violation_on_a_posting_schedule_with_a_refusal_and_free_slots(
+    signed_in, live_server, owner, axe_script
+):
+    account = sandbox_account(owner.team, "x")
+    posting_schedule_set(account=account, time_zone="Europe/Paris", slots=[{"day": "tue", "time": "09:00"}])
+    page = signed_in
+    page.goto(f"{live_server.url}/dashboard/accounts/{account.pk}/schedule/?team={owner.team.pk}")
+    page.get_by_label("Thursday").fill("soon")
+    page.get_by_role("button", name="Save schedule").click()
+    expect(page.locator("#slots_thu-problem")).to_be_visible()
+
+    assert blocking_violations(page, axe_script) == []
+    ahead = dt.datetime.now(dt.UTC).date() + dt.timedelta(
+        days=7
+    )  # the month holding a whole week ahead, with its Tuesday
+    page.goto(f"{live_server.url}/dashboard/calendar/?team={owner.team.pk}&view=month&date={ahead}")
+    expect(page.locator("li.slot")).not_to_have_count(0)
     assert blocking_violations(page, axe_script) == []
 
 

@@ -13,6 +13,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
+from accounts.services import account_disconnect, posting_schedule_set
 from demo.seed import sandbox_account
 from publishing import inputs, lifecycle
 from publishing.models import Publish, PublishMode, PublishStatus, ScheduledRelease
@@ -355,6 +356,91 @@ def test_the_query_count_does_not_grow_with_the_posts_shown(client, owner, accou
     assert page.count('class="entry ') == 100
     assert page.count("<summary>Move or unschedule</summary>") == 100
     assert hundred == one
+
+
+# --- free slots of posting schedules -----------------------------------------------------------
+
+
+def _name(account) -> str:
+    return account.display_name or account.handle
+
+
+def test_a_free_slot_shows_and_a_taken_one_does_not(client, owner, accounts, monday):
+    wednesday = monday + dt.timedelta(days=2)
+    posting_schedule_set(
+        account=accounts.x, time_zone="UTC", slots=[{"day": "mon", "time": "09:00"}, {"day": "wed", "time": "14:00"}]
+    )
+    taken = _create(owner, accounts.x, "In the Monday slot", when=_at(monday, 9))
+
+    page = _page(_as(client, owner).get(CALENDAR, {"view": "week", "date": monday.isoformat()}))
+
+    assert f'id="publish-{taken.pk}"' in _cell(page, monday)
+    assert "Free slot" not in _cell(page, monday)
+    free = _cell(page, wednesday)
+    assert f"Free slot · {_name(accounts.x)}</a>" in free
+    assert f'<time datetime="{_at(wednesday, 14).isoformat()}">14:00 UTC</time>' in free
+    assert f"/dashboard/accounts/{accounts.x.pk}/schedule/?team={owner.team.pk}" in free
+    assert page.count('<li class="slot">') == 1
+    assert 'class="entry ' not in free  # a slot is not a post: nothing to move or open
+
+
+def test_free_slots_are_in_the_schedules_zone_on_the_teams_days(client, owner, accounts, monday):
+    _in_zone(owner.team, "Europe/London")  # UTC in winter, UTC+1 in summer
+    # Tuesday 08:00 in Tokyo is Monday 23:00 UTC: on Monday in London in winter, Tuesday in summer.
+    posting_schedule_set(account=accounts.bluesky, time_zone="Asia/Tokyo", slots=[{"day": "tue", "time": "08:00"}])
+    at = dt.datetime.combine(monday + dt.timedelta(days=1), dt.time(8), tzinfo=zoneinfo.ZoneInfo("Asia/Tokyo"))
+    local = at.astimezone(zoneinfo.ZoneInfo("Europe/London"))
+
+    page = _page(_as(client, owner).get(CALENDAR, {"view": "week", "date": monday.isoformat()}))
+
+    assert f"{local:%H:%M} Europe/London</time>" in _cell(page, local.date())
+    assert f"Free slot · {_name(accounts.bluesky)}" in _cell(page, local.date())
+
+
+def test_past_slots_and_a_disconnected_accounts_slots_are_not_shown(client, owner, accounts, monday):
+    every_day = [{"day": day, "time": "12:00"} for day in ("mon", "tue", "wed", "thu", "fri", "sat", "sun")]
+    posting_schedule_set(account=accounts.x, time_zone="UTC", slots=every_day)
+    posting_schedule_set(account=accounts.bluesky, time_zone="UTC", slots=every_day)
+    account_disconnect(account=accounts.bluesky)
+    last_week = _today() - dt.timedelta(days=7)
+
+    past = _page(_as(client, owner).get(CALENDAR, {"view": "week", "date": last_week.isoformat()}))
+    ahead = _page(client.get(CALENDAR, {"view": "week", "date": monday.isoformat()}))
+
+    assert "Free slot" not in past
+    assert ahead.count('<li class="slot">') == 7
+    assert _name(accounts.bluesky) not in ahead
+
+
+def test_another_teams_free_slots_are_not_shown(client, owner, outsider, monday):
+    theirs = sandbox_account(outsider.team, "x")
+    posting_schedule_set(account=theirs, time_zone="UTC", slots=[{"day": "wed", "time": "10:00"}])
+
+    page = _page(_as(client, owner).get(CALENDAR, {"view": "week", "date": monday.isoformat()}))
+
+    assert "Free slot" not in page
+
+
+def test_the_query_count_does_not_grow_with_the_schedules_shown(client, owner, accounts, monday):
+    month = {"view": "month", "date": monday.isoformat()}
+    slots = [{"day": "mon", "time": "09:00"}, {"day": "thu", "time": "18:00"}]
+    posting_schedule_set(account=accounts.x, time_zone="UTC", slots=slots)
+    _create(owner, accounts.x, "On x", when=_at(monday, 13))
+    _as(client, owner)
+
+    def count() -> tuple[int, str]:
+        with CaptureQueriesContext(connection) as queries:
+            page = _page(client.get(CALENDAR, month))
+        return len(queries), page
+
+    one, _ = count()
+    for platform in ("bluesky", "linkedin", "threads"):
+        posting_schedule_set(account=getattr(accounts, platform), time_zone="America/New_York", slots=slots)
+        _create(owner, getattr(accounts, platform), f"On {platform}", when=_at(monday, 13))
+    four, page = count()
+
+    assert page.count('<li class="slot">') > 20
+    assert four == one
 
 
 # --- the team's time zone ------------------------------------------------------------------------
