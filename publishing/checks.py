@@ -3,15 +3,16 @@ of every target at once, and each target's text length as its platform counts it
 
 The dashboard's compose page asks this as the user types. It runs the create's own rules, never a copy of them: the
 lifecycle's for the targets and the time, `validation`'s for the accounts, the media and each
-target's effective post. Where those raise at the first problem, this goes on, so a request's
-problems come out together. Nothing is written, counted against the quota or sent.
+target's effective post, `duplicate_content`'s for texts the accounts already got. Where those
+raise at the first problem, this goes on, so a request's problems come out together. Nothing is
+written, counted against the quota or sent.
 """
 
 from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from django.utils import timezone
@@ -20,7 +21,8 @@ from accounts.models import SocialAccount
 from accounts.platforms.base import Post, Problem
 from accounts.platforms.registry import NoClient, client_for
 from config.errors import ApplicationError
-from publishing import approval, inputs, lifecycle, validation
+from publishing import approval, duplicate_content, inputs, lifecycle, validation
+from publishing.duplicate_content import DuplicateWarning
 from publishing.models import Publish, PublishMode, Target
 from teams.models import Team
 from teams.services import quota_check
@@ -53,8 +55,9 @@ class TargetCheck:
 @dataclass(frozen=True)
 class CreateCheck:
     """The whole request: problems of no one target (field `targets`, `scheduled_at`,
-    `media_ids`), each target's check in request order, and whether the publish would wait for
-    approval."""
+    `media_ids`), each target's check in request order, whether the publish would wait for
+    approval, and the targets repeating a text their account got within the team's window
+    (in a team that blocks duplicates, each is also a problem of its target)."""
 
     problems: list[Problem]
     targets: list[TargetCheck]
@@ -62,6 +65,7 @@ class CreateCheck:
     # The error the create would answer with (the first it meets, in the create's order), or
     # None when it would create the publish.
     refusal: ApplicationError | None = None
+    warnings: list[DuplicateWarning] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -73,6 +77,7 @@ class CreateCheck:
             "waits_for_approval": self.waits_for_approval,
             "problems": [_problem_dict(p) for p in self.problems],
             "targets": [t.as_dict() for t in self.targets],
+            "warnings": [w.as_dict() for w in self.warnings],
         }
 
 
@@ -119,11 +124,14 @@ def publish_check(
             first.note(refusal, rank=3)
         checks.append(TargetCheck(target.account_id, problems=[_problem(refusal, "account_id")] if refusal else []))
     usable = [(i, t) for i, t in enumerate(targets) if i not in refusals]
+    publish = Publish(team=team, content=content, publish_mode=publish_mode, scheduled_at=scheduled_at)
+    rows = [Target(publish=publish, account_id=t.account_id, content=t.content) for t in targets]
+    warnings = duplicate_content.duplicates_of(team=team, publish=publish, rows=[rows[i] for i, _ in usable], now=now)
     try:
         posts = _effective_posts(team, content, media_ids, usable, found)
     except ApplicationError as exc:
         first.note(exc, rank=4)
-        return CreateCheck([*problems, _problem(exc, "media_ids")], checks, waits, first.error)
+        return CreateCheck([*problems, _problem(exc, "media_ids")], checks, waits, first.error, warnings)
     for index, account, post, thread in posts:
         checks[index] = _target_check(checks[index], account, post, thread)
     try:
@@ -131,7 +139,26 @@ def publish_check(
         validation.raise_for_problems(found_problems, unsupported_media_is_422=False)
     except ApplicationError as exc:
         first.note(exc, rank=5)
-    return CreateCheck(problems, checks, waits, first.error)
+    _refuse_duplicates(first, team, checks, rows, warnings)
+    return CreateCheck(problems, checks, waits, first.error, warnings)
+
+
+def _refuse_duplicates(
+    first: _First, team: Team, checks: list[TargetCheck], rows: list[Target], warnings: list[DuplicateWarning]
+) -> None:
+    """In a team that blocks duplicates, the create's 409 and each repeating target's problem."""
+    refusal = duplicate_content.refusal(team=team, found=warnings, rows=rows)
+    if refusal is None:
+        return
+    first.note(refusal, rank=6)
+    repeated = {w.account_id: w for w in warnings}
+    for index, check in enumerate(checks):
+        if (warning := repeated.get(check.account_id)) is not None:
+            message = (
+                f"This account already got the same text (publish {warning.publish_id}); the team refuses duplicates."
+            )
+            problem = Problem("content", refusal.code, message)
+            checks[index] = replace(check, problems=[*check.problems, problem])
 
 
 class _First:

@@ -30,7 +30,7 @@ from django.utils import timezone
 
 from config import db
 from config.errors import InvalidRequest, Unprocessable
-from publishing import actions, approval, handover, idempotency, outbox, validation
+from publishing import actions, approval, duplicate_content, handover, idempotency, outbox, validation
 from publishing.edits import apply_retry_edits, patched_targets
 from publishing.inputs import Caller, TargetInput, with_thread
 from publishing.models import (
@@ -85,7 +85,9 @@ def publish_create(
     """A new publish: immediate ones are queued, scheduled ones wait for their time, drafts
     wait for confirm. A gated request (approval required, caller not owner/admin) is not
     released until approved. The publishing quota is consumed here unless it is a draft. The
-    request's Idempotency-Key, when it has one, points at the publish from the same commit."""
+    request's Idempotency-Key, when it has one, points at the publish from the same commit.
+    A text one of the accounts got within the team's window is a 409 when the team blocks
+    duplicates, else in the publish's `duplicate_warnings`."""
     with transaction.atomic(durable=True):
         now = timezone.now()
         require_targets(targets)
@@ -121,6 +123,7 @@ def publish_create(
             for t in targets
         ]
         validation.check_targets(publish, rows, accounts=accounts, unsupported_media_is_422=False)
+        publish.duplicate_warnings = duplicate_content.check(team=team, publish=publish, rows=rows, now=now)
         jobs = outbox.queue(rows, now=now, publish_media=media_ids) if released else []
         for job in jobs:  # handed over right after the commit, so written marked (handover.send_jobs)
             job.enqueued_at = now

@@ -8,7 +8,7 @@ import json
 from collections.abc import Iterable
 from typing import Any
 
-from drf_spectacular.utils import extend_schema_field
+from drf_spectacular.utils import extend_schema_field, inline_serializer
 from rest_framework import serializers
 
 from accounts.models import Platform
@@ -450,6 +450,26 @@ class DiscardedSerializer(serializers.Serializer[Any]):
 PublishResponse = data_envelope("PublishResponse", PublishSerializer())
 
 
+class DuplicateWarningSerializer(serializers.Serializer[Any]):
+    code = serializers.ChoiceField(choices=["DUPLICATE_CONTENT"])
+    account_id = serializers.UUIDField(help_text="The target's account, which already got the same text.")
+    publish_id = serializers.UUIDField(
+        help_text="The most recent publish that sent it, or sends it, to that account within the window."
+    )
+
+
+PublishCreatedResponse = inline_serializer(
+    name="PublishCreatedResponse",
+    fields={
+        "data": PublishSerializer(),
+        "warnings": DuplicateWarningSerializer(
+            many=True,
+            help_text="Targets whose text their account already got within the team's window; [] when none.",
+        ),
+    },
+)
+
+
 def _built(serializer: serializers.BaseSerializer[Any]) -> serializers.BaseSerializer[Any]:
     """`serializer` with its fields, and those of every nested serializer, built now."""
     if isinstance(serializer, serializers.ListSerializer):
@@ -493,7 +513,9 @@ class TargetValidationSerializer(serializers.Serializer[Any]):
 
 class ValidationResultSerializer(serializers.Serializer[Any]):
     valid = serializers.BooleanField(help_text="True when the same body, sent to the create now, would be accepted.")
-    status = serializers.IntegerField(help_text="What the create would answer: 201, 400 or 429 (quota).")
+    status = serializers.IntegerField(
+        help_text="What the create would answer: 201, 400, 409 (a duplicate the team refuses) or 429 (quota)."
+    )
     approval_required = serializers.BooleanField(
         help_text="True when the publish would wait for an owner's or admin's approval (`pending_approval`)."
     )
@@ -509,6 +531,9 @@ class ValidationResultSerializer(serializers.Serializer[Any]):
             "Every target in request order, each with all of its problems (where the create's "
             "`details.targets` names only the first failing ones' problems and stops at the first error)."
         ),
+    )
+    warnings = DuplicateWarningSerializer(
+        many=True, help_text="The create's duplicate-content warnings, as its answer would give them; [] when none."
     )
 
 
