@@ -23,7 +23,7 @@ from accounts.platforms.registry import NoClient, client_for
 from config.errors import ApplicationError
 from publishing import approval, duplicate_content, inputs, lifecycle, validation
 from publishing.duplicate_content import DuplicateWarning
-from publishing.models import Publish, PublishMode, Target
+from publishing.models import Id, Publish, PublishMode, Target
 from teams.models import Team
 from teams.services import quota_check
 
@@ -94,12 +94,15 @@ def publish_check(
     targets: Sequence[inputs.TargetInput],
     publish_mode: str,
     scheduled_at: dt.datetime | None,
+    editing: Id | None = None,
 ) -> CreateCheck:
     """What `lifecycle.publish_create` with the same arguments would find wrong, all of it,
     without creating or counting anything. A problem the create reports for the request as a
     whole (no targets, the time, the month's quota used up, an account named twice, media
     that is not a ready upload)
-    is in `problems`; an account's or a post's is in its target's."""
+    is in `problems`; an account's or a post's is in its target's. `editing` names the stored
+    publish the request would become (the dashboard's edit page): it is no duplicate of itself,
+    and its duplicates are warnings only, since an edit does not refuse them."""
     first = _First()
     problems = first.refused(lambda: lifecycle.require_targets(targets), "targets", rank=0)
     now = timezone.now()
@@ -125,6 +128,8 @@ def publish_check(
         checks.append(TargetCheck(target.account_id, problems=[_problem(refusal, "account_id")] if refusal else []))
     usable = [(i, t) for i, t in enumerate(targets) if i not in refusals]
     publish = Publish(team=team, content=content, publish_mode=publish_mode, scheduled_at=scheduled_at)
+    if editing is not None:
+        publish.pk = editing
     rows = [Target(publish=publish, account_id=t.account_id, content=t.content) for t in targets]
     warnings = duplicate_content.duplicates_of(team=team, publish=publish, rows=[rows[i] for i, _ in usable], now=now)
     try:
@@ -139,7 +144,8 @@ def publish_check(
         validation.raise_for_problems(found_problems, unsupported_media_is_422=False)
     except ApplicationError as exc:
         first.note(exc, rank=5)
-    _refuse_duplicates(first, team, checks, rows, warnings)
+    if editing is None:
+        _refuse_duplicates(first, team, checks, rows, warnings)
     return CreateCheck(problems, checks, waits, first.error, warnings)
 
 
@@ -155,7 +161,8 @@ def _refuse_duplicates(
     for index, check in enumerate(checks):
         if (warning := repeated.get(check.account_id)) is not None:
             message = (
-                f"This account already got the same text (publish {warning.publish_id}); the team refuses duplicates."
+                f"This account already got the same text within {team.duplicate_window_hours} hours "
+                f"(publish {warning.publish_id}), and the team refuses duplicate posts."
             )
             problem = Problem("content", refusal.code, message)
             checks[index] = replace(check, problems=[*check.problems, problem])

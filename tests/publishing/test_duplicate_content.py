@@ -5,6 +5,8 @@ team that blocks duplicates gets 409 DUPLICATE_CONTENT and nothing is created.""
 from __future__ import annotations
 
 import datetime as dt
+import html
+import zoneinfo
 
 import pytest
 from django.utils import timezone
@@ -205,3 +207,86 @@ def test_a_post_of_media_only_is_never_a_duplicate(api, owner, accounts, setting
     _created(api, owner.key, _body("", accounts.x, media_ids=[photo], scheduled_at=_at(1)))
 
     assert _validate(api, owner.key, _body("  ", accounts.x, media_ids=[photo]))["warnings"] == []
+
+
+# --- the dashboard's compose page ----------------------------------------------------------------
+
+CHECK = "/dashboard/compose/check/"
+
+
+def _form(persona, *accounts, content, **fields):
+    return {"team": str(persona.team.pk), "content": content, "account": [str(a.pk) for a in accounts], **fields}
+
+
+def _check(client, persona, *accounts, content, **fields):
+    client.force_login(persona.user)
+    response = client.post(CHECK, _form(persona, *accounts, content=content, **fields))
+    assert response.status_code == 200
+    return response.json()
+
+
+def test_compose_says_which_account_got_the_text_and_when(api, client, owner, accounts):
+    _team_setting(owner.team, time_zone="Europe/Paris")
+    when = timezone.now().replace(microsecond=0) + dt.timedelta(hours=5)
+    _created(api, owner.key, _body("Seen before", accounts.x, scheduled_at=when.isoformat()))
+
+    result = _check(client, owner, accounts.x, accounts.bluesky, content="Seen before")
+
+    local = when.astimezone(zoneinfo.ZoneInfo("Europe/Paris")).strftime("%Y-%m-%d %H:%M")
+    handle = accounts.x.handle
+    assert result["ok"] is True
+    assert result["duplicates"] == [
+        {
+            "account_id": str(accounts.x.pk),
+            "message": f"This text is already scheduled for @{handle} on {local} Europe/Paris.",
+        }
+    ]
+
+
+def test_compose_says_you_posted_it_for_a_text_already_sent(api, client, owner, accounts, sandbox):
+    _created(api, owner.key, _body("Sent before", accounts.x))
+
+    [note] = _check(client, owner, accounts.x, content="Sent before")["duplicates"]
+
+    assert note["message"].startswith(f"You posted this text to @{accounts.x.handle} on ")
+
+
+def test_compose_in_a_team_that_blocks_shows_the_refusal_as_the_accounts_problem(api, client, owner, accounts):
+    _created(api, owner.key, _body("Blocked text", accounts.x, scheduled_at=_at(1)))
+    _team_setting(owner.team, block_duplicates=True)
+
+    result = _check(client, owner, accounts.x, content="Blocked text")
+
+    assert result["ok"] is False
+    assert result["duplicates"] == []
+    [problem] = [p for t in result["targets"] for p in t["problems"]]
+    assert problem["message"].startswith(f"This text is already scheduled for @{accounts.x.handle} on ")
+    assert problem["message"].endswith("This team refuses duplicate posts: change the text or untick the account.")
+
+
+def test_sending_a_blocked_duplicate_from_compose_is_refused_beside_the_account(api, client, owner, accounts):
+    _created(api, owner.key, _body("Blocked text", accounts.x, scheduled_at=_at(1)))
+    _team_setting(owner.team, block_duplicates=True)
+    client.force_login(owner.user)
+
+    response = client.post(
+        f"/dashboard/compose/?team={owner.team.pk}",
+        _form(owner, accounts.x, content="Blocked text", publish_mode="immediate"),
+    )
+
+    assert response.status_code == 409
+    page = html.unescape(response.content.decode())
+    assert "This account already got the same text within 72 hours, and this team refuses duplicate posts" in page
+    assert Publish.objects.count() == 1
+
+
+def test_the_edit_page_check_does_not_find_the_post_a_duplicate_of_itself(api, client, owner, accounts):
+    stored = _created(api, owner.key, _body("Edit me", accounts.x, scheduled_at=_at(1)))["data"]["id"]
+    _team_setting(owner.team, block_duplicates=True)
+
+    result = _check(client, owner, accounts.x, content="Edit me", editing=stored)
+
+    page = client.get(f"/dashboard/publishes/{stored}/edit/", {"team": str(owner.team.pk)})
+    assert f'name="editing" value="{stored}"' in page.content.decode()
+    assert (result["ok"], result["duplicates"]) == (True, [])
+    assert _check(client, owner, accounts.x, content="Edit me")["ok"] is False  # a new post would repeat it
