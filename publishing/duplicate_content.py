@@ -29,6 +29,8 @@ from publishing.models import ApprovalStatus, Publish, PublishMode, Target, Targ
 from teams.models import Team
 
 CODE = "DUPLICATE_CONTENT"
+# Every code a create's `warnings` may carry (the OpenAPI document's WarningCodeEnum).
+WARNING_CODES = [CODE]
 
 # Targets that are going out or went: the ones a repeat would follow.
 _GOING = [

@@ -16,6 +16,7 @@ from config.fields import CommaSeparatedChoiceField
 from config.parsers import depth_of
 from config.schema import ErrorObjectSerializer, data_envelope
 from publishing import approval, inputs
+from publishing.duplicate_content import WARNING_CODES
 from publishing.models import (
     TARGET_STATUSES,
     DeliveryAttempt,
@@ -451,7 +452,7 @@ PublishResponse = data_envelope("PublishResponse", PublishSerializer())
 
 
 class DuplicateWarningSerializer(serializers.Serializer[Any]):
-    code = serializers.ChoiceField(choices=["DUPLICATE_CONTENT"])
+    code = serializers.ChoiceField(choices=WARNING_CODES)
     account_id = serializers.UUIDField(help_text="The target's account, which already got the same text.")
     publish_id = serializers.UUIDField(
         help_text="The most recent publish that sent it, or sends it, to that account within the window."

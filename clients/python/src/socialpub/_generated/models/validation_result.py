@@ -7,6 +7,7 @@ from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
 if TYPE_CHECKING:
+    from ..models.duplicate_warning import DuplicateWarning
     from ..models.error_object import ErrorObject
     from ..models.problem import Problem
     from ..models.target_validation import TargetValidation
@@ -20,7 +21,7 @@ class ValidationResult:
     """
     Attributes:
         valid (bool): True when the same body, sent to the create now, would be accepted.
-        status (int): What the create would answer: 201, 400 or 429 (quota).
+        status (int): What the create would answer: 201, 400, 409 (a duplicate the team refuses) or 429 (quota).
         approval_required (bool): True when the publish would wait for an owner's or admin's approval
             (`pending_approval`).
         error (ErrorObject | None): The create's error object, exactly as it would answer; null when valid.
@@ -28,6 +29,8 @@ class ValidationResult:
             quota.
         targets (list[TargetValidation]): Every target in request order, each with all of its problems (where the
             create's `details.targets` names only the first failing ones' problems and stops at the first error).
+        warnings (list[DuplicateWarning]): The create's duplicate-content warnings, as its answer would give them; []
+            when none.
     """
 
     valid: bool
@@ -36,6 +39,7 @@ class ValidationResult:
     error: ErrorObject | None
     problems: list[Problem]
     targets: list[TargetValidation]
+    warnings: list[DuplicateWarning]
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -63,6 +67,11 @@ class ValidationResult:
             targets_item = targets_item_data.to_dict()
             targets.append(targets_item)
 
+        warnings = []
+        for warnings_item_data in self.warnings:
+            warnings_item = warnings_item_data.to_dict()
+            warnings.append(warnings_item)
+
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
@@ -73,6 +82,7 @@ class ValidationResult:
                 "error": error,
                 "problems": problems,
                 "targets": targets,
+                "warnings": warnings,
             }
         )
 
@@ -80,6 +90,7 @@ class ValidationResult:
 
     @classmethod
     def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
+        from ..models.duplicate_warning import DuplicateWarning
         from ..models.error_object import ErrorObject
         from ..models.problem import Problem
         from ..models.target_validation import TargetValidation
@@ -120,6 +131,13 @@ class ValidationResult:
 
             targets.append(targets_item)
 
+        warnings = []
+        _warnings = d.pop("warnings")
+        for warnings_item_data in _warnings:
+            warnings_item = DuplicateWarning.from_dict(warnings_item_data)
+
+            warnings.append(warnings_item)
+
         validation_result = cls(
             valid=valid,
             status=status,
@@ -127,6 +145,7 @@ class ValidationResult:
             error=error,
             problems=problems,
             targets=targets,
+            warnings=warnings,
         )
 
         validation_result.additional_properties = d
