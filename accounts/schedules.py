@@ -77,3 +77,24 @@ def _wall_clock_instant(wall: dt.datetime, zone: zoneinfo.ZoneInfo) -> dt.dateti
     if instant.astimezone(zone).replace(tzinfo=None) != wall:
         return None
     return instant
+
+
+def slot_instants(schedule: Schedule, *, start: dt.datetime, weeks: int) -> Iterator[dt.datetime]:
+    """Every slot instant at or after `start` (aware) for `weeks` weeks, in order."""
+    slots = normalized_slots(schedule.slots)
+    if not slots:
+        return
+    for instant in _instants(slots, zone_of(schedule.time_zone), start, weeks + 1):
+        if instant >= start:
+            yield instant
+
+
+def is_slot_instant(schedule: Schedule, instant: dt.datetime) -> bool:
+    """Whether `instant` (aware) is one of the schedule's slot instants: a slot's wall-clock
+    time in its zone, at its first occurrence when the hour repeats."""
+    zone = zone_of(schedule.time_zone)
+    wall = instant.astimezone(zone).replace(tzinfo=None)
+    if wall.second or wall.microsecond:
+        return False
+    slot = {"day": DAYS[wall.weekday()], "time": f"{wall:%H:%M}"}
+    return slot in schedule.slots and _wall_clock_instant(wall, zone) == instant

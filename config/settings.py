@@ -379,6 +379,8 @@ SPECTACULAR_SETTINGS = {
         "WeekdayEnum": "accounts.schedules.DAYS",
         "AccountStatusEnum": "accounts.models.AccountStatus",
         "PublishStatusEnum": "publishing.models.PublishStatus",
+        "PublishModeEnum": "publishing.models.PublishMode",
+        "CreateModeEnum": "publishing.models.CREATE_MODES",
         "TargetStatusEnum": "publishing.models.TARGET_STATUSES",
         "AttemptStateEnum": "publishing.models.AttemptState",
         "MediaStateEnum": "media.models.MediaState",

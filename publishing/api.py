@@ -4,7 +4,7 @@ refuses them, the answer is 503 PUBLISH_DISPATCH_UNCERTAIN naming the publish.""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from typing import Any
 
@@ -16,15 +16,21 @@ from rest_framework.exceptions import ValidationError
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from config.errors import NotFound, ServiceUnavailable
+from config.errors import ApplicationError, InvalidRequest, NotFound, ServiceUnavailable
 from config.handlers import rendered_error
+from config.parsers import BoundedCSVParser, BoundedJSONParser
 from config.schema import api_operation
 from config.serializers import validated
-from publishing import approval, checks, handover, idempotency, inputs, lifecycle
+from publishing import approval, bulk, checks, handover, idempotency, inputs, lifecycle
 from publishing.models import IdempotencyKey, Publish, PublishMode
 from publishing.selectors import approvals_for, has_targets, publish_by_id, publishes_for, publishes_matching
 from publishing.serializers import (
     ApproveResponse,
+    BulkCreateEnvelope,
+    BulkCreateSerializer,
+    BulkDryRunResponse,
+    BulkQuerySerializer,
+    BulkResponse,
     ConfirmSerializer,
     CreatePublishSerializer,
     DiscardResponse,
@@ -45,6 +51,7 @@ from publishing.serializers import (
     update_changes,
 )
 from teams.authentication import Caller, get_caller
+from teams.services import quota_check
 
 
 def _caller(caller: Caller) -> inputs.Caller:
@@ -55,10 +62,13 @@ def _create_arguments(data: dict[str, Any], caller: Caller) -> dict[str, Any]:
     """A validated create body as `lifecycle.publish_create` (and its dry run,
     `checks.publish_check`) take it: without `publish_mode`, a body with `scheduled_at` is
     scheduled and one without is immediate."""
+    return {"team": caller.team, "caller": _caller(caller), **_request_fields(data)}
+
+
+def _request_fields(data: dict[str, Any]) -> dict[str, Any]:
+    """The fields of `lifecycle.CreateRequest` in a validated create body."""
     mode = data.get("publish_mode") or (PublishMode.SCHEDULED if data.get("scheduled_at") else PublishMode.IMMEDIATE)
     return {
-        "team": caller.team,
-        "caller": _caller(caller),
         "content": data["content"],
         "media_ids": ids_of(data["media_ids"]),
         "targets": target_inputs(data["targets"]),
@@ -183,6 +193,7 @@ def _invalid_body(exc: ValidationError) -> dict[str, Any]:
         "error": body["error"],
         "problems": problems,
         "targets": [],
+        "scheduled_at": None,
         "warnings": [],
     }
 
@@ -218,8 +229,164 @@ def _validation_body(result: checks.CreateCheck) -> dict[str, Any]:
         "error": error,
         "problems": [{"field": p.field, "code": p.code, "message": p.message} for p in result.problems],
         "targets": targets,
+        "scheduled_at": result.scheduled_at,
         "warnings": [w.as_dict() for w in result.warnings],
     }
+
+
+_BULK_DESCRIPTION = f"""\
+Creates up to {bulk.MAX_ROWS} publishes in one request, all of them or none. Each row is a
+create body (`POST /publishes`), `publish_mode: queue` included.
+
+- JSON: `{{"publishes": [<create body>, ...], "dry_run": false}}`.
+- CSV (`Content-Type: text/csv`, RFC 4180, UTF-8, a header row): columns `content`,
+  `account_ids` (space-separated), `publish_mode`, `scheduled_at`, `media_ids`
+  (space-separated); an empty cell is a field not given, another column is a 400. Add
+  `?dry_run=true` for a dry run.
+
+Every row is checked first, as the create checks one. When any row would be refused, nothing
+is created: 400 `INVALID_ROWS` with `error.details.rows = [{{"index", "problems"}}]`, the problem
+objects of `POST /publishes/validate` (a target's field named like `targets[0].content`).
+Otherwise 201 with the publishes in row order and `warnings`: the duplicate-content warnings of
+`POST /publishes`, each with its row's `index` (`[]` when none). Rows see the rows before them:
+queued rows take successive slots, and a row repeating an earlier row's text to the same account
+is warned of (refused, in a team that blocks duplicates). `dry_run: true` answers 200 with each
+row's verdict (the validate answer, with its `index`) and `meta.valid`/`meta.status` for the
+whole batch, and creates nothing.
+
+Every row submitted (not a draft) counts against `posts_per_month`: a batch over what is left
+is a 429 and creates nothing. The rate limit counts the request as one create. An
+`Idempotency-Key` covers the whole batch: a repeat replays the first answer. The body is at
+most 1 MB."""
+
+_BULK_EXAMPLE = OpenApiExample(
+    "Two posts, one queued",
+    request_only=True,
+    media_type="application/json",
+    value={
+        "publishes": [
+            {"content": "Monday tip", "targets": [{"account_id": "0193a6c0-1111-7aaa-8bbb-000000000001"}]},
+            {
+                "content": "Into the next free slot",
+                "targets": [{"account_id": "0193a6c0-1111-7aaa-8bbb-000000000001"}],
+                "publish_mode": "queue",
+            },
+        ],
+        "dry_run": False,
+    },
+)
+
+_BULK_CSV_EXAMPLE = OpenApiExample(
+    "The same as CSV",
+    request_only=True,
+    media_type="text/csv",
+    value=(
+        "content,account_ids,publish_mode,scheduled_at,media_ids\r\n"
+        "Monday tip,0193a6c0-1111-7aaa-8bbb-000000000001,,,\r\n"
+        '"Into the next free slot, again",0193a6c0-1111-7aaa-8bbb-000000000001,queue,,\r\n'
+    ),
+)
+
+
+def _bulk_bodies(request: Request) -> tuple[list[Any], bool]:
+    """The batch's create bodies and whether it is a dry run."""
+    query = validated(BulkQuerySerializer(data=request.query_params))
+    if (request.content_type or "").split(";")[0].strip().lower() == "text/csv":
+        return bulk.bodies_from_csv(request.data), query["dry_run"]  # type: ignore[arg-type]  # the CSV parser's dict
+    data = validated(BulkCreateEnvelope(data=request.data))
+    return data["publishes"], data["dry_run"] or query["dry_run"]
+
+
+def _row_requests(bodies: list[Any]) -> tuple[dict[int, Any], dict[int, dict[str, Any]]]:
+    """By row index, the validated create bodies, and the verdicts of the rows the create's
+    serializer refuses."""
+    valid: dict[int, Any] = {}
+    refused: dict[int, dict[str, Any]] = {}
+    for index, body in enumerate(bodies):
+        try:
+            valid[index] = validated(CreatePublishSerializer(data=body))
+        except ValidationError as exc:
+            refused[index] = _invalid_body(exc)
+    return valid, refused
+
+
+def _bulk_create(bodies: list[Any], caller: Caller, record: IdempotencyKey | None = None) -> dict[str, Any]:
+    valid, refused = _row_requests(bodies)
+    answer: dict[str, Any] = {}
+
+    def finish(publishes: list[Publish]) -> None:
+        answer["data"] = [publish_data(publish) for publish in publishes]
+        answer["warnings"] = [
+            {**warning.as_dict(), "index": index}
+            for index, publish in enumerate(publishes)
+            for warning in publish.duplicate_warnings
+        ]
+        if record is not None:
+            idempotency.idempotency_finish(record=record, status=status.HTTP_201_CREATED, body=answer)
+
+    if not refused:
+        requests = [lifecycle.CreateRequest(**_request_fields(valid[index])) for index in sorted(valid)]
+        try:
+            lifecycle.publish_create_many(team=caller.team, caller=_caller(caller), requests=requests, finish=finish)
+        except lifecycle.RowsInvalid as exc:
+            return _rows_refused(bodies, caller, valid, refused, exc.refusals)
+        return answer
+    return _rows_refused(bodies, caller, valid, refused, {})
+
+
+def _rows_refused(
+    bodies: list[Any],
+    caller: Caller,
+    valid: dict[int, Any],
+    refused: dict[int, dict[str, Any]],
+    create_refusals: Mapping[int, Exception],
+) -> dict[str, Any]:
+    """Raise the batch's 400: every row the create refused or would refuse, with its problems."""
+    rows = []
+    for index in range(len(bodies)):
+        verdict = refused.get(index) or _validation_body(
+            checks.publish_check(**_create_arguments(valid[index], caller))
+        )
+        problems = bulk.row_problems(verdict) if not verdict["valid"] else []
+        if not problems and index in create_refusals:  # a refusal only the batch meets (rows in its way)
+            _, body = rendered_error(create_refusals[index])
+            problems = [{"field": "", "code": body["error"]["code"], "message": body["error"]["message"]}]
+        if problems:
+            rows.append({"index": index, "problems": problems})
+    raise InvalidRequest(
+        f"{len(rows)} of {len(bodies)} rows cannot be created; nothing was created.",
+        code="INVALID_ROWS",
+        details={"rows": rows},
+    )
+
+
+def _dry_run(bodies: list[Any], caller: Caller) -> dict[str, Any]:
+    """Each row's verdict as the batch would meet it (queued rows after the rows before them),
+    and the batch's: 201, 400 or 429 (the rows submitted are more than the month has left)."""
+    valid, refused = _row_requests(bodies)
+    reserved: dict[str, set[Any]] = {}
+    verdicts = []
+    for index in range(len(bodies)):
+        if index in refused:
+            verdicts.append({"index": index, **refused[index]})
+            continue
+        arguments = _create_arguments(valid[index], caller)
+        verdict = _validation_body(checks.publish_check(**arguments, reserved=reserved))
+        at = verdict["scheduled_at"] or arguments["scheduled_at"]
+        if verdict["valid"] and at is not None:
+            for target in arguments["targets"]:
+                reserved.setdefault(str(target.account_id), set()).add(at)
+        verdicts.append({"index": index, **verdict})
+    batch_status: int = status.HTTP_201_CREATED
+    if not all(verdict["valid"] for verdict in verdicts):
+        batch_status = status.HTTP_400_BAD_REQUEST
+    else:
+        counted = sum(1 for index in valid if _request_fields(valid[index])["publish_mode"] != PublishMode.DRAFT)
+        try:
+            quota_check(team=caller.team, posts=counted)
+        except ApplicationError:
+            batch_status = status.HTTP_429_TOO_MANY_REQUESTS
+    return {"data": verdicts, "meta": {"valid": batch_status == status.HTTP_201_CREATED, "status": batch_status}}
 
 
 class PublishViewSet(viewsets.GenericViewSet[Publish]):
@@ -236,13 +403,17 @@ class PublishViewSet(viewsets.GenericViewSet[Publish]):
         "approve": "posts:write",
         "reject": "posts:write",
         "validate_create": "posts:write",
+        "bulk": "posts:write",
     }
     serializer_class = PublishSerializer
     http_method_names = ["get", "post", "patch", "delete", "head", "options"]
 
     @property
     def throttle_scope(self) -> str:
-        return {"create": "create_publish", "retry": "retry"}.get(self.action or "", "default")
+        # A batch counts as one create against the rate limit (its rows count against the quota).
+        return {"create": "create_publish", "bulk": "create_publish", "retry": "retry"}.get(
+            self.action or "", "default"
+        )
 
     @api_operation(
         scope="posts:write",
@@ -302,6 +473,37 @@ class PublishViewSet(viewsets.GenericViewSet[Publish]):
         except ValidationError as exc:
             return Response({"data": _invalid_body(exc)})
         return Response({"data": _validation_body(checks.publish_check(**_create_arguments(data, caller)))})
+
+    @api_operation(
+        scope="posts:write",
+        summary="Create many publishes at once",
+        description=_BULK_DESCRIPTION,
+        request={"application/json": BulkCreateSerializer, "text/csv": OpenApiTypes.STR},
+        parameters=[_IDEMPOTENCY_HEADER, BulkQuerySerializer],
+        examples=[_BULK_EXAMPLE, _BULK_CSV_EXAMPLE],
+        responses={201: OpenApiResponse(BulkResponse), 200: OpenApiResponse(BulkDryRunResponse)},
+        errors=(400, 409, 413),
+    )
+    @action(detail=False, methods=["post"], url_path="bulk", parser_classes=[BoundedJSONParser, BoundedCSVParser])
+    def bulk(self, request: Request) -> Response:
+        caller = get_caller(request)
+        bodies, dry_run = _bulk_bodies(request)
+        bulk.check_row_count(bodies)
+        if dry_run:
+            return Response(_dry_run(bodies, caller))
+        key = request.headers.get("Idempotency-Key")
+        if key is None:
+            return Response(_bulk_create(bodies, caller), status=status.HTTP_201_CREATED)
+        digest = idempotency.body_hash({"publishes": bodies})
+        record = idempotency.idempotency_begin(team=caller.team, key=key, digest=digest)
+        if record.state == "done":
+            return Response(record.response_body, status=record.response_status)
+        try:
+            answer = _bulk_create(bodies, caller, record)
+        except Exception:
+            idempotency.idempotency_abandon(record=record)
+            raise
+        return Response(answer, status=status.HTTP_201_CREATED)
 
     @api_operation(
         scope="posts:read",

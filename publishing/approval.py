@@ -13,7 +13,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from config.errors import InvalidRequest, NotFound
-from publishing import actions, handover, outbox
+from publishing import actions, handover, outbox, queue
 from publishing.inputs import Caller
 from publishing.models import ApprovalStatus, DeliveryJob, Id, Publish, PublishMode, ScheduledRelease, TargetState
 from publishing.status import derive_status, event_data, locked, settle
@@ -92,6 +92,7 @@ def publish_reject(*, team: Team, publish_id: Id, caller: Caller, reason: str = 
     if len(reason) > REASON_MAX_LENGTH:
         raise InvalidRequest(f"Keep the reason to {REASON_MAX_LENGTH} characters or fewer.", code="REASON_TOO_LONG")
     ScheduledRelease.objects.filter(publish=publish).delete()
+    queue.free_slots(publish)
     # A rejected retry keeps its targets' outcomes: published stays published, failed failed.
     move_targets(publish.targets.filter(state=TargetState.SCHEDULED), TargetState.DRAFT, updated_at=timezone.now())
     publish.approval_status = ApprovalStatus.REJECTED

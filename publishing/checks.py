@@ -11,7 +11,7 @@ written, counted against the quota or sent.
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -21,9 +21,9 @@ from accounts.models import SocialAccount
 from accounts.platforms.base import Post, Problem
 from accounts.platforms.registry import NoClient, client_for
 from config.errors import ApplicationError
-from publishing import approval, duplicate_content, inputs, lifecycle, validation
+from publishing import approval, duplicate_content, inputs, lifecycle, queue, validation
 from publishing.duplicate_content import DuplicateWarning
-from publishing.models import Id, Publish, PublishMode, Target
+from publishing.models import QUEUE_MODE, Id, Publish, PublishMode, Target
 from teams.models import Team
 from teams.services import quota_check
 
@@ -65,6 +65,9 @@ class CreateCheck:
     # The error the create would answer with (the first it meets, in the create's order), or
     # None when it would create the publish.
     refusal: ApplicationError | None = None
+    # When a queue create would be scheduled: the first free slot now (None for other modes,
+    # or when no slot suits).
+    scheduled_at: dt.datetime | None = None
     warnings: list[DuplicateWarning] = field(default_factory=list)
 
     @property
@@ -94,13 +97,15 @@ def publish_check(
     targets: Sequence[inputs.TargetInput],
     publish_mode: str,
     scheduled_at: dt.datetime | None,
+    reserved: Mapping[Any, Collection[dt.datetime]] | None = None,
     editing: Id | None = None,
 ) -> CreateCheck:
     """What `lifecycle.publish_create` with the same arguments would find wrong, all of it,
     without creating or counting anything. A problem the create reports for the request as a
     whole (no targets, the time, the month's quota used up, an account named twice, media
     that is not a ready upload)
-    is in `problems`; an account's or a post's is in its target's. `editing` names the stored
+    is in `problems`; an account's or a post's is in its target's. `reserved`: by account id,
+    slot instants a queue create must not take (those of a batch's earlier rows). `editing` names the stored
     publish the request would become (the dashboard's edit page): it is no duplicate of itself,
     and its duplicates are warnings only, since an edit does not refuse them."""
     first = _First()
@@ -127,16 +132,11 @@ def publish_check(
             first.note(refusal, rank=3)
         checks.append(TargetCheck(target.account_id, problems=[_problem(refusal, "account_id")] if refusal else []))
     usable = [(i, t) for i, t in enumerate(targets) if i not in refusals]
-    publish = Publish(team=team, content=content, publish_mode=publish_mode, scheduled_at=scheduled_at)
-    if editing is not None:
-        publish.pk = editing
-    rows = [Target(publish=publish, account_id=t.account_id, content=t.content) for t in targets]
-    warnings = duplicate_content.duplicates_of(team=team, publish=publish, rows=[rows[i] for i, _ in usable], now=now)
     try:
         posts = _effective_posts(team, content, media_ids, usable, found)
     except ApplicationError as exc:
         first.note(exc, rank=4)
-        return CreateCheck([*problems, _problem(exc, "media_ids")], checks, waits, first.error, warnings)
+        return CreateCheck([*problems, _problem(exc, "media_ids")], checks, waits, first.error)
     for index, account, post, thread in posts:
         checks[index] = _target_check(checks[index], account, post, thread)
     try:
@@ -144,9 +144,25 @@ def publish_check(
         validation.raise_for_problems(found_problems, unsupported_media_is_422=False)
     except ApplicationError as exc:
         first.note(exc, rank=5)
+    slot = None
+    if publish_mode == QUEUE_MODE and not refusals and targets:
+        try:
+            slot = queue.first_free_slot(
+                accounts=[found[t.account_id] for t in targets], now=now, reserved=reserved or {}
+            )
+        except ApplicationError as exc:
+            first.note(exc, rank=6)
+            problems.append(_problem(exc, "publish_mode"))
+    # A queue create goes at its slot, as the create decides it before looking for duplicates.
+    mode = PublishMode.SCHEDULED if slot is not None else publish_mode
+    publish = Publish(team=team, content=content, publish_mode=mode, scheduled_at=slot or scheduled_at)
+    if editing is not None:
+        publish.pk = editing
+    rows = [Target(publish=publish, account_id=t.account_id, content=t.content) for t in targets]
+    warnings = duplicate_content.duplicates_of(team=team, publish=publish, rows=[rows[i] for i, _ in usable], now=now)
     if editing is None:
         _refuse_duplicates(first, team, checks, rows, warnings)
-    return CreateCheck(problems, checks, waits, first.error, warnings)
+    return CreateCheck(problems, checks, waits, first.error, slot, warnings)
 
 
 def _refuse_duplicates(
@@ -156,7 +172,7 @@ def _refuse_duplicates(
     refusal = duplicate_content.refusal(team=team, found=warnings, rows=rows)
     if refusal is None:
         return
-    first.note(refusal, rank=6)
+    first.note(refusal, rank=7)
     repeated = {w.account_id: w for w in warnings}
     for index, check in enumerate(checks):
         if (warning := repeated.get(check.account_id)) is not None:

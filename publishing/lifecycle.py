@@ -22,18 +22,20 @@ only when, it moves into one of those outcomes.
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
 
 from config import db
-from config.errors import InvalidRequest, Unprocessable
-from publishing import actions, approval, duplicate_content, handover, idempotency, outbox, validation
+from config.errors import ApplicationError, InvalidRequest, Unprocessable
+from publishing import actions, approval, duplicate_content, handover, idempotency, outbox, queue, validation
 from publishing.edits import apply_retry_edits, patched_targets
 from publishing.inputs import Caller, TargetInput, with_thread
 from publishing.models import (
+    QUEUE_MODE,
     ApprovalStatus,
     DeliveryJob,
     Id,
@@ -71,6 +73,18 @@ def _check_future(scheduled_at: dt.datetime | None, *, now: dt.datetime) -> dt.d
 # --- create, update, discard ----------------------------------------------------------------
 
 
+@dataclass(frozen=True)
+class CreateRequest:
+    """One publish to create, as `publish_create` and `publish_create_many` take it.
+    `publish_mode` may be `queue`: scheduled at the first free posting-schedule slot."""
+
+    content: str
+    media_ids: list[str]
+    targets: Sequence[TargetInput]
+    publish_mode: str
+    scheduled_at: dt.datetime | None = None
+
+
 def publish_create(
     *,
     team: Team,
@@ -82,73 +96,134 @@ def publish_create(
     scheduled_at: dt.datetime | None,
     idempotency_key: IdempotencyKey | None = None,
 ) -> Publish:
-    """A new publish: immediate ones are queued, scheduled ones wait for their time, drafts
-    wait for confirm. A gated request (approval required, caller not owner/admin) is not
-    released until approved. The publishing quota is consumed here unless it is a draft. The
-    request's Idempotency-Key, when it has one, points at the publish from the same commit.
-    A text one of the accounts got within the team's window is a 409 when the team blocks
-    duplicates, else in the publish's `duplicate_warnings`."""
+    """A new publish: immediate ones are queued, scheduled ones wait for their time (a queue
+    create's time is the first free slot of its accounts' posting schedules), drafts wait for
+    confirm. A gated request (approval required, caller not owner/admin) is not released
+    until approved. The publishing quota is consumed here unless it is a draft. The request's
+    Idempotency-Key, when it has one, points at the publish from the same commit. A text one
+    of the accounts got within the team's window is a 409 when the team blocks duplicates,
+    else in the publish's `duplicate_warnings`."""
+    request = CreateRequest(content, media_ids, targets, publish_mode, scheduled_at)
     with transaction.atomic(durable=True):
-        now = timezone.now()
-        require_targets(targets)
-        check_schedule(publish_mode=publish_mode, scheduled_at=scheduled_at, now=now)
-        accounts = validation.accounts_by_id(team=team, account_ids=[t.account_id for t in targets])
-        publish = Publish(
-            team=team,
-            created_by=caller.user,
-            created_by_key=caller.key,
-            content=content,
-            media_ids=media_ids,
-            publish_mode=publish_mode,
-            scheduled_at=scheduled_at,
-            status=PublishStatus.DRAFT,
-            confirmed=publish_mode != PublishMode.DRAFT,
-        )
-        gated = approval.waits_for_approval(team=team, caller=caller, publish_mode=publish_mode)
-        released = publish_mode == PublishMode.IMMEDIATE and not gated
-        initial = _initial_state(publish_mode, released=released)
-        rows = [
-            with_thread(
-                Target(
-                    publish=publish,
-                    account=accounts[t.account_id],
-                    platform=accounts[t.account_id].platform,
-                    content=t.content,
-                    media_ids=t.media_ids,
-                    platform_settings=t.platform_settings or {},
-                    state=initial,
-                ),
-                t,
-            )
-            for t in targets
-        ]
-        validation.check_targets(publish, rows, accounts=accounts, unsupported_media_is_422=False)
-        publish.duplicate_warnings = duplicate_content.check(team=team, publish=publish, rows=rows, now=now)
-        jobs = outbox.queue(rows, now=now, publish_media=media_ids) if released else []
-        for job in jobs:  # handed over right after the commit, so written marked (handover.send_jobs)
-            job.enqueued_at = now
-        # Everything is decided in memory first, so each row is written once.
-        publish.status = derive_status([t.state for t in rows])
-        if gated:
-            publish.approval_status = ApprovalStatus.PENDING
-        if jobs:
-            publish.released_at = now
-        release = []
-        if publish_mode == PublishMode.SCHEDULED:
-            assert scheduled_at is not None  # noqa: S101 - checked above
-            release = [ScheduledRelease(publish=publish, due_at=scheduled_at)]
-        items = [item for row in rows for item in row.thread or ()]
-        db.insert([publish], rows, items, jobs, release)  # one statement
+        publish, jobs = _new_publish(team, caller, request, now=timezone.now())
         if idempotency_key is not None:
             idempotency.idempotency_created(record=idempotency_key, publish=publish)
-        if gated:
-            emit(team=team, event_type="post.pending_approval", data=event_data(publish, targets=rows))
         if publish.confirmed:
             # Last: the usage row stays locked until commit, so concurrent creates of one team
             # wait for each other only this long.
             quota_consume(team=team)
-        as_written(publish, rows)  # it answers for its targets without reading them back
     return handover.handed_over(publish, jobs)
+
+
+class RowsInvalid(InvalidRequest):
+    """Rows of a batch that a create would refuse, by index: nothing of the batch was created."""
+
+    def __init__(self, refusals: dict[int, ApplicationError]) -> None:
+        super().__init__("Some rows cannot be created; nothing was created.", code="INVALID_ROWS")
+        self.refusals = refusals
+
+
+def publish_create_many(
+    *,
+    team: Team,
+    caller: Caller,
+    requests: Sequence[CreateRequest],
+    finish: Callable[[list[Publish]], None] | None = None,
+) -> list[Publish]:
+    """Create every request, in order, in one transaction, or none: RowsInvalid names each
+    row the create refuses (its first problem), and a batch over the month's quota is
+    refused whole. Later rows see earlier ones (a queued row takes the slot after the last
+    row's). `finish`, when given, runs with the publishes inside the transaction (the batch's
+    Idempotency-Key records its answer there). The jobs are handed to the broker after the
+    commit; those it refuses are left to the relay, which sends them shortly."""
+    publishes: list[Publish] = []
+    jobs: list[DeliveryJob] = []
+    refusals: dict[int, ApplicationError] = {}
+    with transaction.atomic(durable=True):
+        now = timezone.now()
+        for index, request in enumerate(requests):
+            try:
+                publish, released = _new_publish(team, caller, request, now=now)
+            except ApplicationError as exc:
+                refusals[index] = exc
+                continue
+            publishes.append(publish)
+            jobs.extend(released)
+        if refusals:
+            raise RowsInvalid(refusals)
+        counted = sum(1 for publish in publishes if publish.confirmed)
+        if counted:
+            quota_consume(team=team, posts=counted)
+        if finish is not None:
+            finish(publishes)
+    handover.send_after_commit(jobs, quietly=True)  # any the broker refuses, the relay sends
+    return publishes
+
+
+def _new_publish(
+    team: Team, caller: Caller, request: CreateRequest, *, now: dt.datetime
+) -> tuple[Publish, list[DeliveryJob]]:
+    """Check and write one new publish inside the caller's transaction, without counting it;
+    its jobs, to hand over after the commit."""
+    publish_mode, scheduled_at, targets = request.publish_mode, request.scheduled_at, request.targets
+    require_targets(targets)
+    check_schedule(publish_mode=publish_mode, scheduled_at=scheduled_at, now=now)
+    accounts = validation.accounts_by_id(team=team, account_ids=[t.account_id for t in targets])
+    queued = publish_mode == QUEUE_MODE
+    if queued:
+        publish_mode = PublishMode.SCHEDULED
+    publish = Publish(
+        team=team,
+        created_by=caller.user,
+        created_by_key=caller.key,
+        content=request.content,
+        media_ids=request.media_ids,
+        publish_mode=publish_mode,
+        scheduled_at=scheduled_at,
+        status=PublishStatus.DRAFT,
+        confirmed=publish_mode != PublishMode.DRAFT,
+    )
+    gated = approval.waits_for_approval(team=team, caller=caller, publish_mode=publish_mode)
+    released = publish_mode == PublishMode.IMMEDIATE and not gated
+    initial = _initial_state(publish_mode, released=released)
+    rows = [
+        with_thread(
+            Target(
+                publish=publish,
+                account=accounts[t.account_id],
+                platform=accounts[t.account_id].platform,
+                content=t.content,
+                media_ids=t.media_ids,
+                platform_settings=t.platform_settings or {},
+                state=initial,
+            ),
+            t,
+        )
+        for t in targets
+    ]
+    validation.check_targets(publish, rows, accounts=accounts, unsupported_media_is_422=False)
+    if queued:
+        publish.scheduled_at = queue.take_slot(publish=publish, accounts=[row.account for row in rows], now=now)
+    publish.duplicate_warnings = duplicate_content.check(team=team, publish=publish, rows=rows, now=now)
+    jobs = outbox.queue(rows, now=now, publish_media=request.media_ids) if released else []
+    for job in jobs:  # handed over right after the commit, so written marked (handover.send_jobs)
+        job.enqueued_at = now
+    # Everything is decided in memory first, so each row is written once.
+    publish.status = derive_status([t.state for t in rows])
+    if gated:
+        publish.approval_status = ApprovalStatus.PENDING
+    if jobs:
+        publish.released_at = now
+    release = []
+    if publish_mode == PublishMode.SCHEDULED:
+        assert publish.scheduled_at is not None  # noqa: S101 - checked above, or the slot taken
+        release = [ScheduledRelease(publish=publish, due_at=publish.scheduled_at)]
+    items = [item for row in rows for item in row.thread or ()]
+    db.insert([publish], rows, items, jobs, release)  # one statement
+    if gated:
+        emit(team=team, event_type="post.pending_approval", data=event_data(publish, targets=rows))
+    as_written(publish, rows)  # it answers for its targets without reading them back
+    return publish, jobs
 
 
 def require_targets(targets: Sequence[TargetInput]) -> None:
@@ -162,7 +237,10 @@ def check_schedule(*, publish_mode: str, scheduled_at: dt.datetime | None, now: 
     if publish_mode == PublishMode.SCHEDULED or (scheduled_at is not None and publish_mode == PublishMode.DRAFT):
         _check_future(scheduled_at, now=now)
     elif scheduled_at is not None:
-        raise InvalidRequest("scheduled_at goes with publish_mode scheduled or draft.", code="SCHEDULED_AT_NOT_ALLOWED")
+        raise InvalidRequest(
+            "scheduled_at goes with publish_mode scheduled or draft (a queued publish takes its slot's time).",
+            code="SCHEDULED_AT_NOT_ALLOWED",
+        )
 
 
 def _initial_state(publish_mode: str, *, released: bool) -> TargetState:
@@ -318,6 +396,7 @@ def publish_reschedule(*, team: Team, publish_id: Id, scheduled_at: dt.datetime 
     moved = _check_future(scheduled_at, now=timezone.now())
     if moved != publish.scheduled_at:
         publish.scheduled_at = moved
+        queue.free_slots(publish)
         outbox.schedule(publish, moved)
         approval.regate(publish, caller)
     settle(publish)
@@ -331,6 +410,7 @@ def publish_unschedule(*, team: Team, publish_id: Id) -> Publish:
     given, is withdrawn with the submission: confirming again decides it afresh."""
     publish = _scheduled_waiting(team, publish_id)
     ScheduledRelease.objects.filter(publish=publish).delete()
+    queue.free_slots(publish)
     move_targets(publish.targets.all(), TargetState.DRAFT, updated_at=timezone.now())
     publish.publish_mode, publish.scheduled_at, publish.confirmed = PublishMode.DRAFT, None, False
     publish.approval_status, publish.approved_by, publish.approved_at = None, None, None

@@ -54,6 +54,12 @@ class PublishMode(models.TextChoices):
     DRAFT = "draft"
 
 
+# A create may also ask for the next free posting-schedule slot: the publish it makes is
+# `scheduled` at that slot (`publishing.queue`); no publish is stored in this mode.
+QUEUE_MODE = "queue"
+CREATE_MODES = [*PublishMode.choices, (QUEUE_MODE, "Queue")]
+
+
 class Publish(BaseModel):
     team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="publishes")
     created_by = models.ForeignKey(
@@ -282,6 +288,23 @@ class ScheduledRelease(BaseModel):
 
     def __str__(self) -> str:
         return f"release of {self.publish_id} at {self.due_at:%Y-%m-%d %H:%M}"
+
+
+class QueueSlot(BaseModel):
+    """A posting-schedule slot taken by a publish added to the queue: one row per account and
+    instant, so two queue creates can never take the same slot of one account. The row goes
+    when its publish is rescheduled, unscheduled or rejected; one left behind by any other
+    change is reclaimed by the next create that wants its slot (`publishing.queue`)."""
+
+    account = models.ForeignKey(SocialAccount, on_delete=models.CASCADE, related_name="+")
+    instant = models.DateTimeField()
+    publish = models.ForeignKey(Publish, on_delete=models.CASCADE, related_name="queue_slots")
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["account", "instant"], name="queue_slot_taken_once")]
+
+    def __str__(self) -> str:
+        return f"slot of {self.account_id} at {self.instant:%Y-%m-%d %H:%M}"
 
 
 class IdempotencyState(models.TextChoices):

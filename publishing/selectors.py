@@ -332,3 +332,18 @@ def scheduled_instants_for(*, account: SocialAccount, after: dt.datetime) -> set
     schedule slots they take."""
     targets = Target.objects.filter(account=account, state=TargetState.SCHEDULED, publish__scheduled_at__gt=after)
     return {at for at in targets.values_list("publish__scheduled_at", flat=True) if at is not None}
+
+
+def scheduled_instants_by_account(
+    *, accounts: Sequence[SocialAccount], start: dt.datetime
+) -> dict[Any, set[dt.datetime]]:
+    """By account id, the instants at or after `start` its scheduled targets, not yet sent,
+    go out at: the posting schedule slots they take."""
+    rows = Target.objects.filter(
+        account__in=accounts, state=TargetState.SCHEDULED, publish__scheduled_at__gte=start
+    ).values_list("account_id", "publish__scheduled_at")
+    taken: dict[Any, set[dt.datetime]] = {}
+    for account_id, instant in rows:
+        if instant is not None:
+            taken.setdefault(account_id, set()).add(instant)
+    return taken

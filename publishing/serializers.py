@@ -18,10 +18,10 @@ from config.schema import ErrorObjectSerializer, data_envelope
 from publishing import approval, inputs
 from publishing.duplicate_content import WARNING_CODES
 from publishing.models import (
+    CREATE_MODES,
     TARGET_STATUSES,
     DeliveryAttempt,
     Publish,
-    PublishMode,
     PublishStatus,
     Target,
     ThreadItem,
@@ -129,9 +129,12 @@ class CreatePublishSerializer(serializers.Serializer[Any]):
     )
     targets = TargetInputSerializer(many=True, allow_empty=False, max_length=50)  # type: ignore[call-arg]
     publish_mode = serializers.ChoiceField(
-        choices=PublishMode.choices,
+        choices=CREATE_MODES,
         required=False,
-        help_text="Default: `scheduled` when scheduled_at is given, else `immediate`.",
+        help_text=(
+            "Default: `scheduled` when scheduled_at is given, else `immediate`. `queue` (no scheduled_at): "
+            "scheduled at the first posting-schedule slot, a minute away or more, free for every target's account."
+        ),
     )
     scheduled_at = serializers.DateTimeField(
         required=False,
@@ -533,6 +536,13 @@ class ValidationResultSerializer(serializers.Serializer[Any]):
             "`details.targets` names only the first failing ones' problems and stops at the first error)."
         ),
     )
+    scheduled_at = serializers.DateTimeField(
+        allow_null=True,
+        help_text=(
+            "`publish_mode: queue`: the slot the publish would take if created now (another create may take "
+            "it first); null for other modes or when no slot suits."
+        ),
+    )
     warnings = DuplicateWarningSerializer(
         many=True, help_text="The create's duplicate-content warnings, as its answer would give them; [] when none."
     )
@@ -541,3 +551,54 @@ class ValidationResultSerializer(serializers.Serializer[Any]):
 ApproveResponse = data_envelope("ApproveResponse", ApproveSerializer())
 ValidationResponse = data_envelope("ValidationResponse", ValidationResultSerializer())
 DiscardResponse = data_envelope("DiscardResponse", DiscardedSerializer())
+
+
+# --- bulk --------------------------------------------------------------------------------------
+
+
+class BulkCreateEnvelope(serializers.Serializer[Any]):
+    """The JSON body of a batch as read: each row is checked by the create's own serializer
+    afterwards, so one bad row is reported by its index."""
+
+    publishes = serializers.ListField(child=serializers.DictField())
+    dry_run = serializers.BooleanField(required=False, default=False)
+
+
+class BulkCreateSerializer(serializers.Serializer[Any]):
+    publishes = CreatePublishSerializer(many=True, help_text="Create bodies, 1 to 500, as POST /publishes takes one.")
+    dry_run = serializers.BooleanField(
+        required=False, default=False, help_text="Check every row and answer the verdicts; create nothing."
+    )
+
+
+class BulkQuerySerializer(serializers.Serializer[Any]):
+    dry_run = serializers.BooleanField(
+        required=False, default=False, help_text="For a CSV body: check every row and create nothing."
+    )
+
+
+class BulkVerdictSerializer(ValidationResultSerializer):
+    index = serializers.IntegerField(help_text="The row's position in the batch, from 0.")
+
+
+class BulkMetaSerializer(serializers.Serializer[Any]):
+    valid = serializers.BooleanField(help_text="Whether the batch, sent without dry_run now, would be created.")
+    status = serializers.IntegerField(help_text="What the batch would answer: 201, 400 or 429 (quota).")
+
+
+class BulkWarningSerializer(DuplicateWarningSerializer):
+    index = serializers.IntegerField(help_text="The row whose publish it is about, from 0.")
+
+
+BulkResponse = inline_serializer(
+    name="BulkResponse",
+    fields={
+        "data": PublishSerializer(many=True),
+        "warnings": BulkWarningSerializer(
+            many=True, help_text="Rows whose text their account already got within the team's window; [] when none."
+        ),
+    },
+)
+BulkDryRunResponse = inline_serializer(
+    name="BulkDryRunResponse", fields={"data": BulkVerdictSerializer(many=True), "meta": BulkMetaSerializer()}
+)

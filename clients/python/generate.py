@@ -12,7 +12,8 @@ Three steps, the same for both modes:
    inline object property `<Schema><Property>`, and where a component already has that name
    (the `capabilities` of `Account` and the component `AccountCapabilities`) it drops the schema
    and every operation that uses it. Each such inline object becomes a component of its own,
-   named `<Schema><Property>Object`, and is referenced from where it was.
+   named `<Schema><Property>Object`, and is referenced from where it was. A request body that
+   may also be another type than JSON (CSV) is given to it as JSON only.
 3. openapi-python-client (configured by generator.yaml) writes the package socialpub._generated,
    which is never edited by hand.
 """
@@ -69,6 +70,14 @@ def for_generator(document: dict[str, Any]) -> dict[str, Any]:
                 hoisted = f"{clash}Object"
                 schemas[hoisted] = sub
                 schema["properties"][prop] = {"$ref": f"#/components/schemas/{hoisted}"}
+    # The generator knows JSON bodies only: an operation that also takes another type (the
+    # bulk create's CSV) is generated with its JSON body; the client sends CSV itself.
+    for operations in document.get("paths", {}).values():
+        for operation in operations.values():
+            content = operation.get("requestBody", {}).get("content", {}) if isinstance(operation, dict) else {}
+            if "application/json" in content:
+                for media_type in [name for name in content if name != "application/json"]:
+                    del content[media_type]
     return document
 
 

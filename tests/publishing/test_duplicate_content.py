@@ -11,6 +11,8 @@ import zoneinfo
 import pytest
 from django.utils import timezone
 
+from accounts.schedules import DAYS
+from accounts.services import posting_schedule_set
 from demo.seed import sandbox_account
 from publishing.models import Publish, PublishStatus
 from teams.caller_cache import forget_callers
@@ -290,3 +292,44 @@ def test_the_edit_page_check_does_not_find_the_post_a_duplicate_of_itself(api, c
     assert f'name="editing" value="{stored}"' in page.content.decode()
     assert (result["ok"], result["duplicates"]) == (True, [])
     assert _check(client, owner, accounts.x, content="Edit me")["ok"] is False  # a new post would repeat it
+
+
+# --- queue mode and batches ------------------------------------------------------------------------
+
+
+def test_a_queued_post_is_judged_at_the_slot_it_takes(api, owner, accounts):
+    in_five_days = DAYS[(timezone.now() + dt.timedelta(days=5)).weekday()]  # a slot four days or more away
+    posting_schedule_set(account=accounts.x, time_zone="UTC", slots=[{"day": in_five_days, "time": "09:00"}])
+    slot = _validate(api, owner.key, _body("Queued words", accounts.x, publish_mode="queue"))["scheduled_at"]
+    beside_the_slot = dt.datetime.fromisoformat(slot.replace("Z", "+00:00")) + dt.timedelta(hours=1)
+    first = _created(api, owner.key, _body("Queued words", accounts.x, scheduled_at=beside_the_slot.isoformat()))
+    assert _validate(api, owner.key, _body("Queued words", accounts.x))["warnings"] == []  # far from now
+
+    queued = _body("Queued words", accounts.x, publish_mode="queue")
+
+    assert _validate(api, owner.key, queued)["warnings"] == [_warning(accounts.x, first["data"]["id"])]
+    assert _created(api, owner.key, queued)["warnings"] == [_warning(accounts.x, first["data"]["id"])]
+
+
+def test_a_batch_answers_each_rows_warnings_with_its_index(api, owner, accounts):
+    earlier = _created(api, owner.key, _body("Batch words", accounts.x, scheduled_at=_at(1)))["data"]["id"]
+    rows = [_body("Fresh words", accounts.x), _body("Batch words", accounts.bluesky, accounts.x)]
+
+    response = api.as_(owner.key).post(f"{URL}/bulk", {"publishes": rows}, format="json")
+
+    assert response.status_code == 201, response.content
+    assert response.json()["warnings"] == [{**_warning(accounts.x, earlier), "index": 1}]
+
+
+def test_a_batch_in_a_team_that_blocks_duplicates_creates_nothing_and_names_the_row(api, owner, accounts):
+    _created(api, owner.key, _body("Batch words", accounts.x, scheduled_at=_at(1)))
+    _team_setting(owner.team, block_duplicates=True)
+    rows = [_body("Fresh words", accounts.x), _body("Batch words", accounts.x)]
+
+    response = api.as_(owner.key).post(f"{URL}/bulk", {"publishes": rows}, format="json")
+
+    assert response.status_code == 400
+    [row] = response.json()["error"]["details"]["rows"]
+    assert row["index"] == 1
+    assert [p["code"] for p in row["problems"]] == ["DUPLICATE_CONTENT"]
+    assert Publish.objects.count() == 1

@@ -37,8 +37,15 @@ from .approve_response import ApproveResponse
 from .attempt import Attempt
 from .attempt_state_enum import AttemptStateEnum
 from .blank_enum import BlankEnum
+from .bulk_create_request import BulkCreateRequest
+from .bulk_dry_run_response import BulkDryRunResponse
+from .bulk_meta import BulkMeta
+from .bulk_response import BulkResponse
+from .bulk_verdict import BulkVerdict
+from .bulk_warning import BulkWarning
 from .confirm_request import ConfirmRequest
 from .content_type_enum import ContentTypeEnum
+from .create_mode_enum import CreateModeEnum
 from .create_publish_request import CreatePublishRequest
 from .delivery_attempt import DeliveryAttempt
 from .discard_response import DiscardResponse
@@ -188,8 +195,15 @@ __all__ = (
     "Attempt",
     "AttemptStateEnum",
     "BlankEnum",
+    "BulkCreateRequest",
+    "BulkDryRunResponse",
+    "BulkMeta",
+    "BulkResponse",
+    "BulkVerdict",
+    "BulkWarning",
     "ConfirmRequest",
     "ContentTypeEnum",
+    "CreateModeEnum",
     "CreatePublishRequest",
     "DeliveryAttempt",
     "DiscardResponse",

@@ -8,7 +8,7 @@ from uuid import UUID
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
-from ..models.publish_mode_enum import PublishModeEnum
+from ..models.create_mode_enum import CreateModeEnum
 from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
@@ -25,9 +25,10 @@ class CreatePublishRequest:
         targets (list[TargetInputRequest]):
         content (str | Unset): Default text of every target. Default: ''.
         media_ids (list[UUID] | Unset): Ids of confirmed uploads (never URLs); default media of every target.
-        publish_mode (PublishModeEnum | Unset): * `immediate` - Immediate
+        publish_mode (CreateModeEnum | Unset): * `immediate` - Immediate
             * `scheduled` - Scheduled
             * `draft` - Draft
+            * `queue` - Queue
         scheduled_at (datetime.datetime | None | Unset): ISO 8601, in the future. Required for `scheduled`; on a draft,
             confirm schedules it.
     """
@@ -35,7 +36,7 @@ class CreatePublishRequest:
     targets: list[TargetInputRequest]
     content: str | Unset = ""
     media_ids: list[UUID] | Unset = UNSET
-    publish_mode: PublishModeEnum | Unset = UNSET
+    publish_mode: CreateModeEnum | Unset = UNSET
     scheduled_at: datetime.datetime | None | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
@@ -108,11 +109,11 @@ class CreatePublishRequest:
                 media_ids.append(media_ids_item)
 
         _publish_mode = d.pop("publish_mode", UNSET)
-        publish_mode: PublishModeEnum | Unset
+        publish_mode: CreateModeEnum | Unset
         if isinstance(_publish_mode, Unset):
             publish_mode = UNSET
         else:
-            publish_mode = PublishModeEnum(_publish_mode)
+            publish_mode = CreateModeEnum(_publish_mode)
 
         def _parse_scheduled_at(data: object) -> datetime.datetime | None | Unset:
             if data is None:

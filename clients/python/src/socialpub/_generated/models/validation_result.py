@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import datetime
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, Self, TypeVar, cast
 
@@ -29,6 +30,8 @@ class ValidationResult:
             quota.
         targets (list[TargetValidation]): Every target in request order, each with all of its problems (where the
             create's `details.targets` names only the first failing ones' problems and stops at the first error).
+        scheduled_at (datetime.datetime | None): `publish_mode: queue`: the slot the publish would take if created now
+            (another create may take it first); null for other modes or when no slot suits.
         warnings (list[DuplicateWarning]): The create's duplicate-content warnings, as its answer would give them; []
             when none.
     """
@@ -39,6 +42,7 @@ class ValidationResult:
     error: ErrorObject | None
     problems: list[Problem]
     targets: list[TargetValidation]
+    scheduled_at: datetime.datetime | None
     warnings: list[DuplicateWarning]
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
@@ -67,6 +71,12 @@ class ValidationResult:
             targets_item = targets_item_data.to_dict()
             targets.append(targets_item)
 
+        scheduled_at: None | str
+        if isinstance(self.scheduled_at, datetime.datetime):
+            scheduled_at = self.scheduled_at.isoformat()
+        else:
+            scheduled_at = self.scheduled_at
+
         warnings = []
         for warnings_item_data in self.warnings:
             warnings_item = warnings_item_data.to_dict()
@@ -82,6 +92,7 @@ class ValidationResult:
                 "error": error,
                 "problems": problems,
                 "targets": targets,
+                "scheduled_at": scheduled_at,
                 "warnings": warnings,
             }
         )
@@ -131,6 +142,21 @@ class ValidationResult:
 
             targets.append(targets_item)
 
+        def _parse_scheduled_at(data: object) -> datetime.datetime | None:
+            if data is None:
+                return data
+            try:
+                if not isinstance(data, str):
+                    raise TypeError()
+                scheduled_at_type_0 = datetime.datetime.fromisoformat(data)
+
+                return scheduled_at_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(datetime.datetime | None, data)
+
+        scheduled_at = _parse_scheduled_at(d.pop("scheduled_at"))
+
         warnings = []
         _warnings = d.pop("warnings")
         for warnings_item_data in _warnings:
@@ -145,6 +171,7 @@ class ValidationResult:
             error=error,
             problems=problems,
             targets=targets,
+            scheduled_at=scheduled_at,
             warnings=warnings,
         )
 
