@@ -47,6 +47,7 @@ from socialpub._generated.models import (
     PaginatedPublishList,
     PlatformEnum,
     Publish,
+    PublishCreatedResponse,
     PublishResponse,
     RejectRequest,
     TargetInputRequest,
@@ -184,7 +185,7 @@ class Client:
         call = partial(publishes_create.sync_detailed, client=self.api, body=body, idempotency_key=key)
         for attempt in range(1, CREATE_TRIES + 1):
             try:
-                return self._call(PublishResponse, call).data
+                return self._call(PublishCreatedResponse, call).data
             except (ApiError, ConnectionFailed) as exc:
                 if attempt == CREATE_TRIES or not _worth_retrying(exc):
                     raise
