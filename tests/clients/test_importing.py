@@ -106,14 +106,22 @@ def test_a_dry_run_prints_each_rows_verdict_and_creates_nothing(
     assert not any(tag in content for content in _contents(stack))
 
 
-def test_a_valid_dry_run_exits_0(socialpub: Socialpub, stack: LiveStack, tmp_path: Path) -> None:
-    x = stack.seed["accounts"]["acme"]["x"]
+def test_a_valid_dry_run_names_each_queued_rows_slot_and_exits_0(
+    socialpub: Socialpub, stack: LiveStack, tmp_path: Path
+) -> None:
+    bluesky = stack.seed["accounts"]["acme"]["bluesky"]
+    socialpub("schedule", bluesky, "--set", "sat 06:00", "sun 06:00", "--timezone", "UTC")
+    free = json.loads(socialpub("schedule", bluesky, "--json").out)["next_free_slots"]
+    document = HEADER + f"Would go,{bluesky},,,\nFirst,{bluesky},queue,,\nSecond,{bluesky},queue,,\n"
 
-    checked = socialpub("import", str(_csv(tmp_path, HEADER + f"Would go,{x},,,\n")), "--dry-run")
+    checked = socialpub("import", str(_csv(tmp_path, document)), "--dry-run")
 
     assert checked.code == 0, checked.err
+    slots = [f"{datetime.fromisoformat(slot):%Y-%m-%d %H:%M} UTC" for slot in free[:2]]
     assert checked.out.splitlines() == [
         "row 1 (line 2): ok",
+        f"row 2 (line 3): ok, scheduled at {slots[0]}",
+        f"row 3 (line 4): ok, scheduled at {slots[1]}",
         "dry run: every row would be created; nothing was created",
     ]
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import csv
 import io
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -80,7 +81,7 @@ def _verdicts(output: Output, rows: Rows, body: dict[str, Any]) -> None:
         name = rows.name(verdict["index"])
         problems = row_problems(verdict)
         if verdict["valid"]:
-            at = f", at {verdict['scheduled_at']}" if verdict.get("scheduled_at") else ""
+            at = f", scheduled at {_utc(verdict['scheduled_at'])}" if verdict.get("scheduled_at") else ""
             output.line(f"{name}: ok{at}")
         else:
             output.line(f"{name}: refused")
@@ -94,6 +95,11 @@ def _verdicts(output: Output, rows: Rows, body: dict[str, Any]) -> None:
         refused = sum(1 for verdict in body["data"] if not verdict["valid"])
         verdict = f"{refused} of {len(body['data'])} rows would be refused"
     output.line(f"dry run: {verdict}; nothing was created")
+
+
+def _utc(instant: str) -> str:
+    """An API instant as `headline` writes one: `2026-12-01 09:00 UTC`."""
+    return f"{datetime.fromisoformat(instant).astimezone(UTC):%Y-%m-%d %H:%M} UTC"
 
 
 def row_problems(verdict: dict[str, Any]) -> list[dict[str, Any]]:
