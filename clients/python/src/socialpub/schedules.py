@@ -15,13 +15,8 @@ from socialpub.output import Output
 
 
 def schedule(client: Client, args: argparse.Namespace, output: Output) -> int:
-    if args.set or args.clear or args.timezone:
-        current = client.schedule(args.account) if not (args.timezone and (args.set or args.clear)) else None
-        slots = [_slot(text) for text in args.set] if args.set or args.clear else _slots_of(current)
-        zone = args.timezone or (current.timezone if current else "UTC")
-        found = client.set_schedule(args.account, timezone=zone, slots=slots)
-    else:
-        found = client.schedule(args.account)
+    changing = args.set or args.clear or args.timezone
+    found = _replace(client, args) if changing else client.schedule(args.account)
     if output.as_json:
         output.json(found.to_dict())
         return 0
@@ -33,15 +28,21 @@ def schedule(client: Client, args: argparse.Namespace, output: Output) -> int:
     return 0
 
 
+def _replace(client: Client, args: argparse.Namespace) -> PostingSchedule:
+    """The schedule the options give; what they leave out (the zone, or the slots) stays."""
+    slots = [_slot(text) for text in args.set]
+    current = None if args.timezone and (args.set or args.clear) else client.schedule(args.account)
+    if current is not None and not (args.set or args.clear):
+        slots = [(str(slot.day), slot.time) for slot in current.slots]
+    zone = args.timezone or (current.timezone if current else "UTC")
+    return client.set_schedule(args.account, timezone=zone, slots=slots)
+
+
 def _slot(text: str) -> tuple[str, str]:
     parts = text.split()
     if len(parts) != 2:
         raise ClientError(f"--set: {text!r} is not a day and a time such as 'mon 09:00'")
     return parts[0], parts[1]
-
-
-def _slots_of(current: PostingSchedule | None) -> list[tuple[str, str]]:
-    return [(str(slot.day), slot.time) for slot in current.slots] if current else []
 
 
 def _zone(name: str) -> ZoneInfo | timezone:
