@@ -1,12 +1,14 @@
 """Duplicate content: a new publish's text that one of its accounts already got, or is set to
 get, within the team's window (`Team.duplicate_window_hours` before or after the new one goes).
 
-Texts are compared after trimming and collapsing whitespace; an empty text (a post of media
-only) is never a duplicate. What counts is a target still going out or gone: scheduled,
-queued, sending, processing, unknown or published, and the draft targets of a submitted
-publish waiting for approval. Failed targets, unconfirmed drafts, rejected publishes and
-discarded ones (deleted) do not. An earlier target's instant is when it was published, else
-its publish's time, else when that publish was made.
+Texts are compared after trimming and collapsing whitespace (`publishing.texts`), by the key
+each target stores of its text, so a check reads only the repeats however many posts the
+accounts have in the window; an empty text (a post of media only) is never a duplicate. What
+counts is a target still going out or gone: scheduled, queued, sending, processing, unknown or
+published, and the draft targets of a submitted publish waiting for approval. Failed targets,
+unconfirmed drafts, rejected publishes and discarded ones (deleted) do not. An earlier
+target's instant is when it was published, else its publish's time, else when that publish was
+made.
 
 The create and its dry run (`checks.publish_check`) both ask `duplicates_of`; the create
 refuses with 409 DUPLICATE_CONTENT when the team blocks duplicates (`check`), and otherwise
@@ -22,10 +24,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from django.db.models import Q
-
 from config.errors import Conflict
 from publishing.models import ApprovalStatus, Publish, PublishMode, Target, TargetState
+from publishing.texts import text_key
 from teams.models import Team
 
 CODE = "DUPLICATE_CONTENT"
@@ -58,10 +59,6 @@ class DuplicateWarning:
         return {"code": self.code, "account_id": self.account_id, "publish_id": self.publish_id}
 
 
-def normalized(text: str) -> str:
-    return " ".join(text.split())
-
-
 def instant_of(publish: Publish, *, now: dt.datetime) -> dt.datetime:
     """When a new publish goes: now for an immediate one, its time for a scheduled one, and for
     a draft its planned time, else now."""
@@ -74,50 +71,52 @@ def duplicates_of(*, team: Team, publish: Publish, rows: Sequence[Target], now: 
     """For each of `rows` (the new publish's targets, in order) whose effective text another
     publish of the team sent or sends to the same account within the window, one warning
     naming the most recently made such publish. One query for all the rows."""
-    texts = {str(row.account_id): normalized(publish.content if row.content is None else row.content) for row in rows}
-    texts = {account: text for account, text in texts.items() if text}
-    if not texts:
+    keys = {str(row.account_id): text_key(publish.content if row.content is None else row.content) for row in rows}
+    keys = {account: key for account, key in keys.items() if key}
+    if not keys:
         return []
     instant = instant_of(publish, now=now)
     window = dt.timedelta(hours=team.duplicate_window_hours)
     latest: dict[str, DuplicateWarning] = {}
-    for earlier in _earlier(team, publish, list(texts), instant - window, instant + window):
+    for earlier in _earlier(team, publish, keys, instant - window, instant + window):
         account = str(earlier["account_id"])
-        text = earlier["content"] if earlier["content"] is not None else earlier["publish__content"]
-        if normalized(text) == texts[account] and account not in latest:
-            at = earlier["published_at"] or earlier["publish__scheduled_at"] or earlier["publish__created_at"]
-            latest[account] = DuplicateWarning(account, str(earlier["publish_id"]), at)
+        if earlier["text_key"] == keys[account] and account not in latest:
+            latest[account] = DuplicateWarning(account, str(earlier["publish_id"]), earlier["at"])
     return [latest[str(row.account_id)] for row in rows if str(row.account_id) in latest]
 
 
 def _earlier(
-    team: Team, publish: Publish, account_ids: list[str], start: dt.datetime, end: dt.datetime
+    team: Team, publish: Publish, keys: dict[str, str], start: dt.datetime, end: dt.datetime
 ) -> list[dict[str, Any]]:
-    """The team's targets on `account_ids` going out or gone between `start` and `end`, newest
-    publish first. Each bound is on a plain column (no COALESCE), so the database can range over
-    it; which column holds a target's instant is spelled out instead."""
-    sent = Q(published_at__range=(start, end))
-    planned = Q(published_at__isnull=True, publish__scheduled_at__range=(start, end))
-    made = Q(published_at__isnull=True, publish__scheduled_at__isnull=True, publish__created_at__range=(start, end))
-    waiting = Q(state=TargetState.DRAFT, publish__confirmed=True, publish__approval_status=ApprovalStatus.PENDING)
+    """The team's targets on the accounts of `keys` (account id to text key) with one of those
+    keys, going out or gone between `start` and `end`, newest publish first. The database finds
+    the targets of those accounts with those keys (an index holds both); which of them count,
+    and when each goes, is decided here: they are the repeats alone, so few."""
     found = (
-        Target.objects.filter(
-            Q(state__in=_GOING) | waiting, publish__team=team, account_id__in=[uuid.UUID(a) for a in account_ids]
-        )
-        .filter(sent | planned | made)
+        Target.objects.filter(account_id__in=[uuid.UUID(a) for a in keys], text_key__in=set(keys.values()))
         .exclude(publish_id=publish.pk)
-        .order_by("-publish__created_at", "-publish_id")
-        .values(
+        .values_list(
             "account_id",
-            "content",
+            "text_key",
+            "state",
             "published_at",
             "publish_id",
-            "publish__content",
+            "publish__team_id",
+            "publish__confirmed",
+            "publish__approval_status",
             "publish__scheduled_at",
             "publish__created_at",
         )
     )
-    return [dict(row) for row in found]
+    rows = []
+    for account, key, state, published_at, publish_id, team_id, confirmed, approval, scheduled_at, created_at in found:
+        waiting = state == TargetState.DRAFT and confirmed and approval == ApprovalStatus.PENDING
+        at = published_at or scheduled_at or created_at
+        if team_id == team.pk and (state in _GOING or waiting) and start <= at <= end:
+            rows.append(
+                {"account_id": account, "text_key": key, "publish_id": publish_id, "at": at, "created_at": created_at}
+            )
+    return sorted(rows, key=lambda row: (row["created_at"], str(row["publish_id"])), reverse=True)
 
 
 def refusal(*, team: Team, found: Sequence[DuplicateWarning], rows: Sequence[Target]) -> Conflict | None:

@@ -204,6 +204,8 @@ def _new_publish(
     validation.check_targets(publish, rows, accounts=accounts, unsupported_media_is_422=False)
     if queued:
         publish.scheduled_at = queue.take_slot(publish=publish, accounts=[row.account for row in rows], now=now)
+    for row in rows:
+        row.rekey()
     publish.duplicate_warnings = duplicate_content.check(team=team, publish=publish, rows=rows, now=now)
     jobs = outbox.queue(rows, now=now, publish_media=request.media_ids) if released else []
     for job in jobs:  # handed over right after the commit, so written marked (handover.send_jobs)
@@ -260,7 +262,7 @@ def _save_thread(target: Target) -> None:
 
 _UPDATABLE = frozenset({"content", "media_ids", "targets", "scheduled_at"})
 # What an edit writes of a stored target: what it sends, never its state.
-_EDITED_FIELDS = ["content", "media_ids", "platform_settings", "updated_at"]
+_EDITED_FIELDS = ["content", "media_ids", "platform_settings", "text_key", "updated_at"]
 
 
 @transaction.atomic
@@ -298,6 +300,7 @@ def publish_update(*, team: Team, publish_id: Id, changes: Mapping[str, Any], ca
     keep = {t.account_id for t in rows}
     publish.targets.exclude(account_id__in=keep).delete()
     for target in rows:  # a new one is inserted; a kept one keeps its state
+        target.rekey()
         target.save(update_fields=None if target._state.adding else _EDITED_FIELDS)
         _save_thread(target)
     if publish.status == PublishStatus.SCHEDULED:
@@ -445,6 +448,8 @@ def _retried(team: Team, publish: Publish, caller: Caller, edits: Sequence[Mappi
     targets = list(publish.targets.select_related("account"))
     failed = [t for t in targets if t.state == TargetState.FAILED]
     edited = apply_retry_edits(publish, targets, edits)
+    for target in failed:
+        target.rekey()
     accounts = validation.accounts_by_id(team=team, account_ids=[str(t.account_id) for t in failed])
     validation.check_targets(publish, failed, accounts=accounts, unsupported_media_is_422=True)
     for target in failed:

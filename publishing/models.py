@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
 from django.db import models
@@ -19,6 +19,7 @@ from django.db.models import Q
 
 from accounts.models import SocialAccount
 from config.db import BaseModel
+from publishing.texts import text_key
 from teams.models import ApiKey, Team
 
 if TYPE_CHECKING:
@@ -155,6 +156,9 @@ class Target(BaseModel):
     # Reconciliation of processing and unknown targets: when to ask the platform next.
     next_check_at = models.DateTimeField(null=True, blank=True)
     checks = models.PositiveIntegerField(default=0)
+    # `publishing.texts.text_key` of the text it sends (its own, else the publish's), kept by
+    # `rekey` wherever either changes: duplicate checks look it up per account.
+    text_key = models.CharField(max_length=64, blank=True, default="", editable=False)
 
     # Not a column: a new or edited target's thread items, checked and written with it
     # (None: the stored items, if any, stand).
@@ -172,10 +176,20 @@ class Target(BaseModel):
         indexes = [
             models.Index(fields=["state", "next_check_at"]),
             models.Index(fields=["account", "state"]),
+            models.Index(fields=["account", "text_key"]),
         ]
 
     def __str__(self) -> str:
         return f"{self.platform} target {self.pk}"
+
+    def rekey(self) -> None:
+        """Set `text_key` from the text the target sends now (in memory)."""
+        self.text_key = text_key(self.publish.content if self.content is None else self.content)
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        if kwargs.get("update_fields") is None:  # a whole save writes a current key
+            self.rekey()
+        super().save(*args, **kwargs)
 
     @property
     def status(self) -> str:

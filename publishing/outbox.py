@@ -51,6 +51,7 @@ _QUEUED_FIELDS = [
     "content",
     "media_ids",
     "platform_settings",
+    "text_key",
 ]
 
 

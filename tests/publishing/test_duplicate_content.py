@@ -333,3 +333,23 @@ def test_a_batch_in_a_team_that_blocks_duplicates_creates_nothing_and_names_the_
     assert row["index"] == 1
     assert [p["code"] for p in row["problems"]] == ["DUPLICATE_CONTENT"]
     assert Publish.objects.count() == 1
+
+
+def test_tabs_and_line_breaks_count_as_spaces(api, owner, accounts):
+    first = _created(api, owner.key, _body("Big\tnews:\n\nwe ship  today ", accounts.bluesky, scheduled_at=_at(5)))
+
+    answer = _created(api, owner.key, _body("  Big news: we ship today", accounts.bluesky, scheduled_at=_at(6)))
+
+    assert answer["warnings"] == [_warning(accounts.bluesky, first["data"]["id"])]
+
+
+def test_an_edited_text_is_the_one_compared(api, owner, accounts):
+    draft = _created(api, owner.key, _body("Old words", accounts.bluesky, scheduled_at=_at(5)))
+    edited = api.as_(owner.key).patch(f"{URL}/{draft['data']['id']}", {"content": "New words"}, format="json")
+    assert edited.status_code == 200, edited.content
+
+    old = _created(api, owner.key, _body("Old words", accounts.bluesky, scheduled_at=_at(6)))
+    new = _created(api, owner.key, _body("New words", accounts.bluesky, scheduled_at=_at(7)))
+
+    assert old["warnings"] == []
+    assert new["warnings"] == [_warning(accounts.bluesky, draft["data"]["id"])]
