@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import datetime as dt
 import uuid
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -67,10 +67,65 @@ def instant_of(publish: Publish, *, now: dt.datetime) -> dt.datetime:
     return publish.scheduled_at
 
 
-def duplicates_of(*, team: Team, publish: Publish, rows: Sequence[Target], now: dt.datetime) -> list[DuplicateWarning]:
+# What is read of an earlier target: account_id, text_key, state, published_at, publish_id, and
+# its publish's team_id, confirmed, approval_status, scheduled_at and created_at.
+_FIELDS = (
+    "account_id",
+    "text_key",
+    "state",
+    "published_at",
+    "publish_id",
+    "publish__team_id",
+    "publish__confirmed",
+    "publish__approval_status",
+    "publish__scheduled_at",
+    "publish__created_at",
+)
+
+
+class Known:
+    """The earlier targets a batch of creates is compared with: read once for every account and
+    text of the batch, then each publish the batch makes is added, so later rows see earlier
+    ones and the batch asks the database once."""
+
+    def __init__(self, *, team: Team, texts: Iterable[tuple[str, str | None]]) -> None:
+        """`texts`: (account id, text) of every target of the batch."""
+        pairs = {(account, text_key(text)) for account, text in texts}
+        keys = {key for _, key in pairs if key}
+        accounts = {account for account, key in pairs if key}
+        self.team = team
+        self.rows: list[tuple[Any, ...]] = []
+        if keys:
+            found = Target.objects.filter(
+                publish__team=team, account_id__in=[uuid.UUID(a) for a in accounts], text_key__in=keys
+            )
+            self.rows = list(found.values_list(*_FIELDS))
+
+    def add(self, publish: Publish, rows: Sequence[Target]) -> None:
+        for row in rows:
+            self.rows.append(
+                (
+                    row.account_id,
+                    row.text_key,
+                    row.state,
+                    row.published_at,
+                    publish.pk,
+                    publish.team_id,
+                    publish.confirmed,
+                    publish.approval_status,
+                    publish.scheduled_at,
+                    publish.created_at,
+                )
+            )
+
+
+def duplicates_of(
+    *, team: Team, publish: Publish, rows: Sequence[Target], now: dt.datetime, known: Known | None = None
+) -> list[DuplicateWarning]:
     """For each of `rows` (the new publish's targets, in order) whose effective text another
     publish of the team sent or sends to the same account within the window, one warning
-    naming the most recently made such publish. One query for all the rows."""
+    naming the most recently made such publish. One query for all the rows, or none when a
+    batch's `known` targets are given."""
     keys = {str(row.account_id): text_key(publish.content if row.content is None else row.content) for row in rows}
     keys = {account: key for account, key in keys.items() if key}
     if not keys:
@@ -78,7 +133,7 @@ def duplicates_of(*, team: Team, publish: Publish, rows: Sequence[Target], now: 
     instant = instant_of(publish, now=now)
     window = dt.timedelta(hours=team.duplicate_window_hours)
     latest: dict[str, DuplicateWarning] = {}
-    for earlier in _earlier(team, publish, keys, instant - window, instant + window):
+    for earlier in _earlier(team, publish, keys, instant - window, instant + window, known):
         account = str(earlier["account_id"])
         if earlier["text_key"] == keys[account] and account not in latest:
             latest[account] = DuplicateWarning(account, str(earlier["publish_id"]), earlier["at"])
@@ -86,30 +141,21 @@ def duplicates_of(*, team: Team, publish: Publish, rows: Sequence[Target], now: 
 
 
 def _earlier(
-    team: Team, publish: Publish, keys: dict[str, str], start: dt.datetime, end: dt.datetime
+    team: Team, publish: Publish, keys: dict[str, str], start: dt.datetime, end: dt.datetime, known: Known | None
 ) -> list[dict[str, Any]]:
     """The team's targets on the accounts of `keys` (account id to text key) with one of those
     keys, going out or gone between `start` and `end`, newest publish first. The database finds
     the targets of those accounts with those keys (an index holds both); which of them count,
     and when each goes, is decided here: they are the repeats alone, so few."""
-    found = (
-        Target.objects.filter(account_id__in=[uuid.UUID(a) for a in keys], text_key__in=set(keys.values()))
-        .exclude(publish_id=publish.pk)
-        .values_list(
-            "account_id",
-            "text_key",
-            "state",
-            "published_at",
-            "publish_id",
-            "publish__team_id",
-            "publish__confirmed",
-            "publish__approval_status",
-            "publish__scheduled_at",
-            "publish__created_at",
-        )
-    )
+    if known is None:
+        query = Target.objects.filter(account_id__in=[uuid.UUID(a) for a in keys], text_key__in=set(keys.values()))
+        found: Iterable[tuple[Any, ...]] = query.values_list(*_FIELDS)
+    else:
+        found = known.rows
     rows = []
     for account, key, state, published_at, publish_id, team_id, confirmed, approval, scheduled_at, created_at in found:
+        if str(publish_id) == str(publish.pk) or keys.get(str(account)) != key:
+            continue
         waiting = state == TargetState.DRAFT and confirmed and approval == ApprovalStatus.PENDING
         at = published_at or scheduled_at or created_at
         if team_id == team.pk and (state in _GOING or waiting) and start <= at <= end:
@@ -133,9 +179,11 @@ def refusal(*, team: Team, found: Sequence[DuplicateWarning], rows: Sequence[Tar
     )
 
 
-def check(*, team: Team, publish: Publish, rows: Sequence[Target], now: dt.datetime) -> list[DuplicateWarning]:
+def check(
+    *, team: Team, publish: Publish, rows: Sequence[Target], now: dt.datetime, known: Known | None = None
+) -> list[DuplicateWarning]:
     """`duplicates_of`, raising the 409 instead when the team blocks duplicates."""
-    found = duplicates_of(team=team, publish=publish, rows=rows, now=now)
+    found = duplicates_of(team=team, publish=publish, rows=rows, now=now, known=known)
     if (refused := refusal(team=team, found=found, rows=rows)) is not None:
         raise refused
     return found

@@ -22,6 +22,7 @@ only when, it moves into one of those outcomes.
 from __future__ import annotations
 
 import datetime as dt
+import uuid
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -141,9 +142,10 @@ def publish_create_many(
     refusals: dict[int, ApplicationError] = {}
     with transaction.atomic(durable=True):
         now = timezone.now()
+        known = duplicate_content.Known(team=team, texts=_batch_texts(requests))
         for index, request in enumerate(requests):
             try:
-                publish, released = _new_publish(team, caller, request, now=now)
+                publish, released = _new_publish(team, caller, request, now=now, known=known)
             except ApplicationError as exc:
                 refusals[index] = exc
                 continue
@@ -160,11 +162,30 @@ def publish_create_many(
     return publishes
 
 
+def _batch_texts(requests: Sequence[CreateRequest]) -> list[tuple[str, str | None]]:
+    """(account id, text) of every target of a batch whose account id is one."""
+    texts: list[tuple[str, str | None]] = []
+    for request in requests:
+        for target in request.targets:
+            try:
+                account = str(uuid.UUID(str(target.account_id)))
+            except ValueError:
+                continue  # the row's own check refuses it
+            texts.append((account, request.content if target.content is None else target.content))
+    return texts
+
+
 def _new_publish(
-    team: Team, caller: Caller, request: CreateRequest, *, now: dt.datetime
+    team: Team,
+    caller: Caller,
+    request: CreateRequest,
+    *,
+    now: dt.datetime,
+    known: duplicate_content.Known | None = None,
 ) -> tuple[Publish, list[DeliveryJob]]:
     """Check and write one new publish inside the caller's transaction, without counting it;
-    its jobs, to hand over after the commit."""
+    its jobs, to hand over after the commit. `known`: a batch's earlier targets, for the
+    duplicate check (it reads the database when None)."""
     publish_mode, scheduled_at, targets = request.publish_mode, request.scheduled_at, request.targets
     require_targets(targets)
     check_schedule(publish_mode=publish_mode, scheduled_at=scheduled_at, now=now)
@@ -206,7 +227,7 @@ def _new_publish(
         publish.scheduled_at = queue.take_slot(publish=publish, accounts=[row.account for row in rows], now=now)
     for row in rows:
         row.rekey()
-    publish.duplicate_warnings = duplicate_content.check(team=team, publish=publish, rows=rows, now=now)
+    publish.duplicate_warnings = duplicate_content.check(team=team, publish=publish, rows=rows, now=now, known=known)
     jobs = outbox.queue(rows, now=now, publish_media=request.media_ids) if released else []
     for job in jobs:  # handed over right after the commit, so written marked (handover.send_jobs)
         job.enqueued_at = now
@@ -222,6 +243,8 @@ def _new_publish(
         release = [ScheduledRelease(publish=publish, due_at=publish.scheduled_at)]
     items = [item for row in rows for item in row.thread or ()]
     db.insert([publish], rows, items, jobs, release)  # one statement
+    if known is not None:
+        known.add(publish, rows)
     if gated:
         emit(team=team, event_type="post.pending_approval", data=event_data(publish, targets=rows))
     as_written(publish, rows)  # it answers for its targets without reading them back
