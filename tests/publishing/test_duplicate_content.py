@@ -353,3 +353,13 @@ def test_an_edited_text_is_the_one_compared(api, owner, accounts):
 
     assert old["warnings"] == []
     assert new["warnings"] == [_warning(accounts.bluesky, draft["data"]["id"])]
+
+
+def test_a_row_repeating_an_earlier_row_of_its_batch_is_warned_of(api, owner, accounts):
+    rows = [_body("Said twice", accounts.x), _body("Something else", accounts.x), _body("Said  twice", accounts.x)]
+
+    response = api.as_(owner.key).post(f"{URL}/bulk", {"publishes": rows}, format="json")
+
+    assert response.status_code == 201, response.content
+    first = response.json()["data"][0]["id"]
+    assert response.json()["warnings"] == [{**_warning(accounts.x, first), "index": 2}]
