@@ -40,7 +40,7 @@ from media import services as media_services
 from media.models import ALT_TEXT_MAX_LENGTH, CONTENT_TYPES, MediaUpload
 from media.selectors import media_pull_url, ready_media_by_ids
 from publishing import approval, checks, handover, lifecycle, link_cards, preview, validation
-from publishing.models import Publish, PublishMode, ThreadItem
+from publishing.models import QUEUE_MODE, Publish, PublishMode, ThreadItem
 from publishing.serializers import CreatePublishSerializer, ids_of, target_inputs
 from publishing.views import compose_form as form
 from publishing.views import dashboard_caller
@@ -49,6 +49,8 @@ from teams.dashboard import page_context, requested_membership, signed_in_user
 from teams.models import Membership, Team
 
 TEMPLATE = "publishing/compose.html"
+# A queue slot as the flash names it: "Mon 30 Nov, 09:00", with the team's zone after it.
+QUEUED_AT = "%a %d %b, %H:%M"
 
 
 def team_accounts(team: Team, *, targeted: Collection[str] = ()) -> QuerySet[SocialAccount]:
@@ -151,10 +153,12 @@ def _submit(request: HttpRequest, membership: Membership, accounts: list[SocialA
     account_ids = request.POST.getlist("account")  # the body's targets, in order
     # Without a button's choice (a script's submit), nothing is sent: it is kept as a draft.
     mode = request.POST.get("publish_mode", PublishMode.DRAFT)
+    extra: dict[str, Any] = {}
     if refused := save_alt_texts(membership.team, request.POST):
         return render_form(request, membership, accounts, refused, status=400)
     try:
-        body = form.create_body(request.POST, platforms, with_time=mode != PublishMode.IMMEDIATE)
+        # "Publish now" means now and "Add to queue" the first free slot, whatever the time field holds.
+        body = form.create_body(request.POST, platforms, with_time=mode not in (PublishMode.IMMEDIATE, QUEUE_MODE))
         publish = _create(request, membership, {**body, "publish_mode": mode})
     except handover.PublishDispatchUncertain as exc:  # saved; the relay sends it within minutes
         return _sent(request, membership, exc.publish, sent=False)
@@ -162,14 +166,24 @@ def _submit(request: HttpRequest, membership: Membership, accounts: list[SocialA
         problems, status = form.problems_of_serializer(exc.detail, account_ids), 400
     except ApplicationError as exc:
         problems, status = form.problems_of_error(exc, account_ids), exc.status_code
+        if exc.code == "NO_QUEUE_SLOTS":
+            extra["unscheduled_account"] = _unscheduled_account(exc, accounts)
     else:
-        return _sent(request, membership, publish, sent=True)
+        return _sent(request, membership, publish, sent=True, queued=mode == QUEUE_MODE)
     shown = problems.shown_on({str(a.pk) for a in accounts})
-    return render_form(request, membership, accounts, shown, status=status)
+    return render_form(request, membership, accounts, shown, status=status, **extra)
 
 
-def _sent(request: HttpRequest, membership: Membership, publish: Publish, *, sent: bool) -> HttpResponse:
-    messages.success(request, _outcome(publish, sent))
+def _unscheduled_account(exc: ApplicationError, accounts: list[SocialAccount]) -> SocialAccount | None:
+    """The account a queue create found without posting-schedule slots, for a link to its schedule."""
+    account_id = (exc.details or {}).get("account_id")
+    return next((a for a in accounts if str(a.pk) == account_id), None)
+
+
+def _sent(
+    request: HttpRequest, membership: Membership, publish: Publish, *, sent: bool, queued: bool = False
+) -> HttpResponse:
+    messages.success(request, _outcome(publish, sent, queued=queued))
     # By its keyword: the API's route of a publish has the same name and takes `pk`.
     detail = reverse("dashboard-publish", kwargs={"publish_id": publish.pk})
     return redirect(f"{detail}?team={membership.team.pk}")
@@ -188,8 +202,12 @@ def _create(request: HttpRequest, membership: Membership, body: dict[str, Any]) 
     )
 
 
-def _outcome(publish: Publish, sent: bool) -> str:
+def _outcome(publish: Publish, sent: bool, *, queued: bool = False) -> str:
     named = capfirst(excerpt(publish))
+    if queued and publish.scheduled_at:
+        when = f"Queued for {local_text(publish.scheduled_at, QUEUED_AT)}"
+        waiting = ", once the team's owner or an admin approves it" if publish.approval_status else ""
+        return f"{when}: {excerpt(publish)}{waiting}."
     if publish.approval_status:
         return f"{named} is waiting for approval by the team's owner or an admin."
     if publish.publish_mode == PublishMode.DRAFT:
