@@ -28,6 +28,7 @@ from django.db.models import Q, QuerySet
 from django.http import HttpRequest, HttpResponse, JsonResponse, QueryDict
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.text import capfirst
 from django.views.decorators.http import require_GET, require_POST
 from rest_framework.exceptions import ValidationError
@@ -39,7 +40,7 @@ from config.serializers import validated
 from media import services as media_services
 from media.models import ALT_TEXT_MAX_LENGTH, CONTENT_TYPES, MediaUpload
 from media.selectors import media_pull_url, ready_media_by_ids
-from publishing import approval, checks, handover, lifecycle, link_cards, preview, validation
+from publishing import approval, checks, handover, lifecycle, link_cards, preview, queue, validation
 from publishing.models import QUEUE_MODE, Publish, PublishMode, ThreadItem
 from publishing.serializers import CreatePublishSerializer, ids_of, target_inputs
 from publishing.views import compose_form as form
@@ -166,7 +167,8 @@ def _submit(request: HttpRequest, membership: Membership, accounts: list[SocialA
         problems, status = form.problems_of_serializer(exc.detail, account_ids), 400
     except ApplicationError as exc:
         problems, status = form.problems_of_error(exc, account_ids), exc.status_code
-        if exc.code == "NO_QUEUE_SLOTS":
+        if exc.code == "NO_QUEUE_SLOTS":  # shown in the queue's line, which the live check redraws
+            extra["queue_problem"] = " ".join(problems.top.pop("publish_mode", []))
             extra["unscheduled_account"] = _unscheduled_account(exc, accounts)
     else:
         return _sent(request, membership, publish, sent=True, queued=mode == QUEUE_MODE)
@@ -242,7 +244,31 @@ def check(request: HttpRequest) -> JsonResponse:
         scheduled_at=data.get("scheduled_at"),
     )
     # The preview's text, cut where each network stops, beside the API's own answer.
-    return JsonResponse({**form.check_in_words(result.as_dict()), "previews": preview.check_previews(result.targets)})
+    answer = {**form.check_in_words(result.as_dict()), "previews": preview.check_previews(result.targets)}
+    return JsonResponse({**answer, "queue": _queue_state(membership.team, account_ids)})
+
+
+def _queue_state(team: Team, account_ids: list[str]) -> dict[str, str]:
+    """What "Add to queue" would do now: the next free slot of the chosen accounts, or why
+    there is none (with the schedule page of the account that has no slots); nothing until
+    every chosen account is one of the team's."""
+    wanted = [i for i in dict.fromkeys(account_ids) if _is_uuid(i)]
+    accounts = list(team_accounts(team).filter(pk__in=wanted)) if wanted else []
+    if not accounts or len(accounts) != len(account_ids):
+        return {}
+    try:
+        slot = queue.first_free_slot(accounts=accounts, now=timezone.now())
+    except ApplicationError as exc:
+        state = {"problem": form.in_words("publish_mode", exc.message)}
+        if (account := _unscheduled_account(exc, accounts)) is not None:
+            schedule = reverse("dashboard-account-schedule", kwargs={"account_id": account.pk})
+            state |= {"schedule_url": f"{schedule}?team={team.pk}", "schedule_text": _schedule_link(account)}
+        return state
+    return {"next_slot": f"Next free slot: {local_text(slot, QUEUED_AT)}."}
+
+
+def _schedule_link(account: SocialAccount) -> str:
+    return f"Set the posting schedule of {account}"
 
 
 @login_required

@@ -136,6 +136,7 @@
       return [entry.account_id, entry];
     }));
     drawCounts(byAccount);
+    drawQueue(result.queue);
     // A post that is ready has no problem left to show, whatever a refused submit or a failed
     // upload said before.
     if (result.ok) keepProblems = false;
@@ -144,6 +145,20 @@
       return sum + (entry.problems || []).length;
     }, 0);
     state.textContent = result.ok ? "Ready to send." : problems + (problems === 1 ? " problem" : " problems") + " to fix before sending.";
+  }
+
+  // "Add to queue": the chosen accounts' next free slot, or why there is none and where to set it.
+  const queueState = document.getElementById("queue-state");
+  function drawQueue(queue) {
+    if (!queueState) return;
+    queue = queue || {};
+    queueState.replaceChildren();
+    if (queue.problem) {
+      queueState.append(element("span", { class: "problem-text" }, queue.problem));
+      if (queue.schedule_url) queueState.append(" ", element("a", { href: queue.schedule_url }, queue.schedule_text));
+    } else if (queue.next_slot) {
+      queueState.append(queue.next_slot);
+    }
   }
 
   // The customize box's summary says which text the account gets: the post's, its own, or none.

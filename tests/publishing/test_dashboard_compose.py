@@ -721,11 +721,36 @@ def test_add_to_queue_without_a_posting_schedule_says_so_and_links_to_it(client,
     page = response.content.decode()
     assert response.status_code == 400
     assert Publish.objects.count() == 0
-    assert _problem_text(page, "queue-problem") == (
-        f"{accounts.x} has no posting schedule yet: set its slots, or pick a time."
-    )
+    said = f"{accounts.x} has no posting schedule yet: set its slots, or pick a time."
     schedule = f"/dashboard/accounts/{accounts.x.pk}/schedule/?team={owner.team.pk}"
+    assert f'<span class="problem-text">{html.escape(said)}</span>' in page
     assert f'<a href="{schedule}">Set the posting schedule of {accounts.x}</a>' in page
+
+
+def test_the_live_check_says_when_the_queue_would_send_the_post(client, owner, accounts):
+    posting_schedule_set(account=accounts.x, time_zone="UTC", slots=EVERY_DAY_AT_NINE)
+
+    result = _check(client, owner, accounts.x)
+
+    assert re.fullmatch(r"Next free slot: \w{3} \d\d \w{3}, 09:00 UTC\.", result["queue"]["next_slot"])
+
+
+def test_the_live_check_says_which_account_has_no_posting_schedule(client, owner, accounts):
+    posting_schedule_set(account=accounts.x, time_zone="UTC", slots=EVERY_DAY_AT_NINE)
+
+    result = _check(client, owner, accounts.x, accounts.bluesky)
+
+    assert result["queue"] == {
+        "problem": f"{accounts.bluesky} has no posting schedule yet: set its slots, or pick a time.",
+        "schedule_url": f"/dashboard/accounts/{accounts.bluesky.pk}/schedule/?team={owner.team.pk}",
+        "schedule_text": f"Set the posting schedule of {accounts.bluesky}",
+    }
+
+
+def test_the_live_check_says_nothing_of_the_queue_for_another_teams_account(client, owner, outsider, accounts):
+    theirs = sandbox_account(outsider.team, "bluesky")
+
+    assert _check(client, owner, accounts.x, theirs)["queue"] == {}
 
 
 def test_the_page_offers_add_to_queue_beside_schedule(client, owner, accounts):
