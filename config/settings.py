@@ -385,6 +385,7 @@ SPECTACULAR_SETTINGS = {
         "AttemptStateEnum": "publishing.models.AttemptState",
         "MediaStateEnum": "media.models.MediaState",
         "WebhookDeliveryStatusEnum": "webhooks.models.DeliveryState",
+        "WarningCodeEnum": "publishing.duplicate_content.WARNING_CODES",
     },
 }
 

@@ -36,8 +36,10 @@ server: MCPServer[Any] = MCPServer(
         "Publishes posts to X, Instagram, TikTok, YouTube, Facebook, LinkedIn, Pinterest, Threads and "
         "Bluesky. Find account ids with list_accounts, check a post with validate_publish, send or schedule "
         "it with create_publish, then follow it with get_publish until its status is published, failed "
-        "or partial. Media is attached by id: upload_media_from_url, wait for fetch_status done, "
-        "confirm_media_upload, then pass the id in media_ids."
+        "or partial. publish_mode queue takes the first free slot of each account's posting schedule "
+        "(get_posting_schedule, set_posting_schedule); bulk_create_publishes creates many posts at once, "
+        "all or none, and checks them first with dry_run. Media is attached by id: upload_media_from_url, "
+        "wait for fetch_status done, confirm_media_upload, then pass the id in media_ids."
     ),
 )
 
@@ -45,6 +47,7 @@ Platform = Literal["x", "instagram", "tiktok", "youtube", "facebook", "linkedin"
 AccountStatus = Literal["active", "expired", "disabled"]
 PublishStatus = Literal["draft", "scheduled", "publishing", "processing", "published", "failed", "partial"]
 ContentType = Literal["image/jpeg", "image/png", "image/gif", "image/webp", "video/mp4", "video/quicktime"]
+Weekday = Literal["mon", "tue", "wed", "thu", "fri", "sat", "sun"]
 Uuid = Annotated[str, Field(description="An id (UUID) as the API returns it.")]
 Page = Annotated[int | None, Field(ge=1, description="Page number, from 1.")]
 PageSize = Annotated[int | None, Field(ge=1, le=100, description="Items per page (at most 100).")]
@@ -117,6 +120,31 @@ async def list_accounts(
     return await _api(ctx, "GET", "/accounts", params=params)
 
 
+class Slot(BaseModel):
+    day: Weekday
+    time: str = Field(description="Wall-clock time in the schedule's zone, HH:MM (00:00 to 23:59).")
+
+
+@server.tool(annotations=_READ)
+async def get_posting_schedule(ctx: Context, account_id: Uuid) -> CallToolResult:
+    """An account's posting schedule: its time zone, weekly slots and next free slot instants
+    (UTC), the slots publish_mode queue fills. Needs accounts:read."""
+    return await _api(ctx, "GET", f"/accounts/{account_id}/schedule")
+
+
+@server.tool(annotations=ToolAnnotations(read_only_hint=False, idempotent_hint=True, open_world_hint=False))
+async def set_posting_schedule(
+    ctx: Context,
+    account_id: Uuid,
+    timezone: Annotated[str, Field(description="IANA time zone name the slots are read in, e.g. Europe/Paris.")],
+    slots: Annotated[list[Slot], Field(description="The weekly slots, at most 168; an empty list clears them.")],
+) -> CallToolResult:
+    """Replaces an account's posting schedule (zone and weekly slots); answers it with its next
+    free slots. Needs accounts:write."""
+    body = {"timezone": timezone, "slots": [slot.model_dump() for slot in slots]}
+    return await _api(ctx, "PUT", f"/accounts/{account_id}/schedule", body=body)
+
+
 @server.tool(annotations=_READ)
 async def get_account_capabilities(
     ctx: Context,
@@ -152,9 +180,13 @@ class Target(BaseModel):
 Content = Annotated[str, Field(description="Default text of every target.")]
 MediaIds = Annotated[list[str] | None, Field(description="Ids of confirmed media; default media of every target.")]
 Targets = Annotated[list[Target], Field(min_length=1, description="One entry per account to publish to.")]
+PublishMode = Literal["immediate", "scheduled", "draft", "queue"]
 Mode = Annotated[
-    Literal["immediate", "scheduled", "draft"] | None,
-    Field(description="Default: scheduled when scheduled_at is given, else immediate."),
+    PublishMode | None,
+    Field(
+        description="Default: scheduled when scheduled_at is given, else immediate. queue (no scheduled_at): at "
+        "the first posting-schedule slot every target's account has free."
+    ),
 ]
 ScheduledAt = Annotated[str | None, Field(description="ISO 8601 time in the future, e.g. 2030-01-01T09:00:00Z.")]
 
@@ -196,12 +228,47 @@ async def create_publish(
         str | None, Field(description="Makes a repeat of this call (same arguments) return the first publish.")
     ] = None,
 ) -> CallToolResult:
-    """Creates a publish: sent now (status publishing), at scheduled_at (scheduled), or kept as a
-    draft. Follow it with get_publish. In a team that requires approval a member's publish waits
+    """Creates a publish: sent now (status publishing), at scheduled_at (scheduled), at the
+    accounts' next free posting-schedule slot (queue; 400 NO_QUEUE_SLOTS when an account has
+    none), or kept as a draft. Follow it with get_publish. In a team that requires approval a member's publish waits
     as pending_approval. Needs posts:write."""
     body = _publish_body(content, media_ids, targets, publish_mode, scheduled_at)
     headers = {"Idempotency-Key": idempotency_key} if idempotency_key is not None else None
     return await _api(ctx, "POST", "/publishes", body=body, headers=headers)
+
+
+class BulkRow(BaseModel):
+    """One row of bulk_create_publishes: create_publish's arguments."""
+
+    targets: list[Target] = Field(min_length=1, description="One entry per account to publish to.")
+    content: str = Field(default="", description="Default text of every target.")
+    media_ids: list[str] | None = Field(default=None, description="Confirmed media ids; default of every target.")
+    publish_mode: PublishMode | None = Field(default=None, description="As create_publish's publish_mode.")
+    scheduled_at: str | None = Field(default=None, description="ISO 8601 time in the future.")
+
+
+@server.tool(annotations=_WRITE)
+async def bulk_create_publishes(
+    ctx: Context,
+    rows: Annotated[list[BulkRow], Field(min_length=1, max_length=500, description="Up to 500 publishes.")],
+    dry_run: Annotated[
+        bool, Field(description="Check every row and answer each one's verdict; create nothing.")
+    ] = False,
+    idempotency_key: Annotated[
+        str | None, Field(description="Makes a repeat of this call (same rows) return the first answer.")
+    ] = None,
+) -> CallToolResult:
+    """Creates every row, all of them or none: the publishes in row order. When a row would be
+    refused nothing is created and the error's details.rows names each one by index (from 0)
+    with its problems. dry_run answers each row's verdict and meta.valid for the batch. Queued
+    rows take successive slots. Every row counts against the month's posts. Needs posts:write."""
+    body = {
+        "publishes": [
+            _publish_body(row.content, row.media_ids, row.targets, row.publish_mode, row.scheduled_at) for row in rows
+        ]
+    }
+    headers = {"Idempotency-Key": idempotency_key} if idempotency_key is not None else None
+    return await _api(ctx, "POST", "/publishes/bulk", params={"dry_run": dry_run}, body=body, headers=headers)
 
 
 @server.tool(annotations=_WRITE)

@@ -33,6 +33,7 @@ from publishing.serializers import (
     ConfirmSerializer,
     CreatePublishSerializer,
     DiscardResponse,
+    PublishCreatedResponse,
     PublishFilterSerializer,
     PublishResponse,
     PublishSerializer,
@@ -66,6 +67,11 @@ def _shape(publish: Publish) -> dict[str, Any]:
     return publish_data(publish if has_targets(publish) else publishes_for().get(pk=publish.pk))
 
 
+def _created_body(publish: Publish) -> dict[str, Any]:
+    """The create's answer: the publish, and the texts its accounts already got (`warnings`)."""
+    return {"data": _shape(publish), "warnings": [w.as_dict() for w in publish.duplicate_warnings]}
+
+
 @contextmanager
 def _uncertain_is_503() -> Iterator[None]:
     """A transition committed but the broker refused its jobs: 503 naming the publish."""
@@ -91,6 +97,15 @@ publish's) is checked against its platform's limits; a problem is 400 with its c
 `details.targets[]` naming the target. In a team that requires approval, a request from a
 member's key waits as `approval_status: pending_approval`. Immediate and scheduled publishes
 count against `posts_per_month` (429 `quota_exceeded` when used up); drafts count when confirmed.
+
+**Duplicate content**: when a target's text (trimmed, whitespace collapsed) went, or is set to
+go, to the same account within the team's window (`duplicate_window_hours`, 72 by default,
+before or after this publish's time), the answer's `warnings` names it:
+`{"code": "DUPLICATE_CONTENT", "account_id", "publish_id"}` (the most recent such publish),
+one per target at most; `[]` when none. Failed targets, unconfirmed drafts and rejected or
+discarded publishes do not count. In a team with `block_duplicates`, the create is refused
+instead: 409 `DUPLICATE_CONTENT` with `details.account_id` and `details.publish_id`, nothing
+created.
 
 **Idempotency-Key** (optional header, 1-255 characters, kept 24 hours per team): a repeat
 with the same body replays the first answer; 409 while the first is in flight or for a
@@ -133,13 +148,16 @@ Runs every check `POST /publishes` would run on the same body (fields, accounts,
 each platform's limits and settings, the time, the month's quota, approval) and creates,
 sends and counts nothing. Always 200 for a body the create would judge:
 
-- `valid`: whether the create would accept it now; `status`: what it would answer (201, 400
-  or 429); `error`: its error object exactly (`details.targets` as in its 400), null when valid.
+- `valid`: whether the create would accept it now; `status`: what it would answer (201, 400,
+  409 or 429); `error`: its error object exactly (`details.targets` as in its 400), null when valid.
 - `problems`: every problem of the request as a whole; `targets`: every target, in request
   order, with all of its problems and its text length and limit as its platform counts them
   (the create stops at its first error; this reports them all).
 - `approval_required`: the publish would wait as `pending_approval` (a member's key in a team
   that requires approval).
+- `warnings`: the create's duplicate-content warnings (see the create), `[]` when none. In a
+  team that blocks duplicates each is also a `DUPLICATE_CONTENT` problem of its target, and
+  the create's answer is the 409.
 
 A create can still fail after a valid answer if something changes in between (an account
 expires, the quota is used up by another request). Malformed JSON is a 400 here as anywhere."""
@@ -158,9 +176,12 @@ create body (`POST /publishes`), `publish_mode: queue` included.
 Every row is checked first, as the create checks one. When any row would be refused, nothing
 is created: 400 `INVALID_ROWS` with `error.details.rows = [{{"index", "problems"}}]`, the problem
 objects of `POST /publishes/validate` (a target's field named like `targets[0].content`).
-Otherwise 201 with the publishes in row order. Rows see the rows before them: queued rows take
-successive slots. `dry_run: true` answers 200 with each row's verdict (the validate answer,
-with its `index`) and `meta.valid`/`meta.status` for the whole batch, and creates nothing.
+Otherwise 201 with the publishes in row order and `warnings`: the duplicate-content warnings of
+`POST /publishes`, each with its row's `index` (`[]` when none). Rows see the rows before them:
+queued rows take successive slots, and a row repeating an earlier row's text to the same account
+is warned of (refused, in a team that blocks duplicates). `dry_run: true` answers 200 with each
+row's verdict (the validate answer, with its `index`) and `meta.valid`/`meta.status` for the
+whole batch, and creates nothing.
 
 Every row submitted (not a draft) counts against `posts_per_month`: a batch over what is left
 is a 429 and creates nothing. The rate limit counts the request as one create. An
@@ -210,6 +231,11 @@ def _bulk_create(bodies: list[Any], caller: Caller, record: IdempotencyKey | Non
 
     def finish(publishes: list[Publish]) -> None:
         answer["data"] = [publish_data(publish) for publish in publishes]
+        answer["warnings"] = [
+            {**warning.as_dict(), "index": index}
+            for index, publish in enumerate(publishes)
+            for warning in publish.duplicate_warnings
+        ]
         if record is not None:
             idempotency.idempotency_finish(record=record, status=status.HTTP_201_CREATED, body=answer)
 
@@ -250,7 +276,7 @@ class PublishViewSet(viewsets.GenericViewSet[Publish]):
         request=CreatePublishSerializer,
         parameters=[_IDEMPOTENCY_HEADER],
         examples=[_EXAMPLE],
-        responses={201: OpenApiResponse(PublishResponse)},
+        responses={201: OpenApiResponse(PublishCreatedResponse)},
         errors=(400, 409, 503),
     )
     def create(self, request: Request) -> Response:
@@ -259,7 +285,7 @@ class PublishViewSet(viewsets.GenericViewSet[Publish]):
         if key is None:
             with _uncertain_is_503():
                 publish = self._create(request, caller)
-            return Response({"data": _shape(publish)}, status=status.HTTP_201_CREATED)
+            return Response(_created_body(publish), status=status.HTTP_201_CREATED)
         record = idempotency.idempotency_begin(team=caller.team, key=key, digest=idempotency.body_hash(request.data))
         if record.state == "done":
             return Response(record.response_body, status=record.response_status)
@@ -268,7 +294,7 @@ class PublishViewSet(viewsets.GenericViewSet[Publish]):
                 publish = self._create_keyed(request, caller, record)
             else:  # a repeat after a 503: the same publish's jobs, handed over again
                 publish = handover.publish_send_jobs(team=caller.team, publish_id=record.publish_id)
-        response = Response({"data": _shape(publish)}, status=status.HTTP_201_CREATED)
+        response = Response(_created_body(publish), status=status.HTTP_201_CREATED)
         idempotency.idempotency_finish(record=record, status=response.status_code, body=response.data)
         return response
 

@@ -123,6 +123,7 @@ def invalid_body(exc: ValidationError) -> dict[str, Any]:
         "problems": problems,
         "targets": [],
         "scheduled_at": None,
+        "warnings": [],
     }
 
 
@@ -159,6 +160,7 @@ def validation_body(result: checks.CreateCheck) -> dict[str, Any]:
         "problems": [{"field": p.field, "code": p.code, "message": p.message} for p in result.problems],
         "targets": targets,
         "scheduled_at": result.scheduled_at,
+        "warnings": [w.as_dict() for w in result.warnings],
     }
 
 

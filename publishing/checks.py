@@ -3,15 +3,16 @@ of every target at once, and each target's text length as its platform counts it
 
 The dashboard's compose page asks this as the user types. It runs the create's own rules, never a copy of them: the
 lifecycle's for the targets and the time, `validation`'s for the accounts, the media and each
-target's effective post. Where those raise at the first problem, this goes on, so a request's
-problems come out together. Nothing is written, counted against the quota or sent.
+target's effective post, `duplicate_content`'s for texts the accounts already got. Where those
+raise at the first problem, this goes on, so a request's problems come out together. Nothing is
+written, counted against the quota or sent.
 """
 
 from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Callable, Collection, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from django.utils import timezone
@@ -20,8 +21,9 @@ from accounts.models import SocialAccount
 from accounts.platforms.base import Post, Problem
 from accounts.platforms.registry import NoClient, client_for
 from config.errors import ApplicationError
-from publishing import approval, inputs, lifecycle, queue, validation
-from publishing.models import QUEUE_MODE, Publish, PublishMode, Target
+from publishing import approval, duplicate_content, inputs, lifecycle, queue, validation
+from publishing.duplicate_content import DuplicateWarning
+from publishing.models import QUEUE_MODE, Id, Publish, PublishMode, Target
 from teams.models import Team
 from teams.services import quota_check
 
@@ -53,8 +55,9 @@ class TargetCheck:
 @dataclass(frozen=True)
 class CreateCheck:
     """The whole request: problems of no one target (field `targets`, `scheduled_at`,
-    `media_ids`), each target's check in request order, and whether the publish would wait for
-    approval."""
+    `media_ids`), each target's check in request order, whether the publish would wait for
+    approval, and the targets repeating a text their account got within the team's window
+    (in a team that blocks duplicates, each is also a problem of its target)."""
 
     problems: list[Problem]
     targets: list[TargetCheck]
@@ -65,6 +68,7 @@ class CreateCheck:
     # When a queue create would be scheduled: the first free slot now (None for other modes,
     # or when no slot suits).
     scheduled_at: dt.datetime | None = None
+    warnings: list[DuplicateWarning] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -76,6 +80,7 @@ class CreateCheck:
             "waits_for_approval": self.waits_for_approval,
             "problems": [_problem_dict(p) for p in self.problems],
             "targets": [t.as_dict() for t in self.targets],
+            "warnings": [w.as_dict() for w in self.warnings],
         }
 
 
@@ -93,13 +98,16 @@ def publish_check(
     publish_mode: str,
     scheduled_at: dt.datetime | None,
     reserved: Mapping[Any, Collection[dt.datetime]] | None = None,
+    editing: Id | None = None,
 ) -> CreateCheck:
     """What `lifecycle.publish_create` with the same arguments would find wrong, all of it,
     without creating or counting anything. A problem the create reports for the request as a
     whole (no targets, the time, the month's quota used up, an account named twice, media
     that is not a ready upload)
     is in `problems`; an account's or a post's is in its target's. `reserved`: by account id,
-    slot instants a queue create must not take (those of a batch's earlier rows)."""
+    slot instants a queue create must not take (those of a batch's earlier rows). `editing` names the stored
+    publish the request would become (the dashboard's edit page): it is no duplicate of itself,
+    and its duplicates are warnings only, since an edit does not refuse them."""
     first = _First()
     problems = first.refused(lambda: lifecycle.require_targets(targets), "targets", rank=0)
     now = timezone.now()
@@ -145,7 +153,35 @@ def publish_check(
         except ApplicationError as exc:
             first.note(exc, rank=6)
             problems.append(_problem(exc, "publish_mode"))
-    return CreateCheck(problems, checks, waits, first.error, slot)
+    # A queue create goes at its slot, as the create decides it before looking for duplicates.
+    mode = PublishMode.SCHEDULED if slot is not None else publish_mode
+    publish = Publish(team=team, content=content, publish_mode=mode, scheduled_at=slot or scheduled_at)
+    if editing is not None:
+        publish.pk = editing
+    rows = [Target(publish=publish, account_id=t.account_id, content=t.content) for t in targets]
+    warnings = duplicate_content.duplicates_of(team=team, publish=publish, rows=[rows[i] for i, _ in usable], now=now)
+    if editing is None:
+        _refuse_duplicates(first, team, checks, rows, warnings)
+    return CreateCheck(problems, checks, waits, first.error, slot, warnings)
+
+
+def _refuse_duplicates(
+    first: _First, team: Team, checks: list[TargetCheck], rows: list[Target], warnings: list[DuplicateWarning]
+) -> None:
+    """In a team that blocks duplicates, the create's 409 and each repeating target's problem."""
+    refusal = duplicate_content.refusal(team=team, found=warnings, rows=rows)
+    if refusal is None:
+        return
+    first.note(refusal, rank=7)
+    repeated = {w.account_id: w for w in warnings}
+    for index, check in enumerate(checks):
+        if (warning := repeated.get(check.account_id)) is not None:
+            message = (
+                f"This account already got the same text within {team.duplicate_window_hours} hours "
+                f"(publish {warning.publish_id}), and the team refuses duplicate posts."
+            )
+            problem = Problem("content", refusal.code, message)
+            checks[index] = replace(check, problems=[*check.problems, problem])
 
 
 class _First:

@@ -31,7 +31,7 @@ from django.utils import timezone
 
 from config import db
 from config.errors import ApplicationError, InvalidRequest, Unprocessable
-from publishing import actions, approval, handover, idempotency, outbox, queue, validation
+from publishing import actions, approval, duplicate_content, handover, idempotency, outbox, queue, validation
 from publishing.edits import apply_retry_edits, patched_targets
 from publishing.inputs import Caller, TargetInput, with_thread
 from publishing.models import (
@@ -100,7 +100,9 @@ def publish_create(
     create's time is the first free slot of its accounts' posting schedules), drafts wait for
     confirm. A gated request (approval required, caller not owner/admin) is not released
     until approved. The publishing quota is consumed here unless it is a draft. The request's
-    Idempotency-Key, when it has one, points at the publish from the same commit."""
+    Idempotency-Key, when it has one, points at the publish from the same commit. A text one
+    of the accounts got within the team's window is a 409 when the team blocks duplicates,
+    else in the publish's `duplicate_warnings`."""
     request = CreateRequest(content, media_ids, targets, publish_mode, scheduled_at)
     with transaction.atomic(durable=True):
         publish, jobs = _new_publish(team, caller, request, now=timezone.now())
@@ -202,6 +204,7 @@ def _new_publish(
     validation.check_targets(publish, rows, accounts=accounts, unsupported_media_is_422=False)
     if queued:
         publish.scheduled_at = queue.take_slot(publish=publish, accounts=[row.account for row in rows], now=now)
+    publish.duplicate_warnings = duplicate_content.check(team=team, publish=publish, rows=rows, now=now)
     jobs = outbox.queue(rows, now=now, publish_media=request.media_ids) if released else []
     for job in jobs:  # handed over right after the commit, so written marked (handover.send_jobs)
         job.enqueued_at = now

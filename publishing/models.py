@@ -10,6 +10,8 @@ target, a thread item and an outbox job may move between is declared beside them
 from __future__ import annotations
 
 import uuid
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from django.conf import settings
 from django.db import models
@@ -18,6 +20,9 @@ from django.db.models import Q
 from accounts.models import SocialAccount
 from config.db import BaseModel
 from teams.models import ApiKey, Team
+
+if TYPE_CHECKING:
+    from publishing.duplicate_content import DuplicateWarning
 
 # How callers name a row: the UUID itself or its string form.
 Id = uuid.UUID | str
@@ -90,6 +95,10 @@ class Publish(BaseModel):
     rejection_reason = models.TextField(blank=True)
     released_at = models.DateTimeField(null=True, blank=True, help_text="When sending first started.")
     completed_at = models.DateTimeField(null=True, blank=True, help_text="When every target last settled.")
+
+    # Not a column: what the create that made it found repeating an account's recent text
+    # (`publishing.duplicate_content`), answered as the create's warnings.
+    duplicate_warnings: Sequence[DuplicateWarning] = ()
 
     class Meta:
         ordering = ["-created_at", "-id"]

@@ -16,6 +16,7 @@ from config.fields import CommaSeparatedChoiceField
 from config.parsers import depth_of
 from config.schema import ErrorObjectSerializer, data_envelope
 from publishing import approval, inputs
+from publishing.duplicate_content import WARNING_CODES
 from publishing.models import (
     CREATE_MODES,
     TARGET_STATUSES,
@@ -453,6 +454,26 @@ class DiscardedSerializer(serializers.Serializer[Any]):
 PublishResponse = data_envelope("PublishResponse", PublishSerializer())
 
 
+class DuplicateWarningSerializer(serializers.Serializer[Any]):
+    code = serializers.ChoiceField(choices=WARNING_CODES)
+    account_id = serializers.UUIDField(help_text="The target's account, which already got the same text.")
+    publish_id = serializers.UUIDField(
+        help_text="The most recent publish that sent it, or sends it, to that account within the window."
+    )
+
+
+PublishCreatedResponse = inline_serializer(
+    name="PublishCreatedResponse",
+    fields={
+        "data": PublishSerializer(),
+        "warnings": DuplicateWarningSerializer(
+            many=True,
+            help_text="Targets whose text their account already got within the team's window; [] when none.",
+        ),
+    },
+)
+
+
 def _built(serializer: serializers.BaseSerializer[Any]) -> serializers.BaseSerializer[Any]:
     """`serializer` with its fields, and those of every nested serializer, built now."""
     if isinstance(serializer, serializers.ListSerializer):
@@ -496,7 +517,9 @@ class TargetValidationSerializer(serializers.Serializer[Any]):
 
 class ValidationResultSerializer(serializers.Serializer[Any]):
     valid = serializers.BooleanField(help_text="True when the same body, sent to the create now, would be accepted.")
-    status = serializers.IntegerField(help_text="What the create would answer: 201, 400 or 429 (quota).")
+    status = serializers.IntegerField(
+        help_text="What the create would answer: 201, 400, 409 (a duplicate the team refuses) or 429 (quota)."
+    )
     approval_required = serializers.BooleanField(
         help_text="True when the publish would wait for an owner's or admin's approval (`pending_approval`)."
     )
@@ -519,6 +542,9 @@ class ValidationResultSerializer(serializers.Serializer[Any]):
             "`publish_mode: queue`: the slot the publish would take if created now (another create may take "
             "it first); null for other modes or when no slot suits."
         ),
+    )
+    warnings = DuplicateWarningSerializer(
+        many=True, help_text="The create's duplicate-content warnings, as its answer would give them; [] when none."
     )
 
 
@@ -560,7 +586,19 @@ class BulkMetaSerializer(serializers.Serializer[Any]):
     status = serializers.IntegerField(help_text="What the batch would answer: 201, 400 or 429 (quota).")
 
 
-BulkResponse = data_envelope("BulkResponse", PublishSerializer(many=True))
+class BulkWarningSerializer(DuplicateWarningSerializer):
+    index = serializers.IntegerField(help_text="The row whose publish it is about, from 0.")
+
+
+BulkResponse = inline_serializer(
+    name="BulkResponse",
+    fields={
+        "data": PublishSerializer(many=True),
+        "warnings": BulkWarningSerializer(
+            many=True, help_text="Rows whose text their account already got within the team's window; [] when none."
+        ),
+    },
+)
 BulkDryRunResponse = inline_serializer(
     name="BulkDryRunResponse", fields={"data": BulkVerdictSerializer(many=True), "meta": BulkMetaSerializer()}
 )

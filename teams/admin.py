@@ -27,8 +27,8 @@ class MembershipInline(admin.TabularInline[Membership, Team]):
 
 @admin.register(Team)
 class TeamAdmin(admin.ModelAdmin[Team]):
-    list_display = ["name", "plan", "approval_required", "time_zone", "created_at"]
-    list_filter = ["approval_required", "plan"]
+    list_display = ["name", "plan", "approval_required", "block_duplicates", "time_zone", "created_at"]
+    list_filter = ["approval_required", "block_duplicates", "plan"]
     search_fields = ["name", "id"]
     readonly_fields = ["id", "created_at", "updated_at"]
     inlines = [MembershipInline]

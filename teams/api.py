@@ -32,7 +32,19 @@ class TeamSerializer(serializers.ModelSerializer[Team]):
 
     class Meta:
         model = Team
-        fields = ["id", "name", "is_default", "approval_required", "time_zone", "plan", "created_at"]
+        fields = [
+            "id",
+            "name",
+            "is_default",
+            "approval_required",
+            "block_duplicates",
+            "duplicate_window_hours",
+            "time_zone",
+            "plan",
+            "created_at",
+        ]
+        # Set on the dashboard's team settings page; the API has no write of team settings.
+        read_only_fields = ["approval_required", "block_duplicates", "duplicate_window_hours"]
 
 
 TeamListResponse = data_envelope("TeamListResponse", TeamSerializer(many=True))

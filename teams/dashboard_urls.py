@@ -8,6 +8,7 @@ urlpatterns = [
     path("settings/", team.team_settings, name="settings-team"),
     path("settings/rename/", team.rename, name="settings-team-rename"),
     path("settings/approval/", team.approval, name="settings-team-approval"),
+    path("settings/duplicates/", team.duplicates, name="settings-team-duplicates"),
     path("settings/time-zone/", team.time_zone, name="settings-team-time-zone"),
     path("settings/default/", team.make_default, name="settings-team-default"),
     path("settings/members/", team.member_add, name="settings-team-member-add"),

@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 from django.conf import settings
+from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import Q
 
@@ -25,6 +26,10 @@ SCOPES = (
 
 
 GB = 1024**3
+# How far apart two posts of the same text to one account count as duplicates: a day by three
+# by default, a year at most (a longer window would only slow every create's look-back).
+DUPLICATE_WINDOW_HOURS = 72
+DUPLICATE_WINDOW_MAX_HOURS = 24 * 365
 
 
 class Plan(BaseModel):
@@ -56,11 +61,27 @@ class Team(BaseModel):
         validators=[validate_time_zone],
         help_text="IANA name of the zone the dashboard shows and reads times in; the API stays UTC.",
     )
+    block_duplicates = models.BooleanField(
+        default=False,
+        help_text="Refuse (409 DUPLICATE_CONTENT) a post whose text an account already got within the window, "
+        "instead of only warning.",
+    )
+    duplicate_window_hours = models.PositiveIntegerField(
+        default=DUPLICATE_WINDOW_HOURS,
+        validators=[MinValueValidator(1), MaxValueValidator(DUPLICATE_WINDOW_MAX_HOURS)],
+        help_text="Hours before and after a post within which the same text to the same account is a duplicate.",
+    )
     plan = models.ForeignKey(Plan, on_delete=models.PROTECT, related_name="teams")
     members = models.ManyToManyField(settings.AUTH_USER_MODEL, through="Membership", related_name="teams")
 
     class Meta:
         ordering = ["created_at", "id"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(duplicate_window_hours__gte=1, duplicate_window_hours__lte=DUPLICATE_WINDOW_MAX_HOURS),
+                name="team_duplicate_window_in_range",
+            ),
+        ]
 
     def __str__(self) -> str:
         return self.name

@@ -18,7 +18,17 @@ from config.errors import Forbidden, InvalidRequest, NotFound, QuotaExceeded
 from config.ids import new_id
 from teams import keys, moves, time_zones
 from teams.caller_cache import forget_callers
-from teams.models import SCOPES, ApiKey, ApiKeyKind, Membership, MonthlyUsage, Plan, Role, Team
+from teams.models import (
+    DUPLICATE_WINDOW_MAX_HOURS,
+    SCOPES,
+    ApiKey,
+    ApiKeyKind,
+    Membership,
+    MonthlyUsage,
+    Plan,
+    Role,
+    Team,
+)
 
 UNLIMITED_PLAN_CODE = "unlimited"
 # last_used_at is informational: write it at most once a minute per key, not on every request.
@@ -89,6 +99,32 @@ def team_set_approval(*, team: Team, user: User, required: bool) -> bool:
         .update(approval_required=required, updated_at=timezone.now())
     )
     team.approval_required = required
+    if changed:
+        forget_callers()  # the caller cache holds the team row
+    return bool(changed)
+
+
+def team_set_duplicates(*, team: Team, user: User, block: bool, window_hours: int) -> bool:
+    """Whether a post whose text an account already got within `window_hours` (before or after
+    it) is refused rather than only warned of (owner or admin). False when unchanged."""
+    _require_role(
+        team=team,
+        user=user,
+        roles=MANAGING_ROLES,
+        message="Only the team's owner or an admin can change the duplicate posts setting.",
+    )
+    if not 1 <= window_hours <= DUPLICATE_WINDOW_MAX_HOURS:
+        raise InvalidRequest(
+            f"The duplicate window is 1 to {DUPLICATE_WINDOW_MAX_HOURS} hours.",
+            code="INVALID_DUPLICATE_WINDOW",
+            details={"field": "duplicate_window_hours"},
+        )
+    changed = (
+        Team.objects.filter(pk=team.pk)
+        .exclude(block_duplicates=block, duplicate_window_hours=window_hours)
+        .update(block_duplicates=block, duplicate_window_hours=window_hours, updated_at=timezone.now())
+    )
+    team.block_duplicates, team.duplicate_window_hours = block, window_hours
     if changed:
         forget_callers()  # the caller cache holds the team row
     return bool(changed)

@@ -41,6 +41,7 @@ from media import services as media_services
 from media.models import ALT_TEXT_MAX_LENGTH, CONTENT_TYPES, MediaUpload
 from media.selectors import media_pull_url, ready_media_by_ids
 from publishing import approval, checks, handover, lifecycle, link_cards, preview, queue, validation
+from publishing.duplicate_content import DuplicateWarning
 from publishing.models import QUEUE_MODE, Publish, PublishMode, ThreadItem
 from publishing.serializers import CreatePublishSerializer, ids_of, target_inputs
 from publishing.views import compose_form as form
@@ -234,6 +235,7 @@ def check(request: HttpRequest) -> JsonResponse:
         data = validated(CreatePublishSerializer(data=form.create_body(request.POST, accounts)))
     except ValidationError as exc:
         return JsonResponse(form.as_check(form.problems_of_serializer(exc.detail, account_ids), account_ids))
+    editing = request.POST.get("editing", "")
     result = checks.publish_check(
         team=membership.team,
         caller=dashboard_caller(request, membership),
@@ -242,10 +244,41 @@ def check(request: HttpRequest) -> JsonResponse:
         targets=target_inputs(data["targets"]),
         publish_mode=PublishMode.SCHEDULED if data.get("scheduled_at") else PublishMode.IMMEDIATE,
         scheduled_at=data.get("scheduled_at"),
+        editing=editing if _is_uuid(editing) else None,
     )
+    answer = form.check_in_words(result.as_dict())
+    notes = _duplicates_in_words(membership.team, result.warnings)
+    refused = set()
+    for target in answer["targets"]:  # a refused duplicate says when, as its warning would
+        for problem in target["problems"]:
+            if problem["code"] == "DUPLICATE_CONTENT" and target["account_id"] in notes:
+                problem["message"] = notes[target["account_id"]] + REFUSED_DUPLICATE
+                refused.add(target["account_id"])
+    duplicates = [{"account_id": a, "message": m} for a, m in notes.items() if a not in refused]
     # The preview's text, cut where each network stops, beside the API's own answer.
-    answer = {**form.check_in_words(result.as_dict()), "previews": preview.check_previews(result.targets)}
-    return JsonResponse({**answer, "queue": _queue_state(membership.team, account_ids)})
+    previews = preview.check_previews(result.targets)
+    queued = _queue_state(membership.team, account_ids)
+    return JsonResponse({**answer, "duplicates": duplicates, "previews": previews, "queue": queued})
+
+
+REFUSED_DUPLICATE = " This team refuses duplicate posts: change the text or untick the account."
+
+
+def _duplicates_in_words(team: Team, warnings: Sequence[DuplicateWarning]) -> dict[str, str]:
+    """Each repeating target's sentence, by account id: which account got the text, and when."""
+    if not warnings:
+        return {}
+    accounts = SocialAccount.objects.filter(team=team, pk__in=[w.account_id for w in warnings])
+    names = {str(a.pk): f"@{a.handle or a.external_id}" for a in accounts.only("id", "handle", "external_id")}
+    now = timezone.now()
+    said = {}
+    for warning in warnings:
+        name, when = names.get(warning.account_id, "this account"), local_text(warning.at)
+        if warning.at <= now:
+            said[warning.account_id] = f"You posted this text to {name} on {when}."
+        else:
+            said[warning.account_id] = f"This text is already scheduled for {name} on {when}."
+    return said
 
 
 def _queue_state(team: Team, account_ids: list[str]) -> dict[str, str]:

@@ -228,6 +228,12 @@ SENTENCES = sentences(
         RECONNECT,
     ),
     (None, r"This field may not be blank\.|This field is required\.", "Fill this in."),
+    (
+        None,  # the create's 409 in a team that refuses duplicate posts
+        r"already got the same text within (?P<hours>\d+) hours",
+        "This account already got the same text within {hours} hours, and this team refuses duplicate posts: "
+        "change the text or untick the account.",
+    ),
 )
 
 _SETTING_LABELS = {s.key: s.label for offered in SETTINGS.values() for s in offered}

@@ -131,12 +131,26 @@
     });
   }
 
+  // A text an account already got (or is set to get) within the team's window: a note beside
+  // the account. Where the team refuses duplicates, the check says so as the target's problem.
+  function drawDuplicates(duplicates) {
+    const notes = new Map(duplicates.map(function (entry) {
+      return [entry.account_id, entry.message];
+    }));
+    targets().forEach(function (target) {
+      const note = target.querySelector("[data-warning]");
+      if (note) note.textContent = (chosen(target) && notes.get(target.dataset.account)) || "";
+    });
+  }
+
   function draw(result) {
     const byAccount = new Map((result.targets || []).map(function (entry) {
       return [entry.account_id, entry];
     }));
+    const duplicates = result.duplicates || [];
     drawCounts(byAccount);
     drawQueue(result.queue);
+    drawDuplicates(duplicates);
     // A post that is ready has no problem left to show, whatever a refused submit or a failed
     // upload said before.
     if (result.ok) keepProblems = false;
@@ -144,7 +158,13 @@
     const problems = (result.problems || []).length + (result.targets || []).reduce(function (sum, entry) {
       return sum + (entry.problems || []).length;
     }, 0);
-    state.textContent = result.ok ? "Ready to send." : problems + (problems === 1 ? " problem" : " problems") + " to fix before sending.";
+    if (!result.ok) {
+      state.textContent = problems + (problems === 1 ? " problem" : " problems") + " to fix before sending.";
+    } else if (duplicates.length) {
+      state.textContent = "Ready to send, but an account already got this text: see the note beside it.";
+    } else {
+      state.textContent = "Ready to send.";
+    }
   }
 
   // "Add to queue": the chosen accounts' next free slot, or why there is none and where to set it.

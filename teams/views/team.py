@@ -1,4 +1,4 @@
-"""The team settings page: rename, approval and time zone (owner or admin), the owner's default team,
+"""The team settings page: rename, approval, duplicate posts and time zone (owner or admin), the owner's default team,
 members and their roles (owner), and deleting the team into another one the owner has (owner).
 
 Every form posts to a view that calls one service of teams.services, the same the API calls
@@ -17,7 +17,7 @@ from django.shortcuts import render
 from config.errors import ApplicationError, NotFound
 from teams import selectors, services, time_zones
 from teams.dashboard import can_manage, page_context, signed_in_user
-from teams.models import Membership, Role, Team
+from teams.models import DUPLICATE_WINDOW_MAX_HOURS, Membership, Role, Team
 from teams.views.common import back_to, field_errors, is_owner, settings_view
 
 TEMPLATE = "teams/team.html"
@@ -42,6 +42,7 @@ def _render(
         assignable_roles=[Role.MEMBER, Role.ADMIN],
         destinations=destinations,
         time_zones=time_zones.names() if can_manage(membership) else [],
+        duplicate_window_max=DUPLICATE_WINDOW_MAX_HOURS,
         errors=errors or {},
         problem_row=problem_row,
         posted=request.POST if request.method == "POST" else {},
@@ -87,6 +88,28 @@ def approval(request: HttpRequest, membership: Membership) -> HttpResponse:
         messages.success(request, "Publishes from members now wait for an owner or admin to approve them.")
     else:
         messages.success(request, "Approval is off: members' publishes are sent without waiting.")
+    return back_to("settings-team", membership.team)
+
+
+@settings_view(allowed=can_manage, refusal=MANAGERS_ONLY, action_of="settings-team")
+def duplicates(request: HttpRequest, membership: Membership) -> HttpResponse:
+    block = request.POST.get("block_duplicates") == "on"
+    try:
+        hours = int(request.POST.get("duplicate_window_hours", "").strip())
+    except ValueError:
+        errors = {"duplicate_window_hours": "Give the window as a whole number of hours, such as 72."}
+        return _render(request, membership, errors=errors, status=400)
+    try:
+        services.team_set_duplicates(
+            team=membership.team, user=signed_in_user(request), block=block, window_hours=hours
+        )
+    except ApplicationError as exc:
+        return _refused(request, membership, exc, "duplicate_window_hours")
+    within = f"within {hours} hour{'s' if hours != 1 else ''}"
+    if block:
+        messages.success(request, f"Posts whose text an account already got {within} are now refused.")
+    else:
+        messages.success(request, f"Posts whose text an account already got {within} are sent, with a warning.")
     return back_to("settings-team", membership.team)
 
 

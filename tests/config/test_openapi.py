@@ -36,6 +36,7 @@ OPERATIONS = {
     ("/api/v1/publishes/{id}", "patch"): "posts:write",
     ("/api/v1/publishes/{id}", "delete"): "posts:write",
     ("/api/v1/publishes/validate", "post"): "posts:write",
+    ("/api/v1/publishes/bulk", "post"): "posts:write",
     ("/api/v1/publishes/{id}/retry", "post"): "posts:write",
     ("/api/v1/publishes/{id}/confirm", "post"): "posts:write",
     ("/api/v1/publishes/{id}/reschedule", "post"): "posts:write",

@@ -6,15 +6,18 @@ categories) and the chosen ones are the targets' platform_settings."""
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 from urllib.parse import quote
 
 import pytest
 import requests
+from django.utils import timezone
 from playwright.sync_api import expect
 
 from demo.seed import sandbox_account
-from publishing.models import ApprovalStatus, Publish, PublishStatus
+from publishing import inputs, lifecycle
+from publishing.models import ApprovalStatus, Publish, PublishMode, PublishStatus
 from tests.e2e.conftest import LOADED_WIDTH, sign_in
 from tests.media import files
 
@@ -219,6 +222,40 @@ def test_a_tiktok_creators_own_levels_are_offered_and_what_they_switched_off_is_
     expect(page.locator(f"#t-{tiktok.pk}-allows_duet")).to_be_disabled()
     expect(page.locator(f"#t-{tiktok.pk}-allows_duet")).not_to_be_checked()
     expect(page.locator(f"#t-{tiktok.pk}-allows_comments")).to_be_enabled()
+
+
+def test_a_text_an_account_already_got_is_noted_beside_it_before_sending(signed_in, live_server, owner):
+    page = signed_in
+    x, bluesky = sandbox_account(owner.team, "x"), sandbox_account(owner.team, "bluesky")
+    lifecycle.publish_create(
+        team=owner.team,
+        caller=inputs.Caller(user=owner.user, can_approve=True),
+        content="Doors open at nine",
+        media_ids=[],
+        targets=[inputs.TargetInput(account_id=str(x.pk))],
+        publish_mode=PublishMode.SCHEDULED,
+        scheduled_at=timezone.now() + dt.timedelta(hours=3),
+    )
+
+    page.goto(f"{live_server.url}/dashboard/compose/")
+    page.check(f'input.pick[value="{x.pk}"]')
+    page.check(f'input.pick[value="{bluesky.pk}"]')
+    page.fill("#content", "Doors open  at nine")
+
+    expect(page.locator(f"#t-{x.pk}-warning")).to_contain_text(f"This text is already scheduled for @{x.handle} on ")
+    expect(page.locator(f"#t-{bluesky.pk}-warning")).to_have_text("")
+    expect(page.locator("#check-state")).to_have_text(
+        "Ready to send, but an account already got this text: see the note beside it."
+    )
+
+    owner.team.block_duplicates = True
+    owner.team.save()
+    page.fill("#content", "Doors open at nine")
+    expect(page.locator(f'.target[data-account="{x.pk}"] [data-problem="text"]')).to_contain_text(
+        "This team refuses duplicate posts: change the text or untick the account."
+    )
+    expect(page.locator(f"#t-{x.pk}-warning")).to_have_text("")
+    expect(page.locator("#check-state")).to_have_text("1 problem to fix before sending.")
 
 
 def test_an_owner_adds_a_post_to_the_queue_and_is_told_when_it_goes(signed_in, owner):

@@ -12,10 +12,11 @@ import requests
 from django.utils import timezone
 
 from accounts.models import AccountStatus, Platform
+from accounts.schedules import DAYS
 from demo.seed import sandbox_account
 from mcpserver import tools
 from media.models import CONTENT_TYPES
-from publishing.models import PublishStatus
+from publishing.models import CREATE_MODES, PublishStatus
 from tests.mcp.conftest import data, error
 from tests.media import files
 from tests.media.test_fetch import _serve as serve_files
@@ -27,8 +28,11 @@ PNG = files.image("PNG", (40, 30))
 TOOLS = {
     "list_accounts",
     "get_account_capabilities",
+    "get_posting_schedule",
+    "set_posting_schedule",
     "validate_publish",
     "create_publish",
+    "bulk_create_publishes",
     "reschedule_publish",
     "get_publish",
     "list_publishes",
@@ -66,6 +70,8 @@ def test_the_tools_choices_are_the_apis():
     assert choices(tools.AccountStatus) == set(AccountStatus.values)
     assert choices(tools.PublishStatus) == set(PublishStatus.values)
     assert choices(tools.ContentType) == set(CONTENT_TYPES)
+    assert choices(tools.PublishMode) == {mode for mode, _ in CREATE_MODES}
+    assert choices(tools.Weekday) == set(DAYS)
 
 
 def test_mcp_without_a_key_is_the_apis_401(live_server):
@@ -245,3 +251,112 @@ def test_analytics_of_a_post_not_published_is_not_found(mcp, owner, x_account):
     missing = error(mcp.call(owner.key, "get_post_analytics", publish_id=created["id"]))
     assert missing["status"] == 404
     assert json.dumps(missing).count("POST_NOT_FOUND") == 1
+
+
+# --- posting schedules, the queue and bulk creates -------------------------------------------
+
+
+def _schedule(mcp, key, account, *slots, zone="Europe/Paris"):
+    arguments = {"account_id": str(account.pk), "timezone": zone, "slots": [{"day": d, "time": t} for d, t in slots]}
+    return mcp.call(key, "set_posting_schedule", **arguments)
+
+
+def test_a_posting_schedule_is_set_read_and_filled_by_a_queued_publish(mcp, owner, x_account):
+    made = data(_schedule(mcp, owner.key, x_account, ("thu", "18:30"), ("mon", "09:00")))["data"]
+    read = data(mcp.call(owner.key, "get_posting_schedule", account_id=str(x_account.pk)))["data"]
+    queued = data(
+        mcp.call(
+            owner.key,
+            "create_publish",
+            content="Into the next slot",
+            targets=[{"account_id": str(x_account.pk)}],
+            publish_mode="queue",
+        )
+    )["data"]
+    after = data(mcp.call(owner.key, "get_posting_schedule", account_id=str(x_account.pk)))["data"]
+
+    assert made["slots"] == read["slots"] == [{"day": "mon", "time": "09:00"}, {"day": "thu", "time": "18:30"}]
+    assert read["timezone"] == "Europe/Paris"
+    assert queued["status"] == "scheduled"
+    assert dt.datetime.fromisoformat(queued["scheduled_at"]) == dt.datetime.fromisoformat(read["next_free_slots"][0])
+    assert after["next_free_slots"][0] == read["next_free_slots"][1]
+
+
+def test_queueing_to_an_account_without_slots_is_no_queue_slots(mcp, owner, x_account):
+    refused = error(
+        mcp.call(
+            owner.key,
+            "create_publish",
+            content="Nowhere",
+            targets=[{"account_id": str(x_account.pk)}],
+            publish_mode="queue",
+        )
+    )
+    assert refused["status"] == 400
+    assert refused["error"]["code"] == "NO_QUEUE_SLOTS"
+
+
+def test_setting_a_schedule_needs_accounts_write_and_the_callers_team(mcp, owner, outsider, x_account):
+    reader = owner.key_with("accounts:read")
+    assert data(mcp.call(reader, "get_posting_schedule", account_id=str(x_account.pk)))["data"]["slots"] == []
+    refused = error(_schedule(mcp, reader, x_account, ("mon", "09:00")))
+    assert refused["status"] == 403
+    assert refused["error"]["code"] == "MISSING_SCOPE"
+    theirs = error(_schedule(mcp, outsider.key, x_account, ("mon", "09:00")))
+    assert theirs["status"] == 404
+    bad_zone = error(_schedule(mcp, owner.key, x_account, ("mon", "09:00"), zone="Mars/Olympus"))
+    assert bad_zone["status"] == 400
+
+
+def _rows(account, *contents, mode=None):
+    rows = [{"content": text, "targets": [{"account_id": str(account.pk)}]} for text in contents]
+    return [{**row, "publish_mode": mode} if mode else row for row in rows]
+
+
+def test_bulk_dry_run_judges_every_row_and_creates_nothing(mcp, owner, x_account):
+    checked = data(mcp.call(owner.key, "bulk_create_publishes", rows=_rows(x_account, "Fine", "x" * 300), dry_run=True))
+
+    assert checked["meta"] == {"valid": False, "status": 400}
+    assert [verdict["index"] for verdict in checked["data"]] == [0, 1]
+    assert [verdict["valid"] for verdict in checked["data"]] == [True, False]
+    assert checked["data"][1]["targets"][0]["problems"][0]["code"] == "TEXT_TOO_LONG"
+    assert data(mcp.call(owner.key, "list_publishes"))["data"] == []
+
+
+def test_a_bulk_with_a_refused_row_creates_nothing_and_names_the_row(mcp, owner, x_account):
+    refused = error(mcp.call(owner.key, "bulk_create_publishes", rows=_rows(x_account, "Fine", "x" * 300)))
+
+    assert refused["status"] == 400
+    assert refused["error"]["code"] == "INVALID_ROWS"
+    rows = refused["error"]["details"]["rows"]
+    assert [row["index"] for row in rows] == [1]
+    assert rows[0]["problems"][0]["field"] == "targets[0].text"
+    assert data(mcp.call(owner.key, "list_publishes"))["data"] == []
+
+
+def test_a_bulk_creates_every_row_in_order_and_queued_rows_take_successive_slots(mcp, owner, x_account):
+    slots = data(_schedule(mcp, owner.key, x_account, ("mon", "09:00"), ("wed", "12:00")))["data"]["next_free_slots"]
+
+    created = data(
+        mcp.call(
+            owner.key,
+            "bulk_create_publishes",
+            rows=_rows(x_account, "First", "Second", mode="queue"),
+            idempotency_key="b1",
+        )
+    )["data"]
+    again = data(
+        mcp.call(
+            owner.key,
+            "bulk_create_publishes",
+            rows=_rows(x_account, "First", "Second", mode="queue"),
+            idempotency_key="b1",
+        )
+    )["data"]
+
+    assert [publish["content"] for publish in created] == ["First", "Second"]
+    assert [dt.datetime.fromisoformat(p["scheduled_at"]) for p in created] == [
+        dt.datetime.fromisoformat(slot) for slot in slots[:2]
+    ]
+    assert [publish["id"] for publish in again] == [publish["id"] for publish in created]
+    assert len(data(mcp.call(owner.key, "list_publishes"))["data"]) == 2

@@ -143,6 +143,7 @@ def test_its_answer_is_plain_data(owner, accounts):
                 ],
             }
         ],
+        "warnings": [],
     }
 
 

@@ -88,6 +88,8 @@ BEYOND_THE_SPEC = {
     ("PATCH", "/api/v1/media/uploads/{id}"): "media:write",
     # A create's dry run, and an account's settings schema, limits and live options.
     ("POST", "/api/v1/publishes/validate"): "posts:write",
+    # Many creates at once.
+    ("POST", "/api/v1/publishes/bulk"): "posts:write",
     ("GET", "/api/v1/accounts/{id}/capabilities"): "accounts:read",
     # An account's posting schedule.
     ("GET", "/api/v1/accounts/{id}/schedule"): "accounts:read",
@@ -350,6 +352,10 @@ PROBES: dict[tuple[str, str], Probe] = {
     ("POST", "/api/v1/publishes"): Probe(
         "invalid",
         body={"content": "Mine now", "targets": [{"account_id": "{account}"}], "media_ids": ["{media_ready}"]},
+    ),
+    ("POST", "/api/v1/publishes/bulk"): Probe(
+        "invalid",
+        body={"publishes": [{"content": "Mine now", "targets": [{"account_id": "{account}"}]}]},
     ),
     # The dry run answers 200 on the caller's own team: team A's account and media are unknown there.
     ("POST", "/api/v1/publishes/validate"): Probe(

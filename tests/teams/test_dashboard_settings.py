@@ -197,6 +197,68 @@ def test_a_member_cannot_change_approval(client, member):
     assert member.team.approval_required is False
 
 
+# --- duplicate posts -------------------------------------------------------------------------------
+
+
+def test_an_admin_turns_refusing_duplicate_posts_on_and_off_with_its_window(client, admin):
+    page = _text(_get(client, admin, TEAM_PAGE))
+    assert "Refuse duplicate posts" in page
+    assert 'name="duplicate_window_hours"' in page
+    assert 'value="72"' in page
+
+    response = _post(
+        client, admin, "/dashboard/settings/duplicates/", block_duplicates="on", duplicate_window_hours="48"
+    )
+    admin.team.refresh_from_db()
+    assert (admin.team.block_duplicates, admin.team.duplicate_window_hours) == (True, 48)
+    assert "text an account already got within 48 hours are now refused" in _followed_message(client.get(response.url))
+
+    _post(client, admin, "/dashboard/settings/duplicates/", duplicate_window_hours="48")
+    admin.team.refresh_from_db()
+    assert admin.team.block_duplicates is False
+
+
+def test_the_api_key_of_a_team_sees_its_duplicate_setting_at_once(api, client, owner):
+    _post(client, owner, "/dashboard/settings/duplicates/", block_duplicates="on", duplicate_window_hours="24")
+
+    [team] = api.as_(owner.key).get("/api/v1/teams").json()["data"]
+
+    assert (team["block_duplicates"], team["duplicate_window_hours"]) == (True, 24)
+
+
+@pytest.mark.parametrize(
+    ("hours", "problem"),
+    [
+        ("soon", "Give the window as a whole number of hours, such as 72."),
+        ("0", "The duplicate window is 1 to 8760 hours."),
+        ("9000", "The duplicate window is 1 to 8760 hours."),
+    ],
+)
+def test_a_bad_duplicate_window_is_refused_beside_its_field(client, owner, hours, problem):
+    page = _text(
+        _post(client, owner, "/dashboard/settings/duplicates/", block_duplicates="on", duplicate_window_hours=hours),
+        status=400,
+    )
+
+    assert re.search(r'id="duplicate-window-problem"[^>]*>' + re.escape(problem), page)
+    assert f'value="{hours}"' in page  # what was typed stays
+    owner.team.refresh_from_db()
+    assert (owner.team.block_duplicates, owner.team.duplicate_window_hours) == (False, 72)
+
+
+def test_a_member_cannot_change_the_duplicate_setting_but_sees_it(client, member):
+    refused = _post(
+        client, member, "/dashboard/settings/duplicates/", block_duplicates="on", duplicate_window_hours="5"
+    )
+
+    assert refused.status_code == 403
+    member.team.refresh_from_db()
+    assert member.team.block_duplicates is False
+    assert "Sent with a warning when an account got the same text within 72 hours" in _text(
+        _get(client, member, TEAM_PAGE)
+    )
+
+
 # --- the time zone ---------------------------------------------------------------------------------
 
 

@@ -1,4 +1,5 @@
-"""The `socialpub` command: accounts, publish, status, approvals, approve and reject.
+"""The `socialpub` command: accounts, publish, import, schedule, status, approvals, approve and
+reject.
 
 Every command prints tables and progress for a person, or with `--json` exactly one JSON
 document on stdout and nothing else. A refusal or failure prints one line on stderr
@@ -10,7 +11,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import json
 import sys
 import time
 import uuid
@@ -20,7 +20,6 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from rich.console import Console
 from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn, TransferSpeedColumn
 from rich.table import Table
 
@@ -30,35 +29,19 @@ from socialpub.client import (
     FINAL_TARGET_STATUSES,
     KEY_VARIABLE,
     PLATFORMS,
-    ApiError,
     Client,
     ClientError,
     ConnectionFailed,
     is_final,
+    warnings,
 )
+from socialpub.importing import import_csv
+from socialpub.output import Output, headline
+from socialpub.schedules import schedule
 
 POLL_SECONDS = 1.0
-PIPED_WIDTH = 160  # columns of a table written to a pipe or file (a terminal gives its own)
 WATCH_MISSES = 10  # polls in a row that may fail to connect before a watch gives up
 EXIT_ERROR = 1
-
-
-class Output:
-    """Where a command's results go: rich tables on a terminal, or one JSON document."""
-
-    def __init__(self, *, as_json: bool) -> None:
-        self.as_json = as_json
-        # Piped into a file or another program, a table is not cut to a default 80 columns.
-        self.out = Console(highlight=False, width=None if sys.stdout.isatty() else PIPED_WIDTH)
-        self.err = Console(stderr=True, highlight=False)
-
-    def json(self, value: Any) -> None:
-        print(json.dumps(value, indent=2, default=str))
-
-    def error(self, exc: ClientError) -> None:
-        if self.as_json:
-            self.json({"error": _error_json(exc)})
-        self.err.print(f"error: {exc}", markup=False, soft_wrap=True)
 
 
 # --- commands --------------------------------------------------------------------------------
@@ -91,19 +74,21 @@ def publish(client: Client, args: argparse.Namespace, output: Output) -> int:
         if not path.is_file():
             raise ClientError(f"{path}: no such file")
     media_ids = [str(upload.id) for upload in _upload_all(client, media, output)]
-    created = client.create_publish(
+    answer = client.create_publish_answer(
         content=args.text,
         account_ids=account_ids,
         media_ids=media_ids,
         scheduled_at=scheduled_at,
+        queue=args.queue,
         idempotency_key=args.idempotency_key or str(uuid.uuid4()),
     )
+    output.warnings(warnings(answer))
     if args.wait:
-        return _watch(client, str(created.id), output)
+        return _watch(client, str(answer.data.id), output)
     if output.as_json:
-        output.json(created.to_dict())
+        output.json(answer.data.to_dict())
     else:
-        output.out.print(f"publish {created.id}: {created.status}", markup=False)
+        output.line(headline(answer.data))
     return 0
 
 
@@ -220,11 +205,7 @@ def _show(found: Publish, output: Output) -> None:
     if output.as_json:
         output.json(found.to_dict())
         return
-    when = f", scheduled at {found.scheduled_at:%Y-%m-%d %H:%M} UTC" if isinstance(found.scheduled_at, datetime) else ""
-    approval = (
-        "" if isinstance(found.approval_status, Unset) or not found.approval_status else f", {found.approval_status}"
-    )
-    output.out.print(f"publish {found.id}: {found.status}{approval}{when}", markup=False)
+    output.line(headline(found))
     table = Table("platform", "status", "error")
     table.add_column("url", overflow="fold")
     for target in found.targets:
@@ -264,19 +245,6 @@ def _text(value: str | Unset | None) -> str:
 
 def _status(account: Account) -> str:
     return "" if isinstance(account.status, Unset) else str(account.status)
-
-
-def _error_json(exc: ClientError) -> dict[str, Any]:
-    if isinstance(exc, ApiError):
-        return {
-            "status": exc.status,
-            "type": exc.type,
-            "code": exc.code,
-            "message": exc.message,
-            "request_id": exc.request_id,
-            **({"details": exc.details} if exc.details else {}),
-        }
-    return {"type": "client_error", "message": str(exc)}
 
 
 # --- the key ---------------------------------------------------------------------------------
@@ -347,9 +315,29 @@ def parser() -> argparse.ArgumentParser:
     sub.add_argument("text", help="the post's text")
     sub.add_argument("--to", required=True, help="platform names and/or account ids, comma-separated (x,bluesky)")
     sub.add_argument("--media", nargs="+", action="extend", default=[], metavar="FILE", help="files to upload")
-    sub.add_argument("--at", help="schedule for this ISO 8601 time (2026-12-01T09:00Z; no offset means UTC)")
+    when = sub.add_mutually_exclusive_group()
+    when.add_argument("--at", help="schedule for this ISO 8601 time (2026-12-01T09:00Z; no offset means UTC)")
+    when.add_argument(
+        "--queue", action="store_true", help="schedule at the first posting-schedule slot every account has free"
+    )
     sub.add_argument("--wait", action="store_true", help="then wait until every target is final")
     sub.add_argument("--idempotency-key", help="repeat an earlier call: the service returns its publish")
+
+    sub = add("import", import_csv, "Create the publishes of a CSV file, all of them or none.")
+    sub.add_argument(
+        "file", metavar="FILE.csv", help="columns content, account_ids, publish_mode, scheduled_at, media_ids"
+    )
+    sub.add_argument("--dry-run", action="store_true", help="check every row and say what would happen; create nothing")
+    sub.add_argument("--idempotency-key", help="repeat an earlier import: the service returns its publishes")
+
+    sub = add("schedule", schedule, "Show or set an account's posting schedule (the slots --queue fills).")
+    sub.add_argument("account", help="the account id")
+    slots = sub.add_mutually_exclusive_group()
+    slots.add_argument(
+        "--set", nargs="+", action="extend", default=[], metavar="'DAY HH:MM'", help="replace the slots ('mon 09:00')"
+    )
+    slots.add_argument("--clear", action="store_true", help="remove every slot")
+    sub.add_argument("--timezone", help="the IANA zone the slots are read in (Europe/Paris); default: unchanged")
 
     sub = add("status", status, "Show a publish and its targets.")
     sub.add_argument("id", help="the publish id")

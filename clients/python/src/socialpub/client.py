@@ -3,8 +3,9 @@
 The generated package (`socialpub._generated`, from the API's OpenAPI document) knows every
 operation and model; this facade adds what a caller should not repeat: the base URL and key
 from the environment, one exception for every refusal (`ApiError`, carrying the error object
-and the request id), paging through lists, the three-step media upload, and the retries that
-the Idempotency-Key makes safe.
+and the request id), paging through lists, the three-step media upload, the retries that the
+Idempotency-Key makes safe, and the bulk create's CSV body, which the generated operation
+(JSON only) cannot send.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ import mimetypes
 import os
 import time
 import uuid
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from datetime import datetime
 from functools import partial
 from pathlib import Path
@@ -22,11 +23,12 @@ from typing import Any, TypeVar
 
 import httpx
 
-from socialpub._generated.api.accounts import accounts_list
+from socialpub._generated.api.accounts import accounts_list, accounts_schedule_retrieve, accounts_schedule_update
 from socialpub._generated.api.approvals import approvals_list
 from socialpub._generated.api.media import media_uploads_confirm_create, media_uploads_create
 from socialpub._generated.api.publishes import (
     publishes_approve_create,
+    publishes_bulk_create,
     publishes_create,
     publishes_reject_create,
     publishes_retrieve,
@@ -36,6 +38,8 @@ from socialpub._generated.models import (
     Account,
     Approve,
     ApproveResponse,
+    BulkDryRunResponse,
+    BulkResponse,
     ContentTypeEnum,
     CreateModeEnum,
     CreatePublishRequest,
@@ -46,10 +50,16 @@ from socialpub._generated.models import (
     PaginatedAccountList,
     PaginatedPublishList,
     PlatformEnum,
+    PostingSchedule,
+    PostingScheduleInputRequest,
+    PostingScheduleResponse,
     Publish,
+    PublishCreatedResponse,
     PublishResponse,
     RejectRequest,
+    ScheduleSlotRequest,
     TargetInputRequest,
+    WeekdayEnum,
 )
 from socialpub._generated.types import Response
 
@@ -60,6 +70,11 @@ PLATFORMS = tuple(platform.value for platform in PlatformEnum)  # from the API's
 # Statuses a target leaves no more on its own (`processing` still waits for the platform).
 FINAL_TARGET_STATUSES = frozenset({"published", "failed"})
 CREATE_TRIES = 4  # one request and three retries with the same Idempotency-Key
+WEEKDAYS = tuple(day.value for day in WeekdayEnum)  # mon ... sun
+
+BULK_PATH = "/api/v1/publishes/bulk"
+
+BulkAnswer = BulkResponse | BulkDryRunResponse
 
 T = TypeVar("T")
 Progress = Callable[[int], None]
@@ -168,28 +183,85 @@ class Client:
         account_ids: list[str],
         media_ids: list[str] | None = None,
         scheduled_at: datetime | None = None,
+        queue: bool = False,
         idempotency_key: str | None = None,
     ) -> Publish:
-        """Create a publish to `account_ids`: immediate, or scheduled when `scheduled_at` is
-        given. An answer lost on the way, a 5xx or a 409 of the same request still in flight is retried
+        """Create a publish to `account_ids`: immediate, scheduled when `scheduled_at` is given,
+        or with `queue=True` at the first posting-schedule slot every account has free. An
+        answer lost on the way, a 5xx or a 409 of the same request still in flight is retried
         with the same Idempotency-Key, so the post is made at most once."""
+        return self.create_publish_answer(
+            content=content,
+            account_ids=account_ids,
+            media_ids=media_ids,
+            scheduled_at=scheduled_at,
+            queue=queue,
+            idempotency_key=idempotency_key,
+        ).data
+
+    def create_publish_answer(
+        self,
+        *,
+        content: str,
+        account_ids: list[str],
+        media_ids: list[str] | None = None,
+        scheduled_at: datetime | None = None,
+        queue: bool = False,
+        idempotency_key: str | None = None,
+    ) -> PublishCreatedResponse:
+        """`create_publish`'s whole answer: the publish and what else the service says of it
+        (`warnings(answer)`)."""
+        if queue and scheduled_at:
+            raise ClientError("a queued publish takes its time from the posting schedule: give no scheduled_at")
+        mode = CreateModeEnum.QUEUE if queue else CreateModeEnum.SCHEDULED if scheduled_at else CreateModeEnum.IMMEDIATE
         body = CreatePublishRequest(
             targets=[TargetInputRequest(account_id=_uuid(account)) for account in account_ids],
             content=content,
             media_ids=[_uuid(media) for media in media_ids or []],
-            publish_mode=CreateModeEnum.SCHEDULED if scheduled_at else CreateModeEnum.IMMEDIATE,
+            publish_mode=mode,
             **_given(scheduled_at=scheduled_at),
         )
         key = idempotency_key or str(uuid.uuid4())
         call = partial(publishes_create.sync_detailed, client=self.api, body=body, idempotency_key=key)
-        for attempt in range(1, CREATE_TRIES + 1):
-            try:
-                return self._call(PublishResponse, call).data
-            except (ApiError, ConnectionFailed) as exc:
-                if attempt == CREATE_TRIES or not _worth_retrying(exc):
-                    raise
-                time.sleep(attempt)
-        raise AssertionError("unreachable")
+        return self._retried(lambda: self._call(PublishCreatedResponse, call))
+
+    def bulk(
+        self,
+        rows: Sequence[CreatePublishRequest | Mapping[str, Any]],
+        *,
+        dry_run: bool = False,
+        idempotency_key: str | None = None,
+    ) -> BulkAnswer:
+        """Create every row (a create body, as `POST /publishes` takes it) or none. `BulkResponse`
+        with the publishes in row order; with `dry_run`, `BulkDryRunResponse` with each row's
+        verdict and creates nothing. A refused batch is an `ApiError` (400 `INVALID_ROWS`, its
+        `details["rows"]` each with the row's `index` from 0 and its `problems`). Rows given as
+        mappings are sent as they are, for the service to judge."""
+        body = {"publishes": [row.to_dict() if isinstance(row, CreatePublishRequest) else dict(row) for row in rows]}
+        return self._bulk({"json": body}, dry_run=dry_run, idempotency_key=idempotency_key)
+
+    def bulk_csv(
+        self, document: str | bytes, *, dry_run: bool = False, idempotency_key: str | None = None
+    ) -> BulkAnswer:
+        """`bulk` with a CSV file's text (UTF-8, a header row; columns content, account_ids,
+        publish_mode, scheduled_at, media_ids; ids space-separated)."""
+        content = document.encode() if isinstance(document, str) else document
+        request = {"content": content, "headers": {"Content-Type": "text/csv; charset=utf-8"}}
+        return self._bulk(request, dry_run=dry_run, idempotency_key=idempotency_key)
+
+    def schedule(self, account_id: str) -> PostingSchedule:
+        """An account's posting schedule: its zone, weekly slots and next free slot instants."""
+        call = partial(accounts_schedule_retrieve.sync_detailed, _uuid(account_id), client=self.api)
+        return self._call(PostingScheduleResponse, call).data
+
+    def set_schedule(self, account_id: str, *, timezone: str, slots: Sequence[tuple[str, str]]) -> PostingSchedule:
+        """Replace an account's posting schedule: `slots` are (day, "HH:MM") pairs, day one of
+        mon ... sun, wall-clock times in `timezone` (an IANA name); no slots clears it."""
+        body = PostingScheduleInputRequest(
+            timezone=timezone, slots=[ScheduleSlotRequest(day=_weekday(day), time=time) for day, time in slots]
+        )
+        call = partial(accounts_schedule_update.sync_detailed, _uuid(account_id), client=self.api, body=body)
+        return self._call(PostingScheduleResponse, call).data
 
     def approve(self, publish_id: str) -> Approve:
         """Approve a publish waiting for approval (`already_approved` when it was)."""
@@ -202,6 +274,33 @@ class Client:
         return self._call(PublishResponse, call).data
 
     # --- plumbing -------------------------------------------------------------------------
+
+    def _retried(self, send: Callable[[], T]) -> T:
+        """`send()`, repeated while its failure is one the same Idempotency-Key makes safe to repeat."""
+        for attempt in range(1, CREATE_TRIES + 1):
+            try:
+                return send()
+            except (ApiError, ConnectionFailed) as exc:
+                if attempt == CREATE_TRIES or not _worth_retrying(exc):
+                    raise
+                time.sleep(attempt)
+        raise AssertionError("unreachable")
+
+    def _bulk(self, request: dict[str, Any], *, dry_run: bool, idempotency_key: str | None) -> BulkAnswer:
+        key = idempotency_key or str(uuid.uuid4())
+        headers = {**request.pop("headers", {}), "Idempotency-Key": key}
+        params = {"dry_run": "true" if dry_run else "false"}
+
+        def send() -> Response[Any]:
+            # The client's own session (base URL, key, timeout); the generated operation reads
+            # the answer, so a CSV batch and a JSON one come back as the same models.
+            http = self.api.get_httpx_client()
+            answer = http.post(BULK_PATH, params=params, headers=headers, **request)
+            return publishes_bulk_create._build_response(client=self.api, response=answer)
+
+        if dry_run:
+            return self._retried(lambda: self._call(BulkDryRunResponse, send))
+        return self._retried(lambda: self._call(BulkResponse, send))
 
     def _call(self, expected: type[T], request: Callable[[], Response[Any]]) -> T:
         """The body of `request()`'s answer as `expected`, or the refusal or failure as a ClientError."""
@@ -250,6 +349,20 @@ def _worth_retrying(exc: ClientError) -> bool:
         return False
     # 409 IDEMPOTENCY_KEY_IN_USE: the first request with the key is still being processed.
     return exc.status >= 500 or exc.code == "IDEMPOTENCY_KEY_IN_USE"
+
+
+def warnings(answer: PublishCreatedResponse | BulkAnswer) -> list[dict[str, Any]]:
+    """The warnings an answer carries (`DUPLICATE_CONTENT`: an account already got this text),
+    each `{"code", "account_id", "publish_id"}`; none when the service sent none."""
+    found = answer.to_dict().get("warnings")
+    return [item for item in found if isinstance(item, dict)] if isinstance(found, list) else []
+
+
+def _weekday(day: str) -> WeekdayEnum:
+    try:
+        return WeekdayEnum(day.strip().lower()[:3])
+    except ValueError:
+        raise ClientError(f"{day!r} is not a day: one of {', '.join(WEEKDAYS)}") from None
 
 
 def _given(**values: Any) -> dict[str, Any]:

@@ -42,6 +42,7 @@ from .bulk_dry_run_response import BulkDryRunResponse
 from .bulk_meta import BulkMeta
 from .bulk_response import BulkResponse
 from .bulk_verdict import BulkVerdict
+from .bulk_warning import BulkWarning
 from .confirm_request import ConfirmRequest
 from .content_type_enum import ContentTypeEnum
 from .create_mode_enum import CreateModeEnum
@@ -49,6 +50,7 @@ from .create_publish_request import CreatePublishRequest
 from .delivery_attempt import DeliveryAttempt
 from .discard_response import DiscardResponse
 from .discarded import Discarded
+from .duplicate_warning import DuplicateWarning
 from .error_object import ErrorObject
 from .error_object_details import ErrorObjectDetails
 from .error_response import ErrorResponse
@@ -92,6 +94,7 @@ from .posting_schedule_input_request import PostingScheduleInputRequest
 from .posting_schedule_response import PostingScheduleResponse
 from .problem import Problem
 from .publish import Publish
+from .publish_created_response import PublishCreatedResponse
 from .publish_mode_enum import PublishModeEnum
 from .publish_response import PublishResponse
 from .publish_status_enum import PublishStatusEnum
@@ -141,6 +144,7 @@ from .usage_response import UsageResponse
 from .user_ref import UserRef
 from .validation_response import ValidationResponse
 from .validation_result import ValidationResult
+from .warning_code_enum import WarningCodeEnum
 from .webhook_created_response import WebhookCreatedResponse
 from .webhook_deleted import WebhookDeleted
 from .webhook_deleted_response import WebhookDeletedResponse
@@ -196,6 +200,7 @@ __all__ = (
     "BulkMeta",
     "BulkResponse",
     "BulkVerdict",
+    "BulkWarning",
     "ConfirmRequest",
     "ContentTypeEnum",
     "CreateModeEnum",
@@ -203,6 +208,7 @@ __all__ = (
     "DeliveryAttempt",
     "DiscardResponse",
     "Discarded",
+    "DuplicateWarning",
     "ErrorObject",
     "ErrorObjectDetails",
     "ErrorResponse",
@@ -242,6 +248,7 @@ __all__ = (
     "PostingScheduleResponse",
     "Problem",
     "Publish",
+    "PublishCreatedResponse",
     "PublishModeEnum",
     "PublishResponse",
     "PublishStatusEnum",
@@ -287,6 +294,7 @@ __all__ = (
     "UserRef",
     "ValidationResponse",
     "ValidationResult",
+    "WarningCodeEnum",
     "WebhookCreatedResponse",
     "WebhookDeleted",
     "WebhookDeletedResponse",

@@ -7,6 +7,7 @@ from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
 if TYPE_CHECKING:
+    from ..models.bulk_warning import BulkWarning
     from ..models.publish import Publish
 
 
@@ -18,9 +19,11 @@ class BulkResponse:
     """
     Attributes:
         data (list[Publish]):
+        warnings (list[BulkWarning]): Rows whose text their account already got within the team's window; [] when none.
     """
 
     data: list[Publish]
+    warnings: list[BulkWarning]
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -29,11 +32,17 @@ class BulkResponse:
             data_item = data_item_data.to_dict()
             data.append(data_item)
 
+        warnings = []
+        for warnings_item_data in self.warnings:
+            warnings_item = warnings_item_data.to_dict()
+            warnings.append(warnings_item)
+
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
             {
                 "data": data,
+                "warnings": warnings,
             }
         )
 
@@ -41,6 +50,7 @@ class BulkResponse:
 
     @classmethod
     def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
+        from ..models.bulk_warning import BulkWarning
         from ..models.publish import Publish
 
         d = dict(src_dict)
@@ -51,8 +61,16 @@ class BulkResponse:
 
             data.append(data_item)
 
+        warnings = []
+        _warnings = d.pop("warnings")
+        for warnings_item_data in _warnings:
+            warnings_item = BulkWarning.from_dict(warnings_item_data)
+
+            warnings.append(warnings_item)
+
         bulk_response = cls(
             data=data,
+            warnings=warnings,
         )
 
         bulk_response.additional_properties = d

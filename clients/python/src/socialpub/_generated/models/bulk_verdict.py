@@ -8,6 +8,7 @@ from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
 if TYPE_CHECKING:
+    from ..models.duplicate_warning import DuplicateWarning
     from ..models.error_object import ErrorObject
     from ..models.problem import Problem
     from ..models.target_validation import TargetValidation
@@ -21,7 +22,7 @@ class BulkVerdict:
     """
     Attributes:
         valid (bool): True when the same body, sent to the create now, would be accepted.
-        status (int): What the create would answer: 201, 400 or 429 (quota).
+        status (int): What the create would answer: 201, 400, 409 (a duplicate the team refuses) or 429 (quota).
         approval_required (bool): True when the publish would wait for an owner's or admin's approval
             (`pending_approval`).
         error (ErrorObject | None): The create's error object, exactly as it would answer; null when valid.
@@ -31,6 +32,8 @@ class BulkVerdict:
             create's `details.targets` names only the first failing ones' problems and stops at the first error).
         scheduled_at (datetime.datetime | None): `publish_mode: queue`: the slot the publish would take if created now
             (another create may take it first); null for other modes or when no slot suits.
+        warnings (list[DuplicateWarning]): The create's duplicate-content warnings, as its answer would give them; []
+            when none.
         index (int): The row's position in the batch, from 0.
     """
 
@@ -41,6 +44,7 @@ class BulkVerdict:
     problems: list[Problem]
     targets: list[TargetValidation]
     scheduled_at: datetime.datetime | None
+    warnings: list[DuplicateWarning]
     index: int
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
@@ -75,6 +79,11 @@ class BulkVerdict:
         else:
             scheduled_at = self.scheduled_at
 
+        warnings = []
+        for warnings_item_data in self.warnings:
+            warnings_item = warnings_item_data.to_dict()
+            warnings.append(warnings_item)
+
         index = self.index
 
         field_dict: dict[str, Any] = {}
@@ -88,6 +97,7 @@ class BulkVerdict:
                 "problems": problems,
                 "targets": targets,
                 "scheduled_at": scheduled_at,
+                "warnings": warnings,
                 "index": index,
             }
         )
@@ -96,6 +106,7 @@ class BulkVerdict:
 
     @classmethod
     def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
+        from ..models.duplicate_warning import DuplicateWarning
         from ..models.error_object import ErrorObject
         from ..models.problem import Problem
         from ..models.target_validation import TargetValidation
@@ -151,6 +162,13 @@ class BulkVerdict:
 
         scheduled_at = _parse_scheduled_at(d.pop("scheduled_at"))
 
+        warnings = []
+        _warnings = d.pop("warnings")
+        for warnings_item_data in _warnings:
+            warnings_item = DuplicateWarning.from_dict(warnings_item_data)
+
+            warnings.append(warnings_item)
+
         index = d.pop("index")
 
         bulk_verdict = cls(
@@ -161,6 +179,7 @@ class BulkVerdict:
             problems=problems,
             targets=targets,
             scheduled_at=scheduled_at,
+            warnings=warnings,
             index=index,
         )
 

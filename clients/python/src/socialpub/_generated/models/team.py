@@ -8,8 +8,6 @@ from uuid import UUID
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
-from ..types import UNSET, Unset
-
 T = TypeVar("T", bound="Team")
 
 
@@ -20,20 +18,26 @@ class Team:
         id (UUID):
         name (str):
         is_default (bool): The owner's selected default team, protected from deletion.
+        approval_required (bool): Publishes from members wait for an owner or admin to approve them.
+        block_duplicates (bool): Refuse (409 DUPLICATE_CONTENT) a post whose text an account already got within the
+            window, instead of only warning.
+        duplicate_window_hours (int): Hours before and after a post within which the same text to the same account is a
+            duplicate.
         time_zone (str): IANA name of the zone the dashboard shows the team's times in (set there). Every time the API
             reads or answers is UTC whatever it is.
         plan (str):
         created_at (datetime.datetime):
-        approval_required (bool | Unset): Publishes from members wait for an owner or admin to approve them.
     """
 
     id: UUID
     name: str
     is_default: bool
+    approval_required: bool
+    block_duplicates: bool
+    duplicate_window_hours: int
     time_zone: str
     plan: str
     created_at: datetime.datetime
-    approval_required: bool | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -43,13 +47,17 @@ class Team:
 
         is_default = self.is_default
 
+        approval_required = self.approval_required
+
+        block_duplicates = self.block_duplicates
+
+        duplicate_window_hours = self.duplicate_window_hours
+
         time_zone = self.time_zone
 
         plan = self.plan
 
         created_at = self.created_at.isoformat()
-
-        approval_required = self.approval_required
 
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
@@ -58,13 +66,14 @@ class Team:
                 "id": id,
                 "name": name,
                 "is_default": is_default,
+                "approval_required": approval_required,
+                "block_duplicates": block_duplicates,
+                "duplicate_window_hours": duplicate_window_hours,
                 "time_zone": time_zone,
                 "plan": plan,
                 "created_at": created_at,
             }
         )
-        if approval_required is not UNSET:
-            field_dict["approval_required"] = approval_required
 
         return field_dict
 
@@ -77,22 +86,28 @@ class Team:
 
         is_default = d.pop("is_default")
 
+        approval_required = d.pop("approval_required")
+
+        block_duplicates = d.pop("block_duplicates")
+
+        duplicate_window_hours = d.pop("duplicate_window_hours")
+
         time_zone = d.pop("time_zone")
 
         plan = d.pop("plan")
 
         created_at = datetime.datetime.fromisoformat(d.pop("created_at"))
 
-        approval_required = d.pop("approval_required", UNSET)
-
         team = cls(
             id=id,
             name=name,
             is_default=is_default,
+            approval_required=approval_required,
+            block_duplicates=block_duplicates,
+            duplicate_window_hours=duplicate_window_hours,
             time_zone=time_zone,
             plan=plan,
             created_at=created_at,
-            approval_required=approval_required,
         )
 
         team.additional_properties = d

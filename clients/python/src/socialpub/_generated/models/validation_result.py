@@ -8,6 +8,7 @@ from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
 if TYPE_CHECKING:
+    from ..models.duplicate_warning import DuplicateWarning
     from ..models.error_object import ErrorObject
     from ..models.problem import Problem
     from ..models.target_validation import TargetValidation
@@ -21,7 +22,7 @@ class ValidationResult:
     """
     Attributes:
         valid (bool): True when the same body, sent to the create now, would be accepted.
-        status (int): What the create would answer: 201, 400 or 429 (quota).
+        status (int): What the create would answer: 201, 400, 409 (a duplicate the team refuses) or 429 (quota).
         approval_required (bool): True when the publish would wait for an owner's or admin's approval
             (`pending_approval`).
         error (ErrorObject | None): The create's error object, exactly as it would answer; null when valid.
@@ -31,6 +32,8 @@ class ValidationResult:
             create's `details.targets` names only the first failing ones' problems and stops at the first error).
         scheduled_at (datetime.datetime | None): `publish_mode: queue`: the slot the publish would take if created now
             (another create may take it first); null for other modes or when no slot suits.
+        warnings (list[DuplicateWarning]): The create's duplicate-content warnings, as its answer would give them; []
+            when none.
     """
 
     valid: bool
@@ -40,6 +43,7 @@ class ValidationResult:
     problems: list[Problem]
     targets: list[TargetValidation]
     scheduled_at: datetime.datetime | None
+    warnings: list[DuplicateWarning]
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -73,6 +77,11 @@ class ValidationResult:
         else:
             scheduled_at = self.scheduled_at
 
+        warnings = []
+        for warnings_item_data in self.warnings:
+            warnings_item = warnings_item_data.to_dict()
+            warnings.append(warnings_item)
+
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
@@ -84,6 +93,7 @@ class ValidationResult:
                 "problems": problems,
                 "targets": targets,
                 "scheduled_at": scheduled_at,
+                "warnings": warnings,
             }
         )
 
@@ -91,6 +101,7 @@ class ValidationResult:
 
     @classmethod
     def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
+        from ..models.duplicate_warning import DuplicateWarning
         from ..models.error_object import ErrorObject
         from ..models.problem import Problem
         from ..models.target_validation import TargetValidation
@@ -146,6 +157,13 @@ class ValidationResult:
 
         scheduled_at = _parse_scheduled_at(d.pop("scheduled_at"))
 
+        warnings = []
+        _warnings = d.pop("warnings")
+        for warnings_item_data in _warnings:
+            warnings_item = DuplicateWarning.from_dict(warnings_item_data)
+
+            warnings.append(warnings_item)
+
         validation_result = cls(
             valid=valid,
             status=status,
@@ -154,6 +172,7 @@ class ValidationResult:
             problems=problems,
             targets=targets,
             scheduled_at=scheduled_at,
+            warnings=warnings,
         )
 
         validation_result.additional_properties = d

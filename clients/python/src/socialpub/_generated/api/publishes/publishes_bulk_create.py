@@ -131,9 +131,12 @@ def sync_detailed(
     Every row is checked first, as the create checks one. When any row would be refused, nothing
     is created: 400 `INVALID_ROWS` with `error.details.rows = [{"index", "problems"}]`, the problem
     objects of `POST /publishes/validate` (a target's field named like `targets[0].content`).
-    Otherwise 201 with the publishes in row order. Rows see the rows before them: queued rows take
-    successive slots. `dry_run: true` answers 200 with each row's verdict (the validate answer,
-    with its `index`) and `meta.valid`/`meta.status` for the whole batch, and creates nothing.
+    Otherwise 201 with the publishes in row order and `warnings`: the duplicate-content warnings of
+    `POST /publishes`, each with its row's `index` (`[]` when none). Rows see the rows before them:
+    queued rows take successive slots, and a row repeating an earlier row's text to the same account
+    is warned of (refused, in a team that blocks duplicates). `dry_run: true` answers 200 with each
+    row's verdict (the validate answer, with its `index`) and `meta.valid`/`meta.status` for the
+    whole batch, and creates nothing.
 
     Every row submitted (not a draft) counts against `posts_per_month`: a batch over what is left
     is a 429 and creates nothing. The rate limit counts the request as one create. An
@@ -189,9 +192,12 @@ def sync(
     Every row is checked first, as the create checks one. When any row would be refused, nothing
     is created: 400 `INVALID_ROWS` with `error.details.rows = [{"index", "problems"}]`, the problem
     objects of `POST /publishes/validate` (a target's field named like `targets[0].content`).
-    Otherwise 201 with the publishes in row order. Rows see the rows before them: queued rows take
-    successive slots. `dry_run: true` answers 200 with each row's verdict (the validate answer,
-    with its `index`) and `meta.valid`/`meta.status` for the whole batch, and creates nothing.
+    Otherwise 201 with the publishes in row order and `warnings`: the duplicate-content warnings of
+    `POST /publishes`, each with its row's `index` (`[]` when none). Rows see the rows before them:
+    queued rows take successive slots, and a row repeating an earlier row's text to the same account
+    is warned of (refused, in a team that blocks duplicates). `dry_run: true` answers 200 with each
+    row's verdict (the validate answer, with its `index`) and `meta.valid`/`meta.status` for the
+    whole batch, and creates nothing.
 
     Every row submitted (not a draft) counts against `posts_per_month`: a batch over what is left
     is a 429 and creates nothing. The rate limit counts the request as one create. An
@@ -242,9 +248,12 @@ async def asyncio_detailed(
     Every row is checked first, as the create checks one. When any row would be refused, nothing
     is created: 400 `INVALID_ROWS` with `error.details.rows = [{"index", "problems"}]`, the problem
     objects of `POST /publishes/validate` (a target's field named like `targets[0].content`).
-    Otherwise 201 with the publishes in row order. Rows see the rows before them: queued rows take
-    successive slots. `dry_run: true` answers 200 with each row's verdict (the validate answer,
-    with its `index`) and `meta.valid`/`meta.status` for the whole batch, and creates nothing.
+    Otherwise 201 with the publishes in row order and `warnings`: the duplicate-content warnings of
+    `POST /publishes`, each with its row's `index` (`[]` when none). Rows see the rows before them:
+    queued rows take successive slots, and a row repeating an earlier row's text to the same account
+    is warned of (refused, in a team that blocks duplicates). `dry_run: true` answers 200 with each
+    row's verdict (the validate answer, with its `index`) and `meta.valid`/`meta.status` for the
+    whole batch, and creates nothing.
 
     Every row submitted (not a draft) counts against `posts_per_month`: a batch over what is left
     is a 429 and creates nothing. The rate limit counts the request as one create. An
@@ -298,9 +307,12 @@ async def asyncio(
     Every row is checked first, as the create checks one. When any row would be refused, nothing
     is created: 400 `INVALID_ROWS` with `error.details.rows = [{"index", "problems"}]`, the problem
     objects of `POST /publishes/validate` (a target's field named like `targets[0].content`).
-    Otherwise 201 with the publishes in row order. Rows see the rows before them: queued rows take
-    successive slots. `dry_run: true` answers 200 with each row's verdict (the validate answer,
-    with its `index`) and `meta.valid`/`meta.status` for the whole batch, and creates nothing.
+    Otherwise 201 with the publishes in row order and `warnings`: the duplicate-content warnings of
+    `POST /publishes`, each with its row's `index` (`[]` when none). Rows see the rows before them:
+    queued rows take successive slots, and a row repeating an earlier row's text to the same account
+    is warned of (refused, in a team that blocks duplicates). `dry_run: true` answers 200 with each
+    row's verdict (the validate answer, with its `index`) and `meta.valid`/`meta.status` for the
+    whole batch, and creates nothing.
 
     Every row submitted (not a draft) counts against `posts_per_month`: a batch over what is left
     is a 429 and creates nothing. The rate limit counts the request as one create. An

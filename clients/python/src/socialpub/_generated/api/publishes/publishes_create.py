@@ -7,7 +7,7 @@ from ... import errors
 from ...client import AuthenticatedClient, Client
 from ...models.create_publish_request import CreatePublishRequest
 from ...models.error_response import ErrorResponse
-from ...models.publish_response import PublishResponse
+from ...models.publish_created_response import PublishCreatedResponse
 from ...types import UNSET, Response, Unset
 
 
@@ -35,9 +35,9 @@ def _get_kwargs(
 
 def _parse_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> ErrorResponse | PublishResponse | None:
+) -> ErrorResponse | PublishCreatedResponse | None:
     if response.status_code == 201:
-        response_201 = PublishResponse.from_dict(response.json())
+        response_201 = PublishCreatedResponse.from_dict(response.json())
 
         return response_201
 
@@ -89,7 +89,7 @@ def _parse_response(
 
 def _build_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[ErrorResponse | PublishResponse]:
+) -> Response[ErrorResponse | PublishCreatedResponse]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -103,7 +103,7 @@ def sync_detailed(
     client: AuthenticatedClient,
     body: CreatePublishRequest,
     idempotency_key: str | Unset = UNSET,
-) -> Response[ErrorResponse | PublishResponse]:
+) -> Response[ErrorResponse | PublishCreatedResponse]:
     """Create a publish
 
      Requires scope `posts:write`.
@@ -119,6 +119,15 @@ def sync_detailed(
     member's key waits as `approval_status: pending_approval`. Immediate and scheduled publishes
     count against `posts_per_month` (429 `quota_exceeded` when used up); drafts count when confirmed.
 
+    **Duplicate content**: when a target's text (trimmed, whitespace collapsed) went, or is set to
+    go, to the same account within the team's window (`duplicate_window_hours`, 72 by default,
+    before or after this publish's time), the answer's `warnings` names it:
+    `{"code": "DUPLICATE_CONTENT", "account_id", "publish_id"}` (the most recent such publish),
+    one per target at most; `[]` when none. Failed targets, unconfirmed drafts and rejected or
+    discarded publishes do not count. In a team with `block_duplicates`, the create is refused
+    instead: 409 `DUPLICATE_CONTENT` with `details.account_id` and `details.publish_id`, nothing
+    created.
+
     **Idempotency-Key** (optional header, 1-255 characters, kept 24 hours per team): a repeat
     with the same body replays the first answer; 409 while the first is in flight or for a
     different body. After a 503 `PUBLISH_DISPATCH_UNCERTAIN` the same request with the same key
@@ -133,7 +142,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[ErrorResponse | PublishResponse]
+        Response[ErrorResponse | PublishCreatedResponse]
     """
 
     kwargs = _get_kwargs(
@@ -153,7 +162,7 @@ def sync(
     client: AuthenticatedClient,
     body: CreatePublishRequest,
     idempotency_key: str | Unset = UNSET,
-) -> ErrorResponse | PublishResponse | None:
+) -> ErrorResponse | PublishCreatedResponse | None:
     """Create a publish
 
      Requires scope `posts:write`.
@@ -169,6 +178,15 @@ def sync(
     member's key waits as `approval_status: pending_approval`. Immediate and scheduled publishes
     count against `posts_per_month` (429 `quota_exceeded` when used up); drafts count when confirmed.
 
+    **Duplicate content**: when a target's text (trimmed, whitespace collapsed) went, or is set to
+    go, to the same account within the team's window (`duplicate_window_hours`, 72 by default,
+    before or after this publish's time), the answer's `warnings` names it:
+    `{"code": "DUPLICATE_CONTENT", "account_id", "publish_id"}` (the most recent such publish),
+    one per target at most; `[]` when none. Failed targets, unconfirmed drafts and rejected or
+    discarded publishes do not count. In a team with `block_duplicates`, the create is refused
+    instead: 409 `DUPLICATE_CONTENT` with `details.account_id` and `details.publish_id`, nothing
+    created.
+
     **Idempotency-Key** (optional header, 1-255 characters, kept 24 hours per team): a repeat
     with the same body replays the first answer; 409 while the first is in flight or for a
     different body. After a 503 `PUBLISH_DISPATCH_UNCERTAIN` the same request with the same key
@@ -183,7 +201,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        ErrorResponse | PublishResponse
+        ErrorResponse | PublishCreatedResponse
     """
 
     return sync_detailed(
@@ -198,7 +216,7 @@ async def asyncio_detailed(
     client: AuthenticatedClient,
     body: CreatePublishRequest,
     idempotency_key: str | Unset = UNSET,
-) -> Response[ErrorResponse | PublishResponse]:
+) -> Response[ErrorResponse | PublishCreatedResponse]:
     """Create a publish
 
      Requires scope `posts:write`.
@@ -214,6 +232,15 @@ async def asyncio_detailed(
     member's key waits as `approval_status: pending_approval`. Immediate and scheduled publishes
     count against `posts_per_month` (429 `quota_exceeded` when used up); drafts count when confirmed.
 
+    **Duplicate content**: when a target's text (trimmed, whitespace collapsed) went, or is set to
+    go, to the same account within the team's window (`duplicate_window_hours`, 72 by default,
+    before or after this publish's time), the answer's `warnings` names it:
+    `{"code": "DUPLICATE_CONTENT", "account_id", "publish_id"}` (the most recent such publish),
+    one per target at most; `[]` when none. Failed targets, unconfirmed drafts and rejected or
+    discarded publishes do not count. In a team with `block_duplicates`, the create is refused
+    instead: 409 `DUPLICATE_CONTENT` with `details.account_id` and `details.publish_id`, nothing
+    created.
+
     **Idempotency-Key** (optional header, 1-255 characters, kept 24 hours per team): a repeat
     with the same body replays the first answer; 409 while the first is in flight or for a
     different body. After a 503 `PUBLISH_DISPATCH_UNCERTAIN` the same request with the same key
@@ -228,7 +255,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[ErrorResponse | PublishResponse]
+        Response[ErrorResponse | PublishCreatedResponse]
     """
 
     kwargs = _get_kwargs(
@@ -246,7 +273,7 @@ async def asyncio(
     client: AuthenticatedClient,
     body: CreatePublishRequest,
     idempotency_key: str | Unset = UNSET,
-) -> ErrorResponse | PublishResponse | None:
+) -> ErrorResponse | PublishCreatedResponse | None:
     """Create a publish
 
      Requires scope `posts:write`.
@@ -262,6 +289,15 @@ async def asyncio(
     member's key waits as `approval_status: pending_approval`. Immediate and scheduled publishes
     count against `posts_per_month` (429 `quota_exceeded` when used up); drafts count when confirmed.
 
+    **Duplicate content**: when a target's text (trimmed, whitespace collapsed) went, or is set to
+    go, to the same account within the team's window (`duplicate_window_hours`, 72 by default,
+    before or after this publish's time), the answer's `warnings` names it:
+    `{"code": "DUPLICATE_CONTENT", "account_id", "publish_id"}` (the most recent such publish),
+    one per target at most; `[]` when none. Failed targets, unconfirmed drafts and rejected or
+    discarded publishes do not count. In a team with `block_duplicates`, the create is refused
+    instead: 409 `DUPLICATE_CONTENT` with `details.account_id` and `details.publish_id`, nothing
+    created.
+
     **Idempotency-Key** (optional header, 1-255 characters, kept 24 hours per team): a repeat
     with the same body replays the first answer; 409 while the first is in flight or for a
     different body. After a 503 `PUBLISH_DISPATCH_UNCERTAIN` the same request with the same key
@@ -276,7 +312,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        ErrorResponse | PublishResponse
+        ErrorResponse | PublishCreatedResponse
     """
 
     return (

@@ -98,13 +98,16 @@ def sync_detailed(
     each platform's limits and settings, the time, the month's quota, approval) and creates,
     sends and counts nothing. Always 200 for a body the create would judge:
 
-    - `valid`: whether the create would accept it now; `status`: what it would answer (201, 400
-      or 429); `error`: its error object exactly (`details.targets` as in its 400), null when valid.
+    - `valid`: whether the create would accept it now; `status`: what it would answer (201, 400,
+      409 or 429); `error`: its error object exactly (`details.targets` as in its 400), null when valid.
     - `problems`: every problem of the request as a whole; `targets`: every target, in request
       order, with all of its problems and its text length and limit as its platform counts them
       (the create stops at its first error; this reports them all).
     - `approval_required`: the publish would wait as `pending_approval` (a member's key in a team
       that requires approval).
+    - `warnings`: the create's duplicate-content warnings (see the create), `[]` when none. In a
+      team that blocks duplicates each is also a `DUPLICATE_CONTENT` problem of its target, and
+      the create's answer is the 409.
 
     A create can still fail after a valid answer if something changes in between (an account
     expires, the quota is used up by another request). Malformed JSON is a 400 here as anywhere.
@@ -144,13 +147,16 @@ def sync(
     each platform's limits and settings, the time, the month's quota, approval) and creates,
     sends and counts nothing. Always 200 for a body the create would judge:
 
-    - `valid`: whether the create would accept it now; `status`: what it would answer (201, 400
-      or 429); `error`: its error object exactly (`details.targets` as in its 400), null when valid.
+    - `valid`: whether the create would accept it now; `status`: what it would answer (201, 400,
+      409 or 429); `error`: its error object exactly (`details.targets` as in its 400), null when valid.
     - `problems`: every problem of the request as a whole; `targets`: every target, in request
       order, with all of its problems and its text length and limit as its platform counts them
       (the create stops at its first error; this reports them all).
     - `approval_required`: the publish would wait as `pending_approval` (a member's key in a team
       that requires approval).
+    - `warnings`: the create's duplicate-content warnings (see the create), `[]` when none. In a
+      team that blocks duplicates each is also a `DUPLICATE_CONTENT` problem of its target, and
+      the create's answer is the 409.
 
     A create can still fail after a valid answer if something changes in between (an account
     expires, the quota is used up by another request). Malformed JSON is a 400 here as anywhere.
@@ -185,13 +191,16 @@ async def asyncio_detailed(
     each platform's limits and settings, the time, the month's quota, approval) and creates,
     sends and counts nothing. Always 200 for a body the create would judge:
 
-    - `valid`: whether the create would accept it now; `status`: what it would answer (201, 400
-      or 429); `error`: its error object exactly (`details.targets` as in its 400), null when valid.
+    - `valid`: whether the create would accept it now; `status`: what it would answer (201, 400,
+      409 or 429); `error`: its error object exactly (`details.targets` as in its 400), null when valid.
     - `problems`: every problem of the request as a whole; `targets`: every target, in request
       order, with all of its problems and its text length and limit as its platform counts them
       (the create stops at its first error; this reports them all).
     - `approval_required`: the publish would wait as `pending_approval` (a member's key in a team
       that requires approval).
+    - `warnings`: the create's duplicate-content warnings (see the create), `[]` when none. In a
+      team that blocks duplicates each is also a `DUPLICATE_CONTENT` problem of its target, and
+      the create's answer is the 409.
 
     A create can still fail after a valid answer if something changes in between (an account
     expires, the quota is used up by another request). Malformed JSON is a 400 here as anywhere.
@@ -229,13 +238,16 @@ async def asyncio(
     each platform's limits and settings, the time, the month's quota, approval) and creates,
     sends and counts nothing. Always 200 for a body the create would judge:
 
-    - `valid`: whether the create would accept it now; `status`: what it would answer (201, 400
-      or 429); `error`: its error object exactly (`details.targets` as in its 400), null when valid.
+    - `valid`: whether the create would accept it now; `status`: what it would answer (201, 400,
+      409 or 429); `error`: its error object exactly (`details.targets` as in its 400), null when valid.
     - `problems`: every problem of the request as a whole; `targets`: every target, in request
       order, with all of its problems and its text length and limit as its platform counts them
       (the create stops at its first error; this reports them all).
     - `approval_required`: the publish would wait as `pending_approval` (a member's key in a team
       that requires approval).
+    - `warnings`: the create's duplicate-content warnings (see the create), `[]` when none. In a
+      team that blocks duplicates each is also a `DUPLICATE_CONTENT` problem of its target, and
+      the create's answer is the 409.
 
     A create can still fail after a valid answer if something changes in between (an account
     expires, the quota is used up by another request). Malformed JSON is a 400 here as anywhere.
