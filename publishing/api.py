@@ -4,7 +4,7 @@ refuses them, the answer is 503 PUBLISH_DISPATCH_UNCERTAIN naming the publish.""
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
@@ -16,13 +16,12 @@ from rest_framework.exceptions import ValidationError
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from config.errors import ApplicationError, InvalidRequest, NotFound, ServiceUnavailable
-from config.handlers import rendered_error
+from config.errors import NotFound, ServiceUnavailable
 from config.parsers import BoundedCSVParser, BoundedJSONParser
 from config.schema import api_operation
 from config.serializers import validated
 from publishing import approval, bulk, checks, handover, idempotency, inputs, lifecycle
-from publishing.models import IdempotencyKey, Publish, PublishMode
+from publishing.models import IdempotencyKey, Publish
 from publishing.selectors import approvals_for, has_targets, publish_by_id, publishes_for, publishes_matching
 from publishing.serializers import (
     ApproveResponse,
@@ -43,15 +42,12 @@ from publishing.serializers import (
     RetryPublishSerializer,
     UpdatePublishSerializer,
     ValidationResponse,
-    ids_of,
     publish_data,
     publishes_data,
     retry_edits,
-    target_inputs,
     update_changes,
 )
 from teams.authentication import Caller, get_caller
-from teams.services import quota_check
 
 
 def _caller(caller: Caller) -> inputs.Caller:
@@ -62,19 +58,7 @@ def _create_arguments(data: dict[str, Any], caller: Caller) -> dict[str, Any]:
     """A validated create body as `lifecycle.publish_create` (and its dry run,
     `checks.publish_check`) take it: without `publish_mode`, a body with `scheduled_at` is
     scheduled and one without is immediate."""
-    return {"team": caller.team, "caller": _caller(caller), **_request_fields(data)}
-
-
-def _request_fields(data: dict[str, Any]) -> dict[str, Any]:
-    """The fields of `lifecycle.CreateRequest` in a validated create body."""
-    mode = data.get("publish_mode") or (PublishMode.SCHEDULED if data.get("scheduled_at") else PublishMode.IMMEDIATE)
-    return {
-        "content": data["content"],
-        "media_ids": ids_of(data["media_ids"]),
-        "targets": target_inputs(data["targets"]),
-        "publish_mode": mode,
-        "scheduled_at": data.get("scheduled_at"),
-    }
+    return {"team": caller.team, "caller": _caller(caller), **bulk.request_fields(data)}
 
 
 def _shape(publish: Publish) -> dict[str, Any]:
@@ -179,61 +163,6 @@ A create can still fail after a valid answer if something changes in between (an
 expires, the quota is used up by another request). Malformed JSON is a 400 here as anywhere."""
 
 
-def _invalid_body(exc: ValidationError) -> dict[str, Any]:
-    """The validation answer for a body the create's serializer refuses."""
-    status_code, body = rendered_error(exc)
-    fields = body["error"].get("details", {})
-    problems = [
-        {"field": name, "code": "VALIDATION_ERROR", "message": message} for name, message in _flat_messages(fields)
-    ]
-    return {
-        "valid": False,
-        "status": status_code,
-        "approval_required": False,
-        "error": body["error"],
-        "problems": problems,
-        "targets": [],
-        "scheduled_at": None,
-        "warnings": [],
-    }
-
-
-def _flat_messages(details: Any, prefix: str = "") -> list[tuple[str, str]]:
-    """DRF's nested field errors as (`targets[0].account_id`, message) pairs."""
-    if isinstance(details, dict):
-        return [pair for key, value in details.items() for pair in _flat_messages(value, _path(prefix, key))]
-    if isinstance(details, list) and details and all(isinstance(item, str) for item in details):
-        return [(prefix, message) for message in details]
-    if isinstance(details, list):
-        return [pair for index, item in enumerate(details) for pair in _flat_messages(item, f"{prefix}[{index}]")]
-    return [(prefix, str(details))] if details else []
-
-
-def _path(prefix: str, key: Any) -> str:
-    if str(key).isdigit():  # an item of a list (DRF reports a list's errors by index)
-        return f"{prefix}[{key}]"
-    return f"{prefix}.{key}" if prefix else str(key)
-
-
-def _validation_body(result: checks.CreateCheck) -> dict[str, Any]:
-    status_code: int = status.HTTP_201_CREATED
-    error = None
-    if result.refusal is not None:
-        status_code, body = rendered_error(result.refusal)
-        error = body["error"]
-    targets = [{"index": index, **check.as_dict()} for index, check in enumerate(result.targets)]
-    return {
-        "valid": result.refusal is None,
-        "status": status_code,
-        "approval_required": result.waits_for_approval,
-        "error": error,
-        "problems": [{"field": p.field, "code": p.code, "message": p.message} for p in result.problems],
-        "targets": targets,
-        "scheduled_at": result.scheduled_at,
-        "warnings": [w.as_dict() for w in result.warnings],
-    }
-
-
 _BULK_DESCRIPTION = f"""\
 Creates up to {bulk.MAX_ROWS} publishes in one request, all of them or none. Each row is a
 create body (`POST /publishes`), `publish_mode: queue` included.
@@ -297,21 +226,7 @@ def _bulk_bodies(request: Request) -> tuple[list[Any], bool]:
     return data["publishes"], data["dry_run"] or query["dry_run"]
 
 
-def _row_requests(bodies: list[Any]) -> tuple[dict[int, Any], dict[int, dict[str, Any]]]:
-    """By row index, the validated create bodies, and the verdicts of the rows the create's
-    serializer refuses."""
-    valid: dict[int, Any] = {}
-    refused: dict[int, dict[str, Any]] = {}
-    for index, body in enumerate(bodies):
-        try:
-            valid[index] = validated(CreatePublishSerializer(data=body))
-        except ValidationError as exc:
-            refused[index] = _invalid_body(exc)
-    return valid, refused
-
-
 def _bulk_create(bodies: list[Any], caller: Caller, record: IdempotencyKey | None = None) -> dict[str, Any]:
-    valid, refused = _row_requests(bodies)
     answer: dict[str, Any] = {}
 
     def finish(publishes: list[Publish]) -> None:
@@ -324,69 +239,8 @@ def _bulk_create(bodies: list[Any], caller: Caller, record: IdempotencyKey | Non
         if record is not None:
             idempotency.idempotency_finish(record=record, status=status.HTTP_201_CREATED, body=answer)
 
-    if not refused:
-        requests = [lifecycle.CreateRequest(**_request_fields(valid[index])) for index in sorted(valid)]
-        try:
-            lifecycle.publish_create_many(team=caller.team, caller=_caller(caller), requests=requests, finish=finish)
-        except lifecycle.RowsInvalid as exc:
-            return _rows_refused(bodies, caller, valid, refused, exc.refusals)
-        return answer
-    return _rows_refused(bodies, caller, valid, refused, {})
-
-
-def _rows_refused(
-    bodies: list[Any],
-    caller: Caller,
-    valid: dict[int, Any],
-    refused: dict[int, dict[str, Any]],
-    create_refusals: Mapping[int, Exception],
-) -> dict[str, Any]:
-    """Raise the batch's 400: every row the create refused or would refuse, with its problems."""
-    rows = []
-    for index in range(len(bodies)):
-        verdict = refused.get(index) or _validation_body(
-            checks.publish_check(**_create_arguments(valid[index], caller))
-        )
-        problems = bulk.row_problems(verdict) if not verdict["valid"] else []
-        if not problems and index in create_refusals:  # a refusal only the batch meets (rows in its way)
-            _, body = rendered_error(create_refusals[index])
-            problems = [{"field": "", "code": body["error"]["code"], "message": body["error"]["message"]}]
-        if problems:
-            rows.append({"index": index, "problems": problems})
-    raise InvalidRequest(
-        f"{len(rows)} of {len(bodies)} rows cannot be created; nothing was created.",
-        code="INVALID_ROWS",
-        details={"rows": rows},
-    )
-
-
-def _dry_run(bodies: list[Any], caller: Caller) -> dict[str, Any]:
-    """Each row's verdict as the batch would meet it (queued rows after the rows before them),
-    and the batch's: 201, 400 or 429 (the rows submitted are more than the month has left)."""
-    valid, refused = _row_requests(bodies)
-    reserved: dict[str, set[Any]] = {}
-    verdicts = []
-    for index in range(len(bodies)):
-        if index in refused:
-            verdicts.append({"index": index, **refused[index]})
-            continue
-        arguments = _create_arguments(valid[index], caller)
-        verdict = _validation_body(checks.publish_check(**arguments, reserved=reserved))
-        at = verdict["scheduled_at"] or arguments["scheduled_at"]
-        if verdict["valid"] and at is not None:
-            for target in arguments["targets"]:
-                reserved.setdefault(str(target.account_id), set()).add(at)
-        verdicts.append({"index": index, **verdict})
-    batch_status: int = status.HTTP_201_CREATED
-    if not all(verdict["valid"] for verdict in verdicts):
-        batch_status = status.HTTP_400_BAD_REQUEST
-    else:
-        counted = sum(1 for index in valid if _request_fields(valid[index])["publish_mode"] != PublishMode.DRAFT)
-        try:
-            quota_check(team=caller.team, posts=counted)
-        except ApplicationError:
-            batch_status = status.HTTP_429_TOO_MANY_REQUESTS
-    return {"data": verdicts, "meta": {"valid": batch_status == status.HTTP_201_CREATED, "status": batch_status}}
+    bulk.create_rows(bodies, team=caller.team, caller=_caller(caller), finish=finish)
+    return answer
 
 
 class PublishViewSet(viewsets.GenericViewSet[Publish]):
@@ -471,8 +325,8 @@ class PublishViewSet(viewsets.GenericViewSet[Publish]):
         try:
             data = validated(CreatePublishSerializer(data=request.data))
         except ValidationError as exc:
-            return Response({"data": _invalid_body(exc)})
-        return Response({"data": _validation_body(checks.publish_check(**_create_arguments(data, caller)))})
+            return Response({"data": bulk.invalid_body(exc)})
+        return Response({"data": bulk.validation_body(checks.publish_check(**_create_arguments(data, caller)))})
 
     @api_operation(
         scope="posts:write",
@@ -490,7 +344,7 @@ class PublishViewSet(viewsets.GenericViewSet[Publish]):
         bodies, dry_run = _bulk_bodies(request)
         bulk.check_row_count(bodies)
         if dry_run:
-            return Response(_dry_run(bodies, caller))
+            return Response(bulk.dry_run(bodies, team=caller.team, caller=_caller(caller)))
         key = request.headers.get("Idempotency-Key")
         if key is None:
             return Response(_bulk_create(bodies, caller), status=status.HTTP_201_CREATED)

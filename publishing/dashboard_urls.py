@@ -2,13 +2,14 @@ from __future__ import annotations
 
 from django.urls import path
 
-from publishing.views import calendar, compose, detail, edit, home, lists
+from publishing.views import calendar, compose, csv_import, detail, edit, home, lists
 
 urlpatterns = [
     path("home/", home.home, name="overview"),
     path("compose/", compose.compose, name="compose"),
     path("compose/check/", compose.check, name="compose-check"),
     path("compose/link-card/", compose.link_card, name="compose-link-card"),
+    path("import/", csv_import.csv_import, name="import"),
     path("calendar/", calendar.calendar, name="calendar"),
     path("calendar/<uuid:publish_id>/reschedule/", calendar.reschedule, name="calendar-reschedule"),
     path("calendar/<uuid:publish_id>/unschedule/", calendar.unschedule, name="calendar-unschedule"),

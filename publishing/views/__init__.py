@@ -1,5 +1,6 @@
 """Dashboard pages of publishing, one module per page: `lists` (publishes, approvals),
-`compose`, `calendar` and `detail` (one publish and its actions)."""
+`compose`, `csv_import` (many publishes from a CSV file), `calendar` and `detail` (one publish
+and its actions)."""
 
 from __future__ import annotations
 

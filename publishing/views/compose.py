@@ -40,9 +40,9 @@ from config.serializers import validated
 from media import services as media_services
 from media.models import ALT_TEXT_MAX_LENGTH, CONTENT_TYPES, MediaUpload
 from media.selectors import media_pull_url, ready_media_by_ids
-from publishing import approval, checks, handover, lifecycle, link_cards, preview, validation
+from publishing import approval, checks, handover, lifecycle, link_cards, preview, queue, validation
 from publishing.duplicate_content import DuplicateWarning
-from publishing.models import Publish, PublishMode, ThreadItem
+from publishing.models import QUEUE_MODE, Publish, PublishMode, ThreadItem
 from publishing.serializers import CreatePublishSerializer, ids_of, target_inputs
 from publishing.views import compose_form as form
 from publishing.views import dashboard_caller
@@ -51,6 +51,8 @@ from teams.dashboard import page_context, requested_membership, signed_in_user
 from teams.models import Membership, Team
 
 TEMPLATE = "publishing/compose.html"
+# A queue slot as the flash names it: "Mon 30 Nov, 09:00", with the team's zone after it.
+QUEUED_AT = "%a %d %b, %H:%M"
 
 
 def team_accounts(team: Team, *, targeted: Collection[str] = ()) -> QuerySet[SocialAccount]:
@@ -153,10 +155,12 @@ def _submit(request: HttpRequest, membership: Membership, accounts: list[SocialA
     account_ids = request.POST.getlist("account")  # the body's targets, in order
     # Without a button's choice (a script's submit), nothing is sent: it is kept as a draft.
     mode = request.POST.get("publish_mode", PublishMode.DRAFT)
+    extra: dict[str, Any] = {}
     if refused := save_alt_texts(membership.team, request.POST):
         return render_form(request, membership, accounts, refused, status=400)
     try:
-        body = form.create_body(request.POST, platforms, with_time=mode != PublishMode.IMMEDIATE)
+        # "Publish now" means now and "Add to queue" the first free slot, whatever the time field holds.
+        body = form.create_body(request.POST, platforms, with_time=mode not in (PublishMode.IMMEDIATE, QUEUE_MODE))
         publish = _create(request, membership, {**body, "publish_mode": mode})
     except handover.PublishDispatchUncertain as exc:  # saved; the relay sends it within minutes
         return _sent(request, membership, exc.publish, sent=False)
@@ -164,14 +168,25 @@ def _submit(request: HttpRequest, membership: Membership, accounts: list[SocialA
         problems, status = form.problems_of_serializer(exc.detail, account_ids), 400
     except ApplicationError as exc:
         problems, status = form.problems_of_error(exc, account_ids), exc.status_code
+        if exc.code == "NO_QUEUE_SLOTS":  # shown in the queue's line, which the live check redraws
+            extra["queue_problem"] = " ".join(problems.top.pop("publish_mode", []))
+            extra["unscheduled_account"] = _unscheduled_account(exc, accounts)
     else:
-        return _sent(request, membership, publish, sent=True)
+        return _sent(request, membership, publish, sent=True, queued=mode == QUEUE_MODE)
     shown = problems.shown_on({str(a.pk) for a in accounts})
-    return render_form(request, membership, accounts, shown, status=status)
+    return render_form(request, membership, accounts, shown, status=status, **extra)
 
 
-def _sent(request: HttpRequest, membership: Membership, publish: Publish, *, sent: bool) -> HttpResponse:
-    messages.success(request, _outcome(publish, sent))
+def _unscheduled_account(exc: ApplicationError, accounts: list[SocialAccount]) -> SocialAccount | None:
+    """The account a queue create found without posting-schedule slots, for a link to its schedule."""
+    account_id = (exc.details or {}).get("account_id")
+    return next((a for a in accounts if str(a.pk) == account_id), None)
+
+
+def _sent(
+    request: HttpRequest, membership: Membership, publish: Publish, *, sent: bool, queued: bool = False
+) -> HttpResponse:
+    messages.success(request, _outcome(publish, sent, queued=queued))
     # By its keyword: the API's route of a publish has the same name and takes `pk`.
     detail = reverse("dashboard-publish", kwargs={"publish_id": publish.pk})
     return redirect(f"{detail}?team={membership.team.pk}")
@@ -190,8 +205,12 @@ def _create(request: HttpRequest, membership: Membership, body: dict[str, Any]) 
     )
 
 
-def _outcome(publish: Publish, sent: bool) -> str:
+def _outcome(publish: Publish, sent: bool, *, queued: bool = False) -> str:
     named = capfirst(excerpt(publish))
+    if queued and publish.scheduled_at:
+        when = f"Queued for {local_text(publish.scheduled_at, QUEUED_AT)}"
+        waiting = ", once the team's owner or an admin approves it" if publish.approval_status else ""
+        return f"{when}: {excerpt(publish)}{waiting}."
     if publish.approval_status:
         return f"{named} is waiting for approval by the team's owner or an admin."
     if publish.publish_mode == PublishMode.DRAFT:
@@ -237,7 +256,9 @@ def check(request: HttpRequest) -> JsonResponse:
                 refused.add(target["account_id"])
     duplicates = [{"account_id": a, "message": m} for a, m in notes.items() if a not in refused]
     # The preview's text, cut where each network stops, beside the API's own answer.
-    return JsonResponse({**answer, "duplicates": duplicates, "previews": preview.check_previews(result.targets)})
+    previews = preview.check_previews(result.targets)
+    queued = _queue_state(membership.team, account_ids)
+    return JsonResponse({**answer, "duplicates": duplicates, "previews": previews, "queue": queued})
 
 
 REFUSED_DUPLICATE = " This team refuses duplicate posts: change the text or untick the account."
@@ -258,6 +279,29 @@ def _duplicates_in_words(team: Team, warnings: Sequence[DuplicateWarning]) -> di
         else:
             said[warning.account_id] = f"This text is already scheduled for {name} on {when}."
     return said
+
+
+def _queue_state(team: Team, account_ids: list[str]) -> dict[str, str]:
+    """What "Add to queue" would do now: the next free slot of the chosen accounts, or why
+    there is none (with the schedule page of the account that has no slots); nothing until
+    every chosen account is one of the team's."""
+    wanted = [i for i in dict.fromkeys(account_ids) if _is_uuid(i)]
+    accounts = list(team_accounts(team).filter(pk__in=wanted)) if wanted else []
+    if not accounts or len(accounts) != len(account_ids):
+        return {}
+    try:
+        slot = queue.first_free_slot(accounts=accounts, now=timezone.now())
+    except ApplicationError as exc:
+        state = {"problem": form.in_words("publish_mode", exc.message)}
+        if (account := _unscheduled_account(exc, accounts)) is not None:
+            schedule = reverse("dashboard-account-schedule", kwargs={"account_id": account.pk})
+            state |= {"schedule_url": f"{schedule}?team={team.pk}", "schedule_text": _schedule_link(account)}
+        return state
+    return {"next_slot": f"Next free slot: {local_text(slot, QUEUED_AT)}."}
+
+
+def _schedule_link(account: SocialAccount) -> str:
+    return f"Set the posting schedule of {account}"
 
 
 @login_required

@@ -199,6 +199,16 @@ SENTENCES = sentences(
         "That time has already passed: pick one in the future.",
     ),
     ("scheduled_at", r"scheduled_at is required\.", "Pick the date and time to schedule the post for."),
+    (
+        "publish_mode",
+        r"^(?P<account>.+) has no posting schedule slots",
+        "{account} has no posting schedule yet: set its slots, or pick a time.",
+    ),
+    (
+        "publish_mode",
+        r"No posting schedule slot in the next year is free",
+        "No posting schedule slot in the next year is free on every chosen account: pick a time.",
+    ),
     ("scheduled_at", r"Datetime has wrong format", "That is not a date and time: pick one with the date picker."),
     (
         "targets",

@@ -149,6 +149,7 @@
     }));
     const duplicates = result.duplicates || [];
     drawCounts(byAccount);
+    drawQueue(result.queue);
     drawDuplicates(duplicates);
     // A post that is ready has no problem left to show, whatever a refused submit or a failed
     // upload said before.
@@ -163,6 +164,20 @@
       state.textContent = "Ready to send, but an account already got this text: see the note beside it.";
     } else {
       state.textContent = "Ready to send.";
+    }
+  }
+
+  // "Add to queue": the chosen accounts' next free slot, or why there is none and where to set it.
+  const queueState = document.getElementById("queue-state");
+  function drawQueue(queue) {
+    if (!queueState) return;
+    queue = queue || {};
+    queueState.replaceChildren();
+    if (queue.problem) {
+      queueState.append(element("span", { class: "problem-text" }, queue.problem));
+      if (queue.schedule_url) queueState.append(" ", element("a", { href: queue.schedule_url }, queue.schedule_text));
+    } else if (queue.next_slot) {
+      queueState.append(queue.next_slot);
     }
   }
 

@@ -4,6 +4,7 @@ publish's id, `{account}` for a connected account's)."""
 DASHBOARD_PAGES = [
     "/dashboard/home/",
     "/dashboard/compose/",
+    "/dashboard/import/",
     "/dashboard/calendar/",
     "/dashboard/calendar/?view=month",
     "/dashboard/publishes/",

@@ -256,3 +256,46 @@ def test_a_text_an_account_already_got_is_noted_beside_it_before_sending(signed_
     )
     expect(page.locator(f"#t-{x.pk}-warning")).to_have_text("")
     expect(page.locator("#check-state")).to_have_text("1 problem to fix before sending.")
+
+
+def test_an_owner_adds_a_post_to_the_queue_and_is_told_when_it_goes(signed_in, owner):
+    from accounts.schedules import DAYS
+    from accounts.services import posting_schedule_set
+
+    page = signed_in
+    x = sandbox_account(owner.team, "x")
+    posting_schedule_set(account=x, time_zone="UTC", slots=[{"day": day, "time": "09:00"} for day in DAYS])
+
+    page.click("header >> text=Compose")
+    page.fill("#content", "Into the queue")
+    page.check(f'input.pick[value="{x.pk}"]')
+    expect(page.locator("#check-state")).to_have_text("Ready to send.")
+    expect(page.locator("#queue-state")).to_contain_text("Next free slot: ")
+    page.click("button:has-text('Add to queue')")
+    page.wait_for_url(re.compile(r"/dashboard/publishes/[0-9a-f-]+/\?team="))
+
+    publish = Publish.objects.get()
+    assert publish.status == PublishStatus.SCHEDULED
+    expect(page.locator(".messages")).to_have_text(
+        f"Queued for {publish.scheduled_at:%a %d %b}, 09:00 UTC: “Into the queue”."
+    )
+
+
+def test_adding_to_the_queue_without_a_posting_schedule_links_to_it(signed_in, owner):
+    page = signed_in
+    x = sandbox_account(owner.team, "x")
+
+    page.click("header >> text=Compose")
+    page.fill("#content", "Into the queue")
+    page.check(f'input.pick[value="{x.pk}"]')
+    page.click("button:has-text('Add to queue')")
+
+    # The live check, run again on the refused form, keeps saying so.
+    said = f"{x} has no posting schedule yet: set its slots, or pick a time. Set the posting schedule of {x}"
+    expect(page.locator("#queue-state")).to_have_text(said)
+    page.fill("#content", "Into the queue, later")
+    expect(page.locator("#check-state")).to_have_text("Ready to send.")
+    expect(page.locator("#queue-state")).to_have_text(said)
+    page.click(f"text=Set the posting schedule of {x}")
+    page.wait_for_url(re.compile(rf"/dashboard/accounts/{x.pk}/schedule/"))
+    assert Publish.objects.count() == 0

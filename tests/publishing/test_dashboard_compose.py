@@ -16,6 +16,8 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from accounts.models import AccountStatus
+from accounts.schedules import DAYS
+from accounts.services import posting_schedule_set
 from demo.seed import PINTEREST_BOARD_ID, sandbox_account
 from media import services, storage
 from media.models import MediaUpload
@@ -680,3 +682,78 @@ def test_another_teams_upload_keeps_its_alt_text(client, owner, outsider, accoun
 
     assert response.status_code == 400  # the media is not the team's
     assert MediaUpload.objects.get(pk=theirs).alt_text == "Theirs"
+
+
+# --- add to queue --------------------------------------------------------------------------------
+
+EVERY_DAY_AT_NINE = [{"day": day, "time": "09:00"} for day in DAYS]
+
+
+def test_add_to_queue_schedules_at_the_first_free_slot_and_says_when(client, owner, accounts):
+    _in_zone(owner.team, "America/New_York")
+    posting_schedule_set(account=accounts.x, time_zone="America/New_York", slots=EVERY_DAY_AT_NINE)
+    # The time field is not the queue's: it takes the slot, whatever was typed.
+    form = _form(owner, accounts.x, content="Into the queue", publish_mode="queue", scheduled_at=_later(hours=50))
+
+    response = _as(client, owner).post(URL, form)
+
+    assert response.status_code == 302
+    publish = Publish.objects.get()
+    slot = publish.scheduled_at.astimezone(NEW_YORK)
+    assert (publish.status, slot.time()) == (PublishStatus.SCHEDULED, dt.time(9, 0))
+    assert publish.scheduled_at - timezone.now() < dt.timedelta(days=1, minutes=2)
+    said = f"Queued for {slot:%a %d %b}, 09:00 America/New_York: “Into the queue”."
+    assert _messages(client) == [said]
+
+
+def test_add_to_queue_takes_the_next_slot_after_one_taken(client, owner, accounts):
+    posting_schedule_set(account=accounts.x, time_zone="UTC", slots=EVERY_DAY_AT_NINE)
+    _as(client, owner).post(URL, _form(owner, accounts.x, publish_mode="queue"))
+    client.post(URL, _form(owner, accounts.x, publish_mode="queue"))
+
+    first, second = Publish.objects.order_by("scheduled_at").values_list("scheduled_at", flat=True)
+    assert second - first == dt.timedelta(days=1)
+
+
+def test_add_to_queue_without_a_posting_schedule_says_so_and_links_to_it(client, owner, accounts):
+    response = _as(client, owner).post(URL, _form(owner, accounts.x, publish_mode="queue"))
+
+    page = response.content.decode()
+    assert response.status_code == 400
+    assert Publish.objects.count() == 0
+    said = f"{accounts.x} has no posting schedule yet: set its slots, or pick a time."
+    schedule = f"/dashboard/accounts/{accounts.x.pk}/schedule/?team={owner.team.pk}"
+    assert f'<span class="problem-text">{html.escape(said)}</span>' in page
+    assert f'<a href="{schedule}">Set the posting schedule of {accounts.x}</a>' in page
+
+
+def test_the_live_check_says_when_the_queue_would_send_the_post(client, owner, accounts):
+    posting_schedule_set(account=accounts.x, time_zone="UTC", slots=EVERY_DAY_AT_NINE)
+
+    result = _check(client, owner, accounts.x)
+
+    assert re.fullmatch(r"Next free slot: \w{3} \d\d \w{3}, 09:00 UTC\.", result["queue"]["next_slot"])
+
+
+def test_the_live_check_says_which_account_has_no_posting_schedule(client, owner, accounts):
+    posting_schedule_set(account=accounts.x, time_zone="UTC", slots=EVERY_DAY_AT_NINE)
+
+    result = _check(client, owner, accounts.x, accounts.bluesky)
+
+    assert result["queue"] == {
+        "problem": f"{accounts.bluesky} has no posting schedule yet: set its slots, or pick a time.",
+        "schedule_url": f"/dashboard/accounts/{accounts.bluesky.pk}/schedule/?team={owner.team.pk}",
+        "schedule_text": f"Set the posting schedule of {accounts.bluesky}",
+    }
+
+
+def test_the_live_check_says_nothing_of_the_queue_for_another_teams_account(client, owner, outsider, accounts):
+    theirs = sandbox_account(outsider.team, "bluesky")
+
+    assert _check(client, owner, accounts.x, theirs)["queue"] == {}
+
+
+def test_the_page_offers_add_to_queue_beside_schedule(client, owner, accounts):
+    page = _as(client, owner).get(URL).content.decode()
+
+    assert re.search(r'value="scheduled"[^>]*>Schedule</button>\s*<button[^>]*value="queue"[^>]*>Add to queue<', page)
