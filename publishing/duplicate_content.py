@@ -94,16 +94,22 @@ class Known:
         keys = {key for _, key in pairs if key}
         accounts = {account for account, key in pairs if key}
         self.team = team
-        self.rows: list[tuple[Any, ...]] = []
+        # By (account id, text key): the targets with that text on that account.
+        self.rows: dict[tuple[str, str], list[tuple[Any, ...]]] = {}
         if keys:
             found = Target.objects.filter(
                 publish__team=team, account_id__in=[uuid.UUID(a) for a in accounts], text_key__in=keys
             )
-            self.rows = list(found.values_list(*_FIELDS))
+            for row in found.values_list(*_FIELDS):
+                self.rows.setdefault((str(row[0]), row[1]), []).append(row)
+
+    def matching(self, keys: dict[str, str]) -> list[tuple[Any, ...]]:
+        """The targets on each account of `keys` with that account's key."""
+        return [row for pair in keys.items() for row in self.rows.get(pair, ())]
 
     def add(self, publish: Publish, rows: Sequence[Target]) -> None:
         for row in rows:
-            self.rows.append(
+            self.rows.setdefault((str(row.account_id), row.text_key), []).append(
                 (
                     row.account_id,
                     row.text_key,
@@ -151,7 +157,7 @@ def _earlier(
         query = Target.objects.filter(account_id__in=[uuid.UUID(a) for a in keys], text_key__in=set(keys.values()))
         found: Iterable[tuple[Any, ...]] = query.values_list(*_FIELDS)
     else:
-        found = known.rows
+        found = known.matching(keys)
     rows = []
     for account, key, state, published_at, publish_id, team_id, confirmed, approval, scheduled_at, created_at in found:
         if str(publish_id) == str(publish.pk) or keys.get(str(account)) != key:

@@ -30,6 +30,7 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
+from accounts.models import SocialAccount
 from config import db
 from config.errors import ApplicationError, InvalidRequest, Unprocessable
 from publishing import actions, approval, duplicate_content, handover, idempotency, outbox, queue, validation
@@ -142,10 +143,12 @@ def publish_create_many(
     refusals: dict[int, ApplicationError] = {}
     with transaction.atomic(durable=True):
         now = timezone.now()
-        known = duplicate_content.Known(team=team, texts=_batch_texts(requests))
+        texts = _batch_texts(requests)
+        known = duplicate_content.Known(team=team, texts=texts)
+        accounts = validation.team_accounts(team, (account for account, _ in texts))
         for index, request in enumerate(requests):
             try:
-                publish, released = _new_publish(team, caller, request, now=now, known=known)
+                publish, released = _new_publish(team, caller, request, now=now, known=known, named=accounts)
             except ApplicationError as exc:
                 refusals[index] = exc
                 continue
@@ -182,14 +185,16 @@ def _new_publish(
     *,
     now: dt.datetime,
     known: duplicate_content.Known | None = None,
+    named: Mapping[str, SocialAccount] | None = None,
 ) -> tuple[Publish, list[DeliveryJob]]:
     """Check and write one new publish inside the caller's transaction, without counting it;
-    its jobs, to hand over after the commit. `known`: a batch's earlier targets, for the
-    duplicate check (it reads the database when None)."""
+    its jobs, to hand over after the commit. A batch gives what it read once for all its rows:
+    `known`, its earlier targets for the duplicate check, and `named`, the team's accounts
+    it names (each is read from the database when None)."""
     publish_mode, scheduled_at, targets = request.publish_mode, request.scheduled_at, request.targets
     require_targets(targets)
     check_schedule(publish_mode=publish_mode, scheduled_at=scheduled_at, now=now)
-    accounts = validation.accounts_by_id(team=team, account_ids=[t.account_id for t in targets])
+    accounts = validation.accounts_by_id(team=team, account_ids=[t.account_id for t in targets], known=named)
     queued = publish_mode == QUEUE_MODE
     if queued:
         publish_mode = PublishMode.SCHEDULED

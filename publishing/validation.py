@@ -26,24 +26,30 @@ THREAD_PLATFORMS = frozenset({"x", "bluesky", "threads"})
 MAX_THREAD_ITEMS = 25
 
 
-def accounts_by_id(*, team: Team, account_ids: Sequence[str]) -> dict[str, SocialAccount]:
+def accounts_by_id(
+    *, team: Team, account_ids: Sequence[str], known: Mapping[str, SocialAccount] | None = None
+) -> dict[str, SocialAccount]:
     """The team's accounts for `account_ids`; 400 when one is absent, another team's, or
-    cannot publish (expired or disabled)."""
-    found, refusals = accounts_checked(team=team, account_ids=account_ids)
+    cannot publish (expired or disabled). `known`: the team's accounts a batch read once
+    (`team_accounts`), by id, instead of a query."""
+    found, refusals = accounts_checked(team=team, account_ids=account_ids, known=known)
     if refusals:
         raise next(iter(refusals.values()))  # the first target's
     return found
 
 
 def accounts_checked(
-    *, team: Team, account_ids: Sequence[str]
+    *, team: Team, account_ids: Sequence[str], known: Mapping[str, SocialAccount] | None = None
 ) -> tuple[dict[str, SocialAccount], dict[int, InvalidRequest]]:
     """The team's accounts for `account_ids`, and by target index the 400 of each one that
     cannot be published to, in target order (`accounts_by_id` raises the first; a check of
     a whole request reports them all). An account named twice is a 400 at once."""
     if len(set(account_ids)) != len(account_ids):
         raise InvalidRequest("Each account may appear in only one target.", code="DUPLICATE_TARGET")
-    found = _team_accounts(team, account_ids)
+    if known is None:
+        found = _team_accounts(team, account_ids)
+    else:
+        found = {account_id: known[account_id] for account_id in account_ids if account_id in known}
     refusals = {}
     for index, account_id in enumerate(account_ids):
         if refusal := _refusal(index, account_id, found.get(account_id)):
@@ -69,6 +75,11 @@ def _refusal(index: int, account_id: str, account: SocialAccount | None) -> Inva
     except SandboxUnavailable as exc:
         return InvalidRequest(f"targets[{index}]: {exc.message}", code=exc.code, details=where)
     return None
+
+
+def team_accounts(team: Team, account_ids: Iterable[str]) -> dict[str, SocialAccount]:
+    """The team's accounts among `account_ids`, by id (those that exist; none checked)."""
+    return _team_accounts(team, list(dict.fromkeys(account_ids)))
 
 
 def _team_accounts(team: Team, account_ids: Sequence[str]) -> dict[str, SocialAccount]:
