@@ -11,6 +11,7 @@ instants already taken.
 from __future__ import annotations
 
 import datetime as dt
+import itertools
 import re
 import zoneinfo
 from collections.abc import Collection, Iterable, Iterator, Mapping
@@ -58,17 +59,11 @@ def free_slots_between(
     schedule: Schedule, start: dt.datetime, end: dt.datetime, taken: Collection[dt.datetime] = ()
 ) -> list[dt.datetime]:
     """Every slot instant in [start, end) (aware) that is not in `taken`, in order."""
-    slots = normalized_slots(schedule.slots)
-    if not slots or end <= start:
+    if end <= start:
         return []
-    weeks = (end - start).days // 7 + 2  # from the local day before `start` to past `end`
-    found: list[dt.datetime] = []
-    for instant in _instants(slots, zone_of(schedule.time_zone), start, weeks):
-        if instant >= end:
-            break
-        if instant >= start and instant not in taken:
-            found.append(instant)
-    return found
+    weeks = (end - start).days // 7 + 1
+    instants = itertools.takewhile(lambda instant: instant < end, slot_instants(schedule, start=start, weeks=weeks))
+    return [instant for instant in instants if instant not in taken]
 
 
 def _instants(
