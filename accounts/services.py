@@ -6,6 +6,7 @@ from __future__ import annotations
 import datetime as dt
 import logging
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from typing import TypeVar
 
 from django.conf import settings
@@ -50,7 +51,13 @@ def account_sandbox_check(*, sandbox: bool) -> None:
 
 @transaction.atomic
 def account_connect(
-    *, team: Team, platform: str, credentials: Credentials, sandbox: bool, reauthorize: SocialAccount | None = None
+    *,
+    team: Team,
+    platform: str,
+    credentials: Credentials,
+    sandbox: bool,
+    reauthorize: SocialAccount | None = None,
+    connect_link_id: str | None = None,
 ) -> SocialAccount:
     """Store a newly authorized account, or renew the tokens of one already connected (same
     platform identity), keeping its id so publishes and analytics stay attached to it."""
@@ -70,16 +77,52 @@ def account_connect(
     return account
 
 
-def account_disconnect(*, account: SocialAccount) -> None:
-    """Forget the tokens and stop publishing to the account; its history stays."""
-    SocialAccount.objects.filter(pk=account.pk).update(
-        status=AccountStatus.DISABLED,
-        status_reason="Disconnected in the dashboard.",
-        access_token="",
-        refresh_token="",
-        token_expires_at=None,
-        updated_at=timezone.now(),
-    )
+@dataclass(frozen=True)
+class Disconnection:
+    account: SocialAccount
+    changed: bool  # False when the account was disconnected already
+    token_revoked: bool | None  # at the platform; None when there was no token to revoke
+
+
+def account_disconnect(*, account: SocialAccount, reason: str = "Disconnected by the team.") -> Disconnection:
+    """Disconnect the account: its tokens are forgotten, it leaves listings, scheduled posts to
+    it fail at release (`ACCOUNT_DISCONNECTED`) and new ones are refused; its published history
+    stays. After commit the token is revoked at the platform where the platform has a call for
+    it (`PlatformClient.revoke`); a refusal there is logged, not raised: the account is
+    disconnected here either way. Disconnecting it again changes nothing and tells no one."""
+    with transaction.atomic():
+        locked = SocialAccount.objects.select_for_update().filter(pk=account.pk).first()
+        if locked is None or locked.status == AccountStatus.DISCONNECTED:
+            return Disconnection(account=locked or account, changed=False, token_revoked=None)
+        held = connection_for(locked)  # the tokens, to revoke once they are forgotten here
+        locked.status, locked.status_reason = AccountStatus.DISCONNECTED, reason[:500]
+        locked.access_token, locked.refresh_token, locked.token_expires_at = "", "", None
+        locked.save(
+            update_fields=["status", "status_reason", "access_token", "refresh_token", "token_expires_at", "updated_at"]
+        )
+    has_token = bool(held.credentials.access_token or held.credentials.refresh_token)
+    revoked = _revoke_at_platform(locked, held) if has_token else None
+    return Disconnection(account=locked, changed=True, token_revoked=revoked)
+
+
+def _revoke_at_platform(account: SocialAccount, held: Connection) -> bool:
+    """Ask the platform to revoke the tokens `held`; True when it confirmed. Not through
+    `platform_call`: nothing it renews or says may be written back to a disconnected account."""
+    try:
+        client = client_for(account.platform)
+    except NoClient:
+        return False
+    dbpool.release()
+    try:
+        return client.revoke(held)
+    except PlatformError as exc:
+        logger.warning(
+            "Revoking the token of disconnected account %s at %s failed: %s",
+            account.pk,
+            account.platform,
+            exc.outcome.error_code,
+        )
+        return False
 
 
 def account_mark_expired(*, account: SocialAccount, reason: str) -> None:

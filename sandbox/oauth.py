@@ -109,7 +109,7 @@ def authorize_endpoint(provider: Provider) -> Endpoint:
             body = f"<h1>{provider.page.refusal}</h1><p>{html.escape(reason)}</p>"
             return Response(body, status=400, content_type="text/html")
         target = _redirect(provider, args, issue_code(ctx, provider, args))
-        return Response(_consent(provider, args, target), content_type="text/html")
+        return Response(_consent(provider, args, target, _denied(args)), content_type="text/html")
 
     return authorize
 
@@ -154,7 +154,18 @@ def _redirect(provider: Provider, args: Mapping[str, str], code: str) -> str:
     return f"{args['redirect_uri']}?{urlencode(query)}"
 
 
-def _consent(provider: Provider, args: Mapping[str, str], target: str) -> str:
+def _denied(args: Mapping[str, str]) -> str:
+    """Where the page's Cancel link goes: the redirect URI with RFC 6749's `access_denied` and the
+    state, as each platform sends someone back who declines."""
+    query = {
+        "error": "access_denied",
+        "error_description": "The user denied the request.",
+        "state": args.get("state", ""),
+    }
+    return f"{args['redirect_uri']}?{urlencode(query)}"
+
+
+def _consent(provider: Provider, args: Mapping[str, str], target: str, denied: str) -> str:
     page, scope = provider.page, args.get("scope", "")
     if page.scopes is None:
         scopes = f"<p>{html.escape(scope)}</p>"
@@ -164,7 +175,8 @@ def _consent(provider: Provider, args: Mapping[str, str], target: str) -> str:
     heading = page.heading.format(client=html.escape(args[provider.client_param]))
     return (
         f"<!doctype html><title>{page.title}</title><h1>{heading}</h1>{scopes}"
-        f'<a id="approve" href="{html.escape(target)}">Approve</a>'
+        f'<a id="approve" href="{html.escape(target)}">Approve</a> '
+        f'<a id="deny" href="{html.escape(denied)}">Cancel</a>'
     )
 
 
