@@ -82,9 +82,11 @@ def test_a_link_is_created_with_its_page_address_and_defaults(api, owner, sandbo
 
     assert link["status"] == "pending"
     assert link["redirect_url"] == REDIRECT
-    assert link["url"].startswith("http") and "/connect/" in link["url"]
+    assert link["url"].startswith("http")
+    assert "/connect/" in link["url"]
     assert link["id"] in link["url"]  # the id, signed: the id alone opens nothing
-    assert "x" in link["platforms"] and "bluesky" in link["platforms"]
+    assert "x" in link["platforms"]
+    assert "bluesky" in link["platforms"]
     expires = dt.datetime.fromisoformat(link["expires_at"].replace("Z", "+00:00"))
     assert dt.timedelta(minutes=59) < expires - timezone.now() <= dt.timedelta(hours=1)
     assert link["branding"] == {"name": "Acme Studio", "logo_url": "", "accent_color": "#0a7cff", "logo_shown": False}
@@ -180,7 +182,9 @@ def test_the_page_needs_no_login_shows_the_branding_and_cannot_be_framed(api, ow
     assert page.status_code == 200
     text = page.content.decode()
     assert "Connect your accounts to Acme Studio" in text
-    assert "Connect X" in text and "Connect Bluesky" in text and "Connect TikTok" not in text
+    assert "Connect X" in text
+    assert "Connect Bluesky" in text
+    assert "Connect TikTok" not in text
     assert page["X-Frame-Options"] == "DENY"
     assert "frame-ancestors 'none'" in page["Content-Security-Policy"]
     assert "script-src 'self'" in page["Content-Security-Policy"]
@@ -379,7 +383,7 @@ def test_the_dashboards_own_callback_still_needs_a_login(client, sandbox):
 class _Logo(BaseHTTPRequestHandler):
     hits: list[str] = []
 
-    def do_GET(self) -> None:  # noqa: N802 - http.server's name
+    def do_GET(self) -> None:
         type(self).hits.append(self.path)
         body = PNG if self.path == "/logo.png" else b"<svg onload=alert(1)>"
         self.send_response(200)
@@ -410,7 +414,8 @@ def test_the_logo_is_fetched_once_and_served_from_this_service(api, owner, visit
 
     assert link["branding"]["logo_shown"] is True
     page = visitor.get(_path(link["url"])).content.decode()
-    assert 'class="logo"' in page and logo_server not in page
+    assert 'class="logo"' in page
+    assert logo_server not in page
     logo = visitor.get(f"{urlsplit(link['url']).path}logo")
     assert (logo.status_code, logo["Content-Type"], logo.content) == (200, "image/png", PNG)
     assert _Logo.hits == ["/logo.png"]

@@ -10,7 +10,8 @@ from typing import Any
 import pytest
 from django.contrib.auth.models import User
 
-from accounts.models import PostingSchedule
+from accounts import connect_links
+from accounts.models import ConnectLink, PostingSchedule, SocialAccount
 from demo.seed import sandbox_account
 from media.models import MediaUpload
 from publishing.models import Publish
@@ -70,6 +71,7 @@ def team_a(
         "media_ready": files.stored_upload(team, files.image(), "image/png", "photo.png"),
         "media_unconfirmed": files.stored_upload(team, files.image(), "image/png", "later.png", confirmed=False),
         "webhook": str(hook.pk),
+        "connect_link": str(connect_links.link_create(team=team, redirect_url="http://localhost:9/done").pk),
         "webhook_delivery": str(webhook_services.subscription_send_test(subscription=hook).pk),
         "publish_partial": partial,
         "publish_draft": _created(api, owner.key, content="A draft", targets=targets, publish_mode="draft"),
@@ -89,6 +91,8 @@ def snapshot(team_a: TeamA) -> dict[str, Any]:
         "teams": sorted(team_a.owner.memberships.values_list("team_id", "team__name", "is_default")),
         "publishes": [(p.pk, p.status, p.approval_status, p.content, p.scheduled_at, p.updated_at) for p in publishes],
         "media": sorted(MediaUpload.objects.filter(team=team).values_list("pk", "state")),
+        "accounts": sorted(SocialAccount.objects.filter(team=team).values_list("pk", "status", "access_token")),
+        "connect_links": sorted(ConnectLink.objects.filter(team=team).values_list("pk", "revoked_at")),
         "posting_schedules": sorted(
             PostingSchedule.objects.filter(account__team=team).values_list("account_id", "time_zone", "slots")
         ),

@@ -94,6 +94,12 @@ BEYOND_THE_SPEC = {
     # An account's posting schedule.
     ("GET", "/api/v1/accounts/{id}/schedule"): "accounts:read",
     ("PUT", "/api/v1/accounts/{id}/schedule"): "accounts:write",
+    # Disconnecting an account, and hosted pages where a team's customers connect theirs.
+    ("DELETE", "/api/v1/accounts/{id}"): "accounts:write",
+    ("GET", "/api/v1/connect-links"): "accounts:read",
+    ("POST", "/api/v1/connect-links"): "accounts:write",
+    ("GET", "/api/v1/connect-links/{id}"): "accounts:read",
+    ("DELETE", "/api/v1/connect-links/{id}"): "accounts:write",
     # Webhook tooling: one webhook, its delivery log, test events, redelivery, rotation, enabling.
     ("GET", "/api/v1/webhooks/{id}"): "webhooks:read",
     ("POST", "/api/v1/webhooks/{id}/test"): "webhooks:write",
@@ -322,6 +328,13 @@ PROBES: dict[tuple[str, str], Probe] = {
     ("PUT", "/api/v1/accounts/{id}/schedule"): Probe(
         "not_found", {"id": "account"}, body={"timezone": "UTC", "slots": [{"day": "mon", "time": "09:00"}]}
     ),
+    ("DELETE", "/api/v1/accounts/{id}"): Probe("not_found", {"id": "account"}),
+    ("GET", "/api/v1/connect-links"): Probe("list", listed="connect_link"),
+    ("POST", "/api/v1/connect-links"): Probe(
+        "own_team", body={"redirect_url": "http://localhost:9/done", "platforms": ["x"]}
+    ),
+    ("GET", "/api/v1/connect-links/{id}"): Probe("not_found", {"id": "connect_link"}),
+    ("DELETE", "/api/v1/connect-links/{id}"): Probe("not_found", {"id": "connect_link"}),
     ("GET", "/api/v1/teams"): Probe("list", listed="team"),
     ("PATCH", "/api/v1/teams/{team_id}/default"): Probe("team_mismatch", {"team_id": "team"}),
     ("DELETE", "/api/v1/teams/{team_id}"): Probe(
