@@ -97,7 +97,7 @@ _LIVE_SCHEMA = {
         "error": {
             "type": "object",
             "nullable": True,
-            "description": "Why they could not be read: ACCOUNT_EXPIRED, ACCOUNT_DISABLED, "
+            "description": "Why they could not be read: ACCOUNT_EXPIRED, ACCOUNT_DISABLED, ACCOUNT_DISCONNECTED, "
             "PLATFORM_UNAVAILABLE, PLATFORM_RATE_LIMITED or SANDBOX_UNAVAILABLE.",
             "required": ["code", "message"],
             "properties": {"code": {"type": "string"}, "message": {"type": "string"}},
