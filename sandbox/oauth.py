@@ -11,6 +11,9 @@ client authenticates, the token body (`issue`) and whether refresh tokens rotate
 named by its reason ("unknown", "redirect_uri", "client_id", "verifier", "refresh", ...), which
 each stand-in words in its own error body, so one flow answers in every platform's dialect. Meta's
 token endpoints (Facebook, Instagram, Threads) are shaped their own way and call `redeem` alone.
+
+Revoking (`presented`, `revoke`): a revoke endpoint names the token it was given; revoking ends
+that token, or the whole grant (every token of the account) where the platform says so.
 """
 
 from __future__ import annotations
@@ -332,3 +335,22 @@ def token_pair(platform: str, account: str, *, access: int, refresh: int) -> tup
 def bearer(access_token: str, lifetime: int) -> Response:
     """The plain bearer answer of Meta's token endpoints."""
     return json_response({"access_token": access_token, "token_type": "bearer", "expires_in": lifetime})
+
+
+# --- revoking --------------------------------------------------------------------------------
+
+
+def presented(ctx: Context, token: str, platform: str) -> tokens.TokenInfo | str:
+    """The info of a token handed to a revoke endpoint, an access token or a refresh token
+    (kind "sbr"), or why it is refused (as `token_problem` says it)."""
+    info = token_problem(ctx, token, platform)
+    return token_problem(ctx, token, platform, kind="sbr") if info == "invalid" else info
+
+
+def revoke(ctx: Context, token: str, info: tokens.TokenInfo, *, grant: bool) -> None:
+    """Refuse `token` from now on; with `grant`, every token of its account too (the user's
+    authorization of the app is gone, as Google, TikTok and Facebook Login end it)."""
+    with ctx.state.lock:
+        ctx.state.revoked.add(token)
+        if grant:
+            ctx.state.deauthorized.add((info.platform, info.account))

@@ -355,6 +355,12 @@ class Client(GraphClient[dict[str, str]]):
 
     # --- OAuth (Instagram Login) -----------------------------------------------------------
 
+    def revoke(self, conn: Connection) -> bool:
+        """Instagram API with Instagram Login documents no revoke call (only the deauthorize
+        callback, when the user removes the app), and Graph's `/me/permissions` needs a Facebook
+        user token, which this login does not give; so nothing is sent."""
+        return False
+
     def exchange_code(self, *, code: str, code_verifier: str, redirect_uri: str, sandbox: bool) -> Credentials:
         """Code -> short-lived token (1 h) -> long-lived token (60 days) -> the account."""
         app = self.app(sandbox)

@@ -1,6 +1,6 @@
 """The one interface every platform client implements (`PlatformClient`): validation against
-the platform's limits, publishing, settling unknown and processing outcomes, metrics and
-connecting. `accounts.platforms.base.HttpClient` implements the parts every client does the
+the platform's limits, publishing, settling unknown and processing outcomes, metrics,
+connecting and revoking. `accounts.platforms.base.HttpClient` implements the parts every client does the
 same way over HTTP; read one client module to know all nine.
 """
 
@@ -148,6 +148,12 @@ class PlatformClient(abc.ABC):
 
     @abc.abstractmethod
     def refresh(self, conn: Connection) -> Credentials: ...
+
+    def revoke(self, conn: Connection) -> bool:
+        """Revoke the account's token (or session) at the platform: True once the platform
+        confirms it. A platform with no revoke call for the tokens we hold keeps this default
+        and sends nothing. A refusal or no answer raises PlatformError."""
+        return False
 
     def login(self, *, identifier: str, app_password: str, sandbox: bool) -> Credentials:
         """Connect with a handle and an app password; platforms that connect that way

@@ -351,6 +351,11 @@ class Client(GraphClient[dict[str, str]]):
 
     # --- OAuth -----------------------------------------------------------------------------
 
+    def revoke(self, conn: Connection) -> bool:
+        """The Threads API documents no revoke call (only the uninstall callback, when the
+        user removes the app), so nothing is sent."""
+        return False
+
     def exchange_code(self, *, code: str, code_verifier: str, redirect_uri: str, sandbox: bool) -> Credentials:
         """Code -> 1-hour token -> 60-day token, then who it belongs to."""
         app = self.app(sandbox)
