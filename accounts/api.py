@@ -278,11 +278,11 @@ class AccountViewSet(viewsets.GenericViewSet[SocialAccount]):
         summary="Disconnect an account",
         description=(
             "Forgets the account's tokens and revokes them at the platform where it has a call for it "
-            "(X, YouTube, TikTok, LinkedIn, Pinterest, Bluesky; `token_revoked` says whether the platform "
+            "(X, YouTube, TikTok, Facebook, Bluesky; `token_revoked` says whether the platform "
             "confirmed). The account leaves `GET /accounts` (ask for `status=disconnected` to see it) and "
             "stops counting against the plan; its published history stays and `GET /accounts/{id}` still "
             "answers it, with `status: disconnected`. A publish naming it afterwards is a 400 "
-            "`ACCOUNT_DISCONNECTED`; a scheduled target on it fails at release with `error_code` "
+            "`ACCOUNT_DISCONNECTED`; a scheduled target on it fails at release with the target's `error.code` "
             "`ACCOUNT_DISCONNECTED`. Webhooks get `account.disconnected`, once. Connecting the same "
             "account again brings it back under the same id. Disconnecting it again answers 200 with "
             "`already_disconnected: true`."

@@ -45,8 +45,7 @@ class ConnectLinkCreateSerializer(serializers.Serializer[Any]):
         required=False,
         allow_empty=False,
         max_length=len(Platform.values),
-        help_text="The platforms the page offers, in this order. Default: every platform this service can "
-        "connect now.",
+        help_text="The platforms the page offers, in this order. Default: every platform this service can connect now.",
     )
     expires_in = serializers.IntegerField(
         required=False,

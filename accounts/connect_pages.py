@@ -47,9 +47,7 @@ def _open_link(token: str) -> ConnectLink:
     return link
 
 
-def _page(
-    request: HttpRequest, link: ConnectLink, token: str, *, problem: str = "", status: int = 200
-) -> HttpResponse:
+def _page(request: HttpRequest, link: ConnectLink, token: str, *, problem: str = "", status: int = 200) -> HttpResponse:
     platforms = [
         (value, Platform(value).label, value in connect_links.PASSWORD_PLATFORMS)
         for value in link.platforms
