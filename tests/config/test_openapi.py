@@ -14,6 +14,7 @@ OPERATIONS = {
     ("/api/v1/teams", "get"): "teams:read",
     ("/api/v1/teams/{team_id}/default", "patch"): "teams:write",
     ("/api/v1/teams/{team_id}", "delete"): "teams:write",
+    ("/api/v1/teams", "post"): "teams:write",
     ("/api/v1/usage", "get"): "billing:read",
     ("/api/v1/media/uploads", "post"): "media:write",
     ("/api/v1/media/uploads/{id}", "get"): "media:read",
