@@ -1,5 +1,5 @@
 """GET and POST /api/v1/teams, PATCH /api/v1/teams/{team_id}/default, DELETE
-/api/v1/teams/{team_id}, GET /api/v1/usage."""
+/api/v1/teams/{team_id}, GET /api/v1/usage. A team's keys are in `teams.key_api`."""
 
 from __future__ import annotations
 

@@ -102,8 +102,11 @@ BEYOND_THE_SPEC = {
     ("POST", "/api/v1/webhooks/{id}/deliveries/{delivery_id}/redeliver"): "webhooks:write",
     ("POST", "/api/v1/webhooks/{id}/rotate-secret"): "webhooks:write",
     ("POST", "/api/v1/webhooks/{id}/enable"): "webhooks:write",
-    # A team per customer of a SaaS (issue 36).
+    # Teams and their keys over the API (issue 36): a team per customer, with its own keys.
     ("POST", "/api/v1/teams"): "teams:write",
+    ("GET", "/api/v1/teams/{team_id}/keys"): "teams:read",
+    ("POST", "/api/v1/teams/{team_id}/keys"): "teams:write",
+    ("DELETE", "/api/v1/teams/{team_id}/keys/{key_id}"): "teams:write",
 }
 
 
@@ -332,6 +335,13 @@ PROBES: dict[tuple[str, str], Probe] = {
     ),
     # A user key creates a team of its own user; a team key may not create teams at all.
     ("POST", "/api/v1/teams"): Probe("user_key_only", body={"name": "Mine"}),
+    ("GET", "/api/v1/teams/{team_id}/keys"): Probe("team_mismatch", {"team_id": "team"}),
+    ("POST", "/api/v1/teams/{team_id}/keys"): Probe(
+        "team_mismatch", {"team_id": "team"}, body={"name": "Mine now", "scopes": ["posts:read"]}
+    ),
+    ("DELETE", "/api/v1/teams/{team_id}/keys/{key_id}"): Probe(
+        "team_mismatch", {"team_id": "team", "key_id": "team_key"}
+    ),
     ("GET", "/api/v1/usage"): Probe("own_team"),
     ("POST", "/api/v1/media/uploads"): Probe(
         "own_team", body={"filename": "b.png", "content_type": "image/png", "size_bytes": 10}
