@@ -19,6 +19,10 @@ OPERATIONS = {
     ("/api/v1/teams", "get"): "teams:read",
     ("/api/v1/teams/{team_id}/default", "patch"): "teams:write",
     ("/api/v1/teams/{team_id}", "delete"): "teams:write",
+    ("/api/v1/teams", "post"): "teams:write",
+    ("/api/v1/teams/{team_id}/keys", "get"): "teams:read",
+    ("/api/v1/teams/{team_id}/keys", "post"): "teams:write",
+    ("/api/v1/teams/{team_id}/keys/{key_id}", "delete"): "teams:write",
     ("/api/v1/usage", "get"): "billing:read",
     ("/api/v1/media/uploads", "post"): "media:write",
     ("/api/v1/media/uploads/{id}", "get"): "media:read",
@@ -86,6 +90,9 @@ def test_every_operation_documents_scope_errors_and_envelope(schema, path, metho
     success = next(code for code in operation["responses"] if code.startswith("2"))
     error_schema = operation["responses"]["401"]["content"]["application/json"]["schema"]
     assert error_schema == {"$ref": "#/components/schemas/ErrorResponse"}
+    if success == "204":  # no body to envelope
+        assert "content" not in operation["responses"][success]
+        return
     ok = operation["responses"][success]["content"]["application/json"]["schema"]["$ref"]
     assert "data" in schema["components"]["schemas"][ok.rsplit("/", 1)[1]]["properties"]
 

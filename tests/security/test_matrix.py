@@ -108,6 +108,11 @@ BEYOND_THE_SPEC = {
     ("POST", "/api/v1/webhooks/{id}/deliveries/{delivery_id}/redeliver"): "webhooks:write",
     ("POST", "/api/v1/webhooks/{id}/rotate-secret"): "webhooks:write",
     ("POST", "/api/v1/webhooks/{id}/enable"): "webhooks:write",
+    # Teams and their keys over the API (issue 36): a team per customer, with its own keys.
+    ("POST", "/api/v1/teams"): "teams:write",
+    ("GET", "/api/v1/teams/{team_id}/keys"): "teams:read",
+    ("POST", "/api/v1/teams/{team_id}/keys"): "teams:write",
+    ("DELETE", "/api/v1/teams/{team_id}/keys/{key_id}"): "teams:write",
 }
 
 
@@ -311,7 +316,8 @@ class Probe:
     `ids` maps path parameters to the kind of team A object they name; `expect` is
     `not_found` (404), `team_mismatch` (403 TEAM_MISMATCH), `invalid` (400: team A's objects
     named in the body are unknown to the caller), `own_team` (2xx acting on the caller's own
-    team) or `list` (200; `listed` is the kind of team A id team A's own key sees there)."""
+    team), `user_key_only` (2xx acting for a user key's own user, 403 USER_KEY_REQUIRED for a
+    team key) or `list` (200; `listed` is the kind of team A id team A's own key sees there)."""
 
     expect: str
     ids: dict[str, str] | None = None
@@ -339,6 +345,15 @@ PROBES: dict[tuple[str, str], Probe] = {
     ("PATCH", "/api/v1/teams/{team_id}/default"): Probe("team_mismatch", {"team_id": "team"}),
     ("DELETE", "/api/v1/teams/{team_id}"): Probe(
         "team_mismatch", {"team_id": "team"}, body={"destination_team_id": "{second_team}", "confirmation_name": "Acme"}
+    ),
+    # A user key creates a team of its own user; a team key may not create teams at all.
+    ("POST", "/api/v1/teams"): Probe("user_key_only", body={"name": "Mine"}),
+    ("GET", "/api/v1/teams/{team_id}/keys"): Probe("team_mismatch", {"team_id": "team"}),
+    ("POST", "/api/v1/teams/{team_id}/keys"): Probe(
+        "team_mismatch", {"team_id": "team"}, body={"name": "Mine now", "scopes": ["posts:read"]}
+    ),
+    ("DELETE", "/api/v1/teams/{team_id}/keys/{key_id}"): Probe(
+        "team_mismatch", {"team_id": "team", "key_id": "team_key"}
     ),
     ("GET", "/api/v1/usage"): Probe("own_team"),
     ("POST", "/api/v1/media/uploads"): Probe(
@@ -402,7 +417,7 @@ def _filled(value: Any, ids: dict[str, str]) -> Any:
     return json.loads(re.sub(r"\{(\w+)\}", lambda m: ids[m[1]], json.dumps(value)))
 
 
-def _check(response: Any, probe: Probe, team_a: TeamA, named: set[str]) -> str | None:
+def _check(response: Any, probe: Probe, team_a: TeamA, named: set[str], team_key: bool) -> str | None:
     """Why the answer breaks isolation, or None when it is right."""
     leaked = {i for i in team_a.all_ids - named if i in response.content.decode()}
     if leaked:
@@ -412,6 +427,8 @@ def _check(response: Any, probe: Probe, team_a: TeamA, named: set[str]) -> str |
         "team_mismatch": (403, "authorization_error", "TEAM_MISMATCH"),
         "invalid": (400, "invalid_request", None),
     }
+    if probe.expect == "user_key_only" and team_key:
+        wanted["user_key_only"] = (403, "authorization_error", "USER_KEY_REQUIRED")
     if probe.expect in wanted:
         status, type_, code = wanted[probe.expect]
         error = response.json().get("error", {}) if response.status_code >= 400 else {}
@@ -436,7 +453,7 @@ def test_another_teams_key_never_reaches_team_as_objects(api: Api, team_a: TeamA
         response = _send(api.as_(foreign.key), op, url, body)
         # An id the request itself carries may be echoed (a 400 names the unknown account).
         named = {i for i in team_a.all_ids if i in url + json.dumps(body)}
-        problem = _check(response, probe, team_a, named)
+        problem = _check(response, probe, team_a, named, team_key=foreign.label.startswith("team key"))
         if problem is None and snapshot(team_a) != before:
             problem = f"{response.status_code}, and team A's objects changed"
         if problem:
