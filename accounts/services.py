@@ -50,10 +50,18 @@ def account_sandbox_check(*, sandbox: bool) -> None:
 
 @transaction.atomic
 def account_connect(
-    *, team: Team, platform: str, credentials: Credentials, sandbox: bool, reauthorize: SocialAccount | None = None
+    *,
+    team: Team,
+    platform: str,
+    credentials: Credentials,
+    sandbox: bool,
+    reauthorize: SocialAccount | None = None,
+    connect_link_id: str | None = None,
 ) -> SocialAccount:
     """Store a newly authorized account, or renew the tokens of one already connected (same
-    platform identity), keeping its id so publishes and analytics stay attached to it."""
+    platform identity), keeping its id so publishes and analytics stay attached to it. The
+    `listeners` are told either way (`reauthorized` when the account existed), with the id of
+    the connect link that brought it, if one did."""
     account_sandbox_check(sandbox=sandbox)
     if not credentials.external_id:
         raise InvalidRequest("The platform did not say which account was authorized.", code="NO_ACCOUNT_IDENTITY")
@@ -63,33 +71,47 @@ def account_connect(
         reauthorize
         or SocialAccount.objects.filter(team=team, platform=platform, external_id=credentials.external_id).first()
     )
+    reauthorized = account is not None
     if account is None:
         account = SocialAccount(team=team, platform=platform, external_id=credentials.external_id, sandbox=sandbox)
     _apply(account, credentials)
     account.save()
+    listeners.connected(account, reauthorized=reauthorized, connect_link_id=connect_link_id)
     return account
 
 
+@transaction.atomic
 def account_disconnect(*, account: SocialAccount) -> None:
-    """Forget the tokens and stop publishing to the account; its history stays."""
-    SocialAccount.objects.filter(pk=account.pk).update(
-        status=AccountStatus.DISABLED,
-        status_reason="Disconnected in the dashboard.",
-        access_token="",
-        refresh_token="",
-        token_expires_at=None,
-        updated_at=timezone.now(),
+    """Forget the tokens and stop publishing to the account; its history stays. Only the call
+    that disconnects it tells the `listeners`: disconnecting it again tells no one."""
+    changed = (
+        SocialAccount.objects.filter(pk=account.pk)
+        .exclude(status=AccountStatus.DISABLED)
+        .update(
+            status=AccountStatus.DISABLED,
+            status_reason="Disconnected in the dashboard.",
+            access_token="",
+            refresh_token="",
+            token_expires_at=None,
+            updated_at=timezone.now(),
+        )
     )
+    if changed:
+        account.refresh_from_db()
+        listeners.disconnected(account)
 
 
+@transaction.atomic
 def account_mark_expired(*, account: SocialAccount, reason: str) -> None:
     """The platform refused the account's token: it must be re-authorized before publishing.
-    Only the call that moves it from active tells the `listeners`, so each expiry is told once."""
+    Only the call that moves it from active tells the `listeners` (in the transaction of the
+    move), so each expiry is told once."""
     now = timezone.now()
     moved = SocialAccount.objects.filter(pk=account.pk, status=AccountStatus.ACTIVE).update(
         status=AccountStatus.EXPIRED, status_reason=reason[:500], updated_at=now
     )
     if moved:
+        account.status, account.status_reason, account.updated_at = AccountStatus.EXPIRED, reason[:500], now
         listeners.expired(account, expired_at=now)
 
 
