@@ -10,11 +10,12 @@ from typing import TypeVar
 
 from django.conf import settings
 from django.db import transaction
+from django.db.models import F, Q
 from django.utils import timezone
 
 from accounts import listeners, merges
 from accounts.errors import SandboxUnavailable
-from accounts.models import AccountStatus, PostingSchedule, SocialAccount
+from accounts.models import AccountStatus, Platform, PostingSchedule, SocialAccount
 from accounts.platforms.base import Connection, Credentials, Outcome, OutcomeKind, PlatformClient, PlatformError, Post
 from accounts.platforms.registry import NoClient, client_for
 from accounts.schedules import MAX_SLOTS, normalized_slots
@@ -27,6 +28,9 @@ logger = logging.getLogger(__name__)
 
 # Refresh tokens this long before they expire, so a publish never meets an expired one.
 REFRESH_AHEAD = dt.timedelta(minutes=30)
+# Warn (`listeners.expiring`: the account.expiring event) this long before a token that cannot
+# be renewed expires.
+EXPIRY_WARNING_AHEAD = dt.timedelta(days=7)
 
 Answer = TypeVar("Answer")
 
@@ -239,13 +243,59 @@ def account_refresh(*, account: SocialAccount) -> bool:
     return True
 
 
+def _renewable() -> Q:
+    """The accounts whose token `refresh()` can renew: those with a refresh token, and those of
+    a platform that renews the access token with itself (Instagram, Threads: they have no
+    refresh token). The others (LinkedIn without a refresh token, for one) must be
+    re-authorized before their token expires."""
+    by_access_token = []
+    for platform in Platform.values:
+        try:
+            if client_for(platform).renews_with_access_token:
+                by_access_token.append(platform)
+        except NoClient:
+            continue
+    return ~Q(refresh_token="") | Q(platform__in=by_access_token)
+
+
 def accounts_refresh_due(*, now: dt.datetime | None = None) -> int:
     """Refresh every active account whose token expires soon. Returns how many were renewed."""
     horizon = (now or timezone.now()) + REFRESH_AHEAD
-    due = SocialAccount.objects.filter(status=AccountStatus.ACTIVE, token_expires_at__lte=horizon).exclude(
-        refresh_token=""
-    )
+    due = SocialAccount.objects.filter(_renewable(), status=AccountStatus.ACTIVE, token_expires_at__lte=horizon)
     return sum(account_refresh(account=account) for account in due.iterator())
+
+
+def accounts_warn_expiring(*, now: dt.datetime | None = None) -> int:
+    """Tell the `listeners` of every active account whose token cannot be renewed and expires
+    within EXPIRY_WARNING_AHEAD, once per expiry: the row keeps the expiry it was warned about
+    (`expiry_warned_for`), and only the conditional update that writes it tells, so two runs at
+    once warn once. A renewed or re-authorized token (another expiry) is warned about again when
+    its time comes. Returns how many were warned."""
+    now = now or timezone.now()
+    soon = (
+        SocialAccount.objects.filter(
+            status=AccountStatus.ACTIVE, token_expires_at__gt=now, token_expires_at__lte=now + EXPIRY_WARNING_AHEAD
+        )
+        .exclude(_renewable())
+        .exclude(expiry_warned_for=F("token_expires_at"))
+    )
+    return sum(_warn_expiring(account) for account in soon.iterator())
+
+
+@transaction.atomic
+def _warn_expiring(account: SocialAccount) -> bool:
+    expires_at = account.token_expires_at
+    if expires_at is None:
+        return False
+    warned = (
+        SocialAccount.objects.filter(pk=account.pk, status=AccountStatus.ACTIVE, token_expires_at=expires_at)
+        .exclude(expiry_warned_for=expires_at)
+        .update(expiry_warned_for=expires_at)
+    )
+    if warned:
+        account.expiry_warned_for = expires_at
+        listeners.expiring(account, expires_at=expires_at)
+    return bool(warned)
 
 
 def move_to_team(*, source: Team, target: Team) -> dict[str, int]:
