@@ -126,6 +126,7 @@ def test_connecting_an_account_sends_a_signed_account_connected(browser, owner, 
     assert (sent["platform"], sent["handle"], sent["status"], sent["sandbox"]) == ("x", account.handle, "active", True)
     assert sent["token_expires_at"] == account.token_expires_at.isoformat().replace("+00:00", "Z")
     _no_token_in(event, account)
+    assert mail.outbox == []  # notifications mails no one of a connect
 
 
 def test_connecting_the_same_identity_again_says_reauthorized(browser, owner, sandbox, hook, committed):
@@ -186,6 +187,7 @@ def test_disconnecting_sends_account_disconnected_once(browser, owner, hook, com
     assert event["data"]["account"]["status"] == AccountStatus.DISABLED
     assert event["data"]["account"]["token_expires_at"] is None
     assert set(event["data"]) == {"account"}
+    assert mail.outbox == []
 
 
 # --- expired -----------------------------------------------------------------------------------
