@@ -50,6 +50,11 @@ class SocialAccount(BaseModel):
     access_token = EncryptedTextField(blank=True)
     refresh_token = EncryptedTextField(blank=True)
     token_expires_at = models.DateTimeField(null=True, blank=True)
+    expiry_warned_for = models.DateTimeField(
+        null=True,
+        blank=True,
+        help_text="The token_expires_at that an account.expiring event was sent for: one warning per expiry.",
+    )
     granted_scopes = models.JSONField(default=list, blank=True)
     sandbox = models.BooleanField(
         default=False, help_text="Requests for this account go to the local platform sandbox, not the real platform."

@@ -158,6 +158,7 @@ class Client(GraphClient[dict[str, str]]):
     scopes = SCOPES
     sandbox_client_secret = SANDBOX_CLIENT_SECRET
     pkce = False
+    renews_with_access_token = True  # refresh(): the long-lived token renews itself
     setting_types = {**FIT_SETTING, "first_comment": ("string",)}
     status_polls = 3  # container status checks inside publish() before answering PROCESSING
     poll_seconds = 2.0

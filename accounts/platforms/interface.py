@@ -47,6 +47,10 @@ class PlatformClient(abc.ABC):
     setting_types: ClassVar[Mapping[str, tuple[SettingType, ...]]] = {}
     # Whether `options()` reads anything from the platform (TikTok, Pinterest, YouTube).
     has_options: ClassVar[bool] = False
+    # Whether `refresh()` renews the access token with the access token itself (Instagram's and
+    # Threads' long-lived tokens, which come with no refresh token). The others renew only with
+    # a stored refresh token: without one, the account must be re-authorized before it expires.
+    renews_with_access_token: ClassVar[bool] = False
 
     def __init__(self) -> None:
         # One pooled session per client; every call passes explicit timeouts. It keeps as many

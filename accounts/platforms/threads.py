@@ -180,6 +180,7 @@ class Client(GraphClient[dict[str, str]]):
     scopes = SCOPES
     sandbox_client_secret = SANDBOX_CLIENT_SECRET
     pkce = False
+    renews_with_access_token = True  # refresh(): the long-lived token renews itself
     setting_types = {**FIT_SETTING, "link_attachment": ("string", "null"), "topic_tag": ("string",)}  # null: no link
     status_polls = 3  # status checks inside publish() before answering PROCESSING
     poll_seconds = 2.0  # between those checks
