@@ -117,7 +117,9 @@ def test_a_saas_onboards_a_customer_without_a_dashboard_login(
         {"content": "Hello from Customer 42", "targets": [{"account_id": x_id}, {"account_id": bluesky_id}]},
     )
     assert created.status_code == 201, created.text
-    assert created.json()["data"]["status"] == "published"
+    # Eager: the jobs ran after the create's commit, over real HTTP to the sandbox.
+    publish = customer.call("GET", f"/publishes/{created.json()['data']['id']}").json()["data"]
+    assert publish["status"] == "published"
     assert len(sandbox.posts("x")) == 1
     assert len(sandbox.posts("bluesky")) == 1
 

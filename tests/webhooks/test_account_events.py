@@ -184,7 +184,7 @@ def test_disconnecting_sends_account_disconnected_once(browser, owner, hook, com
     (event,) = hook.events()
     assert event["type"] == "account.disconnected"
     assert event["data"]["account"]["id"] == str(account.pk)
-    assert event["data"]["account"]["status"] == AccountStatus.DISABLED
+    assert event["data"]["account"]["status"] == AccountStatus.DISCONNECTED
     assert event["data"]["account"]["token_expires_at"] is None
     assert set(event["data"]) == {"account"}
     assert mail.outbox == []
