@@ -11,9 +11,12 @@ the redirect_url stored with the link: nothing a visitor adds to a URL changes w
 from __future__ import annotations
 
 import base64
+import functools
 import hashlib
 import secrets
 import time
+from collections.abc import Callable
+from typing import Any
 from urllib.parse import urlsplit
 
 from django.conf import settings
@@ -40,11 +43,23 @@ def _gone(request: HttpRequest) -> HttpResponse:
     return render(request, GONE_TEMPLATE, status=410)
 
 
-def _open_link(token: str) -> ConnectLink:
-    link = connect_links.link_of_token(token)
-    if link is None:
-        raise Http404("No such page.")
-    return link
+LinkView = Callable[..., HttpResponse]
+
+
+def _link_view(view: LinkView) -> LinkView:
+    """The view of a link's page, given the link a usable token names: 404 for a token this
+    service did not sign, the 410 page for a link expired or revoked."""
+
+    @functools.wraps(view)
+    def wrapper(request: HttpRequest, token: str, **kwargs: Any) -> HttpResponse:
+        link = connect_links.link_of_token(token)
+        if link is None:
+            raise Http404("No such page.")
+        if not connect_links.usable(link):
+            return _gone(request)
+        return view(request, link, token, **kwargs)
+
+    return wrapper
 
 
 def _page(request: HttpRequest, link: ConnectLink, token: str, *, problem: str = "", status: int = 200) -> HttpResponse:
@@ -81,18 +96,14 @@ def _page_policy(request: HttpRequest, link: ConnectLink) -> str:
 
 @never_cache
 @require_GET
-def page(request: HttpRequest, token: str) -> HttpResponse:
-    link = _open_link(token)
-    if not connect_links.usable(link):
-        return _gone(request)
+@_link_view
+def page(request: HttpRequest, link: ConnectLink, token: str) -> HttpResponse:
     return _page(request, link, token)
 
 
 @require_GET
-def logo(request: HttpRequest, token: str) -> HttpResponse:
-    link = _open_link(token)
-    if not connect_links.usable(link):
-        return _gone(request)
+@_link_view
+def logo(_request: HttpRequest, link: ConnectLink, _token: str) -> HttpResponse:
     if not link.logo:
         raise Http404("This link has no logo.")
     response = HttpResponse(bytes(link.logo), content_type=link.logo_content_type)
@@ -102,11 +113,9 @@ def logo(request: HttpRequest, token: str) -> HttpResponse:
 
 
 @require_GET
-def style(request: HttpRequest, token: str) -> HttpResponse:
+@_link_view
+def style(_request: HttpRequest, link: ConnectLink, _token: str) -> HttpResponse:
     """The link's accent color as a style sheet: the site's CSP runs no inline style."""
-    link = _open_link(token)
-    if not connect_links.usable(link):
-        return _gone(request)
     color = link.branding_accent_color if connect_links.ACCENT_COLOR.match(link.branding_accent_color) else ""
     body = f"body.connect-link {{ --accent: {color}; }}\n" if color else ""
     response = HttpResponse(body, content_type="text/css; charset=utf-8")
@@ -115,20 +124,16 @@ def style(request: HttpRequest, token: str) -> HttpResponse:
 
 
 @require_POST
-def cancel(request: HttpRequest, token: str) -> HttpResponse:
-    link = _open_link(token)
-    if not connect_links.usable(link):
-        return _gone(request)
+@_link_view
+def cancel(_request: HttpRequest, link: ConnectLink, _token: str) -> HttpResponse:
     connect_links.link_record_cancelled(link=link)
     return HttpResponseRedirect(connect_links.return_url(link, Status.CANCELLED))
 
 
 @require_POST
-def start(request: HttpRequest, token: str, platform: str) -> HttpResponse:
+@_link_view
+def start(request: HttpRequest, link: ConnectLink, token: str, platform: str) -> HttpResponse:
     """A "Connect" of the page: the authorization (a handle and app password for Bluesky)."""
-    link = _open_link(token)
-    if not connect_links.usable(link):
-        return _gone(request)
     if platform not in link.platforms:
         raise Http404("This link does not offer that platform.")
     if platform in connect_links.PASSWORD_PLATFORMS:
