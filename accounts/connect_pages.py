@@ -26,17 +26,19 @@ from django.urls import reverse
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
-from accounts import connect_links, services
+from accounts import connect_links, login_throttle, services
 from accounts.connect_links import Status
 from accounts.models import ConnectLink, Platform, SocialAccount
 from accounts.platforms.base import PlatformError
 from accounts.platforms.registry import client_for
 from config.errors import ApplicationError
 from config.middleware import content_security_policy
+from config.proxies import client_address
 
 GONE_TEMPLATE = "accounts/connect_link_gone.html"
 PAGE_TEMPLATE = "accounts/connect_link.html"
 _ATTEMPT = "connect-link:{nonce}"  # session key of a started authorization
+MAX_OPEN_ATTEMPTS = 5  # started authorizations one browser session keeps
 
 
 def _gone(request: HttpRequest) -> HttpResponse:
@@ -142,13 +144,11 @@ def start(request: HttpRequest, link: ConnectLink, token: str, platform: str) ->
     challenge = base64.urlsafe_b64encode(hashlib.sha256(verifier.encode()).digest()).decode().rstrip("=")
     nonce = secrets.token_urlsafe(16)
     sandbox = connect_links.uses_sandbox(platform)
-    request.session[_ATTEMPT.format(nonce=nonce)] = {
-        "link": str(link.pk),
-        "platform": platform,
-        "verifier": verifier,
-        "sandbox": sandbox,
-        "started": time.time(),
-    }
+    _keep_attempt(
+        request,
+        nonce,
+        {"link": str(link.pk), "platform": platform, "verifier": verifier, "sandbox": sandbox, "started": time.time()},
+    )
     url = client_for(platform).authorize_url(
         state=connect_links.state_for(link, nonce),
         code_challenge=challenge,
@@ -156,6 +156,20 @@ def start(request: HttpRequest, link: ConnectLink, token: str, platform: str) ->
         sandbox=sandbox,
     )
     return HttpResponseRedirect(url)
+
+
+def _keep_attempt(request: HttpRequest, nonce: str, attempt: dict[str, Any]) -> None:
+    """Keep a started authorization in the browser's session, beside at most
+    MAX_OPEN_ATTEMPTS - 1 older ones (a page pressed again and again drops the oldest)."""
+    session = request.session
+    stored = list(session.keys())  # a session is not iterable itself
+    open_attempts = sorted(
+        (key for key in stored if key.startswith(_ATTEMPT.format(nonce=""))),
+        key=lambda key: float(session[key].get("started", 0)) if isinstance(session[key], dict) else 0.0,
+    )
+    for key in open_attempts[: max(0, len(open_attempts) - MAX_OPEN_ATTEMPTS + 1)]:
+        del session[key]
+    session[_ATTEMPT.format(nonce=nonce)] = attempt
 
 
 def redirect_uri(platform: str) -> str:
@@ -169,6 +183,12 @@ def _connect_with_password(request: HttpRequest, link: ConnectLink, token: str, 
     app_password = request.POST.get("app_password", "").strip()
     if not identifier or not app_password:
         return _page(request, link, token, problem="Enter the handle and an app password.", status=400)
+    # The page needs no login, so it must not become a way to guess app passwords at the
+    # platform: failures slow down per address and handle, as the dashboard's logins do.
+    address, guessed = client_address(request), f"{platform}:{identifier}"
+    if wait := login_throttle.wait_seconds(address=address, username=guessed):
+        problem = f"Too many failed attempts. Try again in {wait} seconds."
+        return _page(request, link, token, problem=problem, status=429)
     sandbox = connect_links.uses_sandbox(platform)
     label = Platform(platform).label
     try:
@@ -179,7 +199,9 @@ def _connect_with_password(request: HttpRequest, link: ConnectLink, token: str, 
     except ApplicationError as exc:
         return _page(request, link, token, problem=exc.message, status=400)
     except PlatformError:
+        login_throttle.record_failure(address=address, username=guessed)
         return _page(request, link, token, problem=f"{label} refused that handle and app password.", status=400)
+    login_throttle.record_success(address=address, username=guessed)
     return _connected(link, account)
 
 

@@ -434,3 +434,31 @@ def test_a_logo_that_is_not_a_png_jpeg_or_gif_is_left_out(api, owner, logo_serve
     link = _link(api, owner, branding={"name": "Acme", "logo_url": f"{logo_server}/logo.svg"})
 
     assert link["branding"]["logo_shown"] is False
+
+
+def test_guessing_app_passwords_on_the_page_slows_down(api, owner, visitor, sandbox, settings):
+    settings.LOGIN_FAILURE_LIMIT = 2
+    link = _link(api, owner, platforms=["bluesky"])
+
+    answers = [
+        _start(visitor, link, "bluesky", identifier="customer.bsky.social", app_password="not-an-app-password")
+        for _ in range(3)
+    ]
+
+    assert [a.status_code for a in answers] == [400, 400, 429]
+    assert "Try again in" in answers[-1].content.decode()
+    assert not SocialAccount.objects.exists()
+
+
+def test_a_session_keeps_only_its_latest_started_authorizations(api, owner, visitor, sandbox):
+    link = _link(api, owner, platforms=["x"])
+    first = _start(visitor, link, "x")
+    for _ in range(5):
+        _start(visitor, link, "x")
+    consent = requests.get(first["Location"], timeout=10)
+
+    dropped = visitor.get(_path(html.unescape(APPROVE.search(consent.text).group(1))))
+
+    assert dropped.status_code == 400
+    stored = list(visitor.session.keys())
+    assert sum(key.startswith("connect-link:") for key in stored) == 5
