@@ -131,7 +131,7 @@ def test_a_connect_link_is_created_shown_listed_and_revoked(socialpub: Socialpub
 
     revoked = socialpub("connect-link", "revoke", link_id)
     assert revoked.code == 0, revoked.err
-    assert revoked.out.startswith(f"connect link {link_id}: revoked")
+    assert revoked.out == f"connect link {link_id}: revoked\n"
     assert requests.get(url, timeout=10).status_code == 410
     assert json.loads(socialpub("--json", "connect-link", "show", link_id).out)["status"] == "revoked"
 

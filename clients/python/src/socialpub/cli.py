@@ -423,9 +423,14 @@ def _key_line(key: TeamKeyCreated) -> str:
 
 
 def _link_line(link: ConnectLink) -> str:
-    """`connect link ID: STATUS, expires at TIME UTC[, N accounts]`, the first line about a link."""
+    """`connect link ID: STATUS[, expires at TIME UTC][, N account(s) connected]`, the first line
+    about a link (a revoked one tells no expiry, an expired one when it expired)."""
+    status = str(link.status)
+    when = {"revoked": "", "expired": f", expired at {_minute(link.expires_at)} UTC"}.get(
+        status, f", expires at {_minute(link.expires_at)} UTC"
+    )
     accounts = f", {len(link.accounts)} account(s) connected" if link.accounts else ""
-    return f"connect link {link.id}: {link.status}, expires at {_minute(link.expires_at)} UTC{accounts}"
+    return f"connect link {link.id}: {status}{when}{accounts}"
 
 
 def _is_uuid(text: str) -> bool:
