@@ -151,6 +151,7 @@ class ConnectLinkViewSet(viewsets.GenericViewSet[ConnectLink]):
         summary="List connect links",
         description="The team's connect links, newest first, expired and revoked ones included.",
         responses={200: ConnectLinkSerializer(many=True)},
+        errors=(400,),
     )
     def list(self, request: Request) -> Response:
         page = self.paginate_queryset(connect_links.links_of_team(team=get_caller(request).team))

@@ -37,6 +37,7 @@ from schemathesis.specs.openapi.checks import (
     status_code_conformance,
 )
 
+from accounts import connect_links
 from accounts.models import Platform
 from config.celery import app as celery_app
 from config.wsgi import application
@@ -74,6 +75,7 @@ _PATH_KINDS = (
     ("/api/v1/media/", "media"),
     ("/api/v1/webhooks/", "webhooks"),
     ("/api/v1/teams/", "teams"),
+    ("/api/v1/connect-links/", "connect_links"),
 )
 # Path parameters that name another kind than their path's family.
 _PARAMETER_KINDS = {"key_id": "team_keys"}
@@ -282,6 +284,7 @@ def seeded(settings: Any, tmp_path: Any, sandbox: Any) -> Iterator[str]:
         webhooks=[str(hook.pk)],
         teams=[str(team.pk), str(second.pk)],
         team_keys=[str(team_key.pk)],
+        connect_links=[str(connect_links.link_create(team=team, redirect_url="http://localhost:9/done").pk)],
     )
     yield key
     SEEDED.clear()
