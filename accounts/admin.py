@@ -5,7 +5,8 @@ from django.contrib import admin
 from django.db import models
 from django.http import HttpRequest
 
-from accounts.models import PostingSchedule, SocialAccount
+from accounts import connect_links
+from accounts.models import ConnectLink, PostingSchedule, SocialAccount
 
 
 class PostingScheduleInline(admin.StackedInline[PostingSchedule, SocialAccount]):
@@ -47,3 +48,40 @@ class SocialAccountAdmin(admin.ModelAdmin[SocialAccount]):
     @admin.display(boolean=True, description="Refresh token stored")
     def has_refresh_token(self, obj: SocialAccount) -> bool:
         return bool(obj.refresh_token)
+
+
+@admin.register(ConnectLink)
+class ConnectLinkAdmin(admin.ModelAdmin[ConnectLink]):
+    """Made over the API; staff can see them and revoke one (set revoked_at), not make one."""
+
+    list_display = ["id", "team", "status", "expires_at", "revoked_at", "created_at"]
+    list_filter = ["revoked_at", "outcome"]
+    search_fields = ["id", "team__name", "redirect_url", "branding_name"]
+    autocomplete_fields = ["team"]
+    readonly_fields = [
+        "id",
+        "team",
+        "page_url",
+        "redirect_url",
+        "platforms",
+        "expires_at",
+        "outcome",
+        "accounts",
+        "branding_name",
+        "branding_logo_url",
+        "branding_accent_color",
+        "created_at",
+        "updated_at",
+    ]
+    fields = [*readonly_fields[:4], "expires_at", "revoked_at", *readonly_fields[6:]]
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    @admin.display(description="Status")
+    def status(self, obj: ConnectLink) -> str:
+        return connect_links.link_status(obj)
+
+    @admin.display(description="Page")
+    def page_url(self, obj: ConnectLink) -> str:
+        return connect_links.page_url(obj)

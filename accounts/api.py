@@ -1,12 +1,12 @@
-"""GET /api/v1/accounts, /api/v1/accounts/{id}, /api/v1/accounts/{id}/capabilities and
-GET/PUT /api/v1/accounts/{id}/schedule."""
+"""GET /api/v1/accounts, GET and DELETE /api/v1/accounts/{id}, /api/v1/accounts/{id}/capabilities
+and GET/PUT /api/v1/accounts/{id}/schedule."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from django.utils import timezone
-from drf_spectacular.utils import OpenApiResponse, extend_schema_field
+from drf_spectacular.utils import OpenApiResponse, extend_schema_field, inline_serializer
 from rest_framework import serializers, viewsets
 from rest_framework.decorators import action
 from rest_framework.request import Request
@@ -17,7 +17,7 @@ from accounts.models import AccountStatus, Platform, PostingSchedule, SocialAcco
 from accounts.platforms.limits import limits_for
 from accounts.schedules import DAYS, MAX_SLOTS, TIME_PATTERN, next_free_slots
 from accounts.selectors import accounts_for_team, posting_schedule_of
-from accounts.services import posting_schedule_set
+from accounts.services import account_disconnect, posting_schedule_set
 from config.errors import NotFound
 from config.fields import CommaSeparatedChoiceField
 from config.schema import api_operation, data_envelope
@@ -97,7 +97,7 @@ _LIVE_SCHEMA = {
         "error": {
             "type": "object",
             "nullable": True,
-            "description": "Why they could not be read: ACCOUNT_EXPIRED, ACCOUNT_DISABLED, "
+            "description": "Why they could not be read: ACCOUNT_EXPIRED, ACCOUNT_DISABLED, ACCOUNT_DISCONNECTED, "
             "PLATFORM_UNAVAILABLE, PLATFORM_RATE_LIMITED or SANDBOX_UNAVAILABLE.",
             "required": ["code", "message"],
             "properties": {"code": {"type": "string"}, "message": {"type": "string"}},
@@ -134,6 +134,18 @@ class AccountSerializer(serializers.ModelSerializer[SocialAccount]):
 
 
 AccountResponse = data_envelope("AccountResponse", AccountSerializer())
+AccountDisconnectedResponse = inline_serializer(
+    name="AccountDisconnectedResponse",
+    fields={
+        "data": AccountSerializer(),
+        "already_disconnected": serializers.BooleanField(help_text="True when it was disconnected before."),
+        "token_revoked": serializers.BooleanField(
+            allow_null=True,
+            help_text="True when the platform confirmed the token revoked; false when it has no call for it or "
+            "refused (the account is disconnected here either way); null when there was no token to revoke.",
+        ),
+    },
+)
 
 
 class AccountCapabilitiesSerializer(serializers.Serializer[Any]):
@@ -226,6 +238,7 @@ class AccountViewSet(viewsets.GenericViewSet[SocialAccount]):
         "capabilities": "accounts:read",
         "schedule": "accounts:read",
         "schedule_update": "accounts:write",
+        "destroy": "accounts:write",
     }
     page_size_default = 50
     serializer_class = AccountSerializer
@@ -233,7 +246,10 @@ class AccountViewSet(viewsets.GenericViewSet[SocialAccount]):
     @api_operation(
         scope="accounts:read",
         summary="List connected accounts",
-        description="The team's connected accounts, oldest first, each with its capabilities.",
+        description=(
+            "The team's connected accounts, oldest first, each with its capabilities. Disconnected "
+            "accounts are left out unless `status` names `disconnected`."
+        ),
         parameters=[AccountFilterSerializer],
         responses={200: AccountSerializer(many=True)},
         errors=(400,),
@@ -256,6 +272,34 @@ class AccountViewSet(viewsets.GenericViewSet[SocialAccount]):
     )
     def retrieve(self, request: Request, pk: str) -> Response:
         return Response({"data": represented(AccountSerializer(_team_account(request, pk)))})
+
+    @api_operation(
+        scope="accounts:write",
+        summary="Disconnect an account",
+        description=(
+            "Forgets the account's tokens and revokes them at the platform where it has a call for it "
+            "(X, YouTube, TikTok, Facebook, Bluesky; `token_revoked` says whether the platform "
+            "confirmed). The account leaves `GET /accounts` (ask for `status=disconnected` to see it) and "
+            "stops counting against the plan; its published history stays and `GET /accounts/{id}` still "
+            "answers it, with `status: disconnected`. A publish naming it afterwards is a 400 "
+            "`ACCOUNT_DISCONNECTED`; a scheduled target on it fails at release with the target's `error.code` "
+            "`ACCOUNT_DISCONNECTED`. Webhooks get `account.disconnected`, once. Connecting the same "
+            "account again brings it back under the same id. Disconnecting it again answers 200 with "
+            "`already_disconnected: true`."
+        ),
+        request=None,
+        responses={200: OpenApiResponse(AccountDisconnectedResponse)},
+        errors=(404,),
+    )
+    def destroy(self, request: Request, pk: str) -> Response:
+        gone = account_disconnect(account=_team_account(request, pk), reason="Disconnected over the API.")
+        return Response(
+            {
+                "data": represented(AccountSerializer(gone.account)),
+                "already_disconnected": not gone.changed,
+                "token_revoked": gone.token_revoked,
+            }
+        )
 
     @api_operation(
         scope="accounts:read",
@@ -318,7 +362,8 @@ def _schedule_response(schedule: PostingSchedule) -> Response:
 
 
 def _team_account(request: Request, pk: str) -> SocialAccount:
-    account = accounts_for_team(team=get_caller(request).team).filter(pk=pk).first()
+    """The team's account `pk`, disconnected ones included (their history is still the team's)."""
+    account = SocialAccount.objects.filter(team=get_caller(request).team, pk=pk).first()
     if account is None:
         raise NotFound("No such account in this team.", code="ACCOUNT_NOT_FOUND")
     return account

@@ -34,7 +34,8 @@ from config.errors import ApplicationError
 
 NOT_ACTIVE = {
     AccountStatus.EXPIRED: ("ACCOUNT_EXPIRED", "The account must be re-authorized in the dashboard first."),
-    AccountStatus.DISABLED: ("ACCOUNT_DISABLED", "The account is disconnected."),
+    AccountStatus.DISABLED: ("ACCOUNT_DISABLED", "The account is disabled."),
+    AccountStatus.DISCONNECTED: ("ACCOUNT_DISCONNECTED", "The account is disconnected: connect it again first."),
 }
 
 

@@ -25,6 +25,14 @@ class AccountStatus(models.TextChoices):
     ACTIVE = "active"
     EXPIRED = "expired", "Expired (re-authorize in the dashboard)"
     DISABLED = "disabled"
+    # Disconnected by its team (API or dashboard): tokens forgotten and revoked at the platform,
+    # gone from listings, its published history kept. Connecting the same account again revives it.
+    DISCONNECTED = "disconnected"
+
+
+# Accounts that no longer count against the plan, are not offered for new posts and are left
+# out of listings unless asked for.
+GONE_STATUSES = (AccountStatus.DISABLED, AccountStatus.DISCONNECTED)
 
 
 class SocialAccount(BaseModel):
@@ -37,11 +45,16 @@ class SocialAccount(BaseModel):
     handle = models.CharField(max_length=255, blank=True)
     display_name = models.CharField(max_length=255, blank=True)
     avatar_url = models.URLField(max_length=1000, blank=True)
-    status = models.CharField(max_length=10, choices=AccountStatus.choices, default=AccountStatus.ACTIVE)
+    status = models.CharField(max_length=12, choices=AccountStatus.choices, default=AccountStatus.ACTIVE)
     status_reason = models.CharField(max_length=500, blank=True)
     access_token = EncryptedTextField(blank=True)
     refresh_token = EncryptedTextField(blank=True)
     token_expires_at = models.DateTimeField(null=True, blank=True)
+    expiry_warned_for = models.DateTimeField(
+        null=True,
+        blank=True,
+        help_text="The token_expires_at that an account.expiring event was sent for: one warning per expiry.",
+    )
     granted_scopes = models.JSONField(default=list, blank=True)
     sandbox = models.BooleanField(
         default=False, help_text="Requests for this account go to the local platform sandbox, not the real platform."
@@ -78,3 +91,38 @@ class PostingSchedule(BaseModel):
 
     def __str__(self) -> str:
         return f"Posting schedule of {self.account}"
+
+
+class ConnectLink(BaseModel):
+    """A hosted page, reachable without a login, where someone outside the team connects their
+    own accounts into it (`accounts.connect_links`). Made over the API; usable until it expires
+    or is revoked; every account connected through it is remembered."""
+
+    team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="connect_links")
+    redirect_url = models.URLField(max_length=2048, help_text="Where the browser goes after each connection.")
+    platforms = models.JSONField(default=list, help_text="The platforms the page offers, in this order.")
+    expires_at = models.DateTimeField()
+    revoked_at = models.DateTimeField(null=True, blank=True)
+    branding_name = models.CharField(max_length=100, blank=True)
+    branding_logo_url = models.URLField(max_length=2048, blank=True)
+    branding_accent_color = models.CharField(max_length=7, blank=True)
+    logo = models.BinaryField(
+        null=True, blank=True, editable=False, help_text="The logo as fetched when the link was made, if it could be."
+    )
+    logo_content_type = models.CharField(max_length=20, blank=True, editable=False)
+    outcome = models.CharField(
+        max_length=10,
+        blank=True,
+        choices=[("connected", "connected"), ("cancelled", "cancelled")],
+        help_text="How the last visit ended: an account connected, or cancelled.",
+    )
+    accounts = models.ManyToManyField(
+        SocialAccount, blank=True, related_name="connect_links", help_text="Accounts connected through the link."
+    )
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        indexes = [models.Index(fields=["team", "-created_at"])]
+
+    def __str__(self) -> str:
+        return f"Connect link {self.pk} of {self.team}"

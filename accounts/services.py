@@ -6,15 +6,17 @@ from __future__ import annotations
 import datetime as dt
 import logging
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from typing import TypeVar
 
 from django.conf import settings
 from django.db import transaction
+from django.db.models import F, Q
 from django.utils import timezone
 
 from accounts import listeners, merges
 from accounts.errors import SandboxUnavailable
-from accounts.models import AccountStatus, PostingSchedule, SocialAccount
+from accounts.models import AccountStatus, Platform, PostingSchedule, SocialAccount
 from accounts.platforms.base import Connection, Credentials, Outcome, OutcomeKind, PlatformClient, PlatformError, Post
 from accounts.platforms.registry import NoClient, client_for
 from accounts.schedules import MAX_SLOTS, normalized_slots
@@ -27,6 +29,9 @@ logger = logging.getLogger(__name__)
 
 # Refresh tokens this long before they expire, so a publish never meets an expired one.
 REFRESH_AHEAD = dt.timedelta(minutes=30)
+# Warn (`listeners.expiring`: the account.expiring event) this long before a token that cannot
+# be renewed expires.
+EXPIRY_WARNING_AHEAD = dt.timedelta(days=7)
 
 Answer = TypeVar("Answer")
 
@@ -50,10 +55,18 @@ def account_sandbox_check(*, sandbox: bool) -> None:
 
 @transaction.atomic
 def account_connect(
-    *, team: Team, platform: str, credentials: Credentials, sandbox: bool, reauthorize: SocialAccount | None = None
+    *,
+    team: Team,
+    platform: str,
+    credentials: Credentials,
+    sandbox: bool,
+    reauthorize: SocialAccount | None = None,
+    connect_link_id: str | None = None,
 ) -> SocialAccount:
     """Store a newly authorized account, or renew the tokens of one already connected (same
-    platform identity), keeping its id so publishes and analytics stay attached to it."""
+    platform identity), keeping its id so publishes and analytics stay attached to it. The
+    `listeners` are told either way (`reauthorized` when the account existed), with the id of
+    the connect link that brought it, if one did."""
     account_sandbox_check(sandbox=sandbox)
     if not credentials.external_id:
         raise InvalidRequest("The platform did not say which account was authorized.", code="NO_ACCOUNT_IDENTITY")
@@ -63,33 +76,76 @@ def account_connect(
         reauthorize
         or SocialAccount.objects.filter(team=team, platform=platform, external_id=credentials.external_id).first()
     )
+    reauthorized = account is not None
     if account is None:
         account = SocialAccount(team=team, platform=platform, external_id=credentials.external_id, sandbox=sandbox)
     _apply(account, credentials)
     account.save()
+    listeners.connected(account, reauthorized=reauthorized, connect_link_id=connect_link_id)
     return account
 
 
-def account_disconnect(*, account: SocialAccount) -> None:
-    """Forget the tokens and stop publishing to the account; its history stays."""
-    SocialAccount.objects.filter(pk=account.pk).update(
-        status=AccountStatus.DISABLED,
-        status_reason="Disconnected in the dashboard.",
-        access_token="",
-        refresh_token="",
-        token_expires_at=None,
-        updated_at=timezone.now(),
-    )
+@dataclass(frozen=True)
+class Disconnection:
+    account: SocialAccount
+    changed: bool  # False when the account was disconnected already
+    token_revoked: bool | None  # at the platform; None when there was no token to revoke
 
 
+def account_disconnect(*, account: SocialAccount, reason: str = "Disconnected by the team.") -> Disconnection:
+    """Disconnect the account: its tokens are forgotten, it leaves listings, scheduled posts to
+    it fail at release (`ACCOUNT_DISCONNECTED`) and new ones are refused; its published history
+    stays. After commit the token is revoked at the platform where the platform has a call for
+    it (`PlatformClient.revoke`); a refusal there is logged, not raised: the account is
+    disconnected here either way. The `listeners` are told in the change's transaction;
+    disconnecting it again changes nothing and tells no one."""
+    with transaction.atomic():
+        locked = SocialAccount.objects.select_for_update().filter(pk=account.pk).first()
+        if locked is None or locked.status == AccountStatus.DISCONNECTED:
+            return Disconnection(account=locked or account, changed=False, token_revoked=None)
+        held = connection_for(locked)  # the tokens, to revoke once they are forgotten here
+        locked.status, locked.status_reason = AccountStatus.DISCONNECTED, reason[:500]
+        locked.access_token, locked.refresh_token, locked.token_expires_at = "", "", None
+        locked.save(
+            update_fields=["status", "status_reason", "access_token", "refresh_token", "token_expires_at", "updated_at"]
+        )
+        listeners.disconnected(locked)
+    has_token = bool(held.credentials.access_token or held.credentials.refresh_token)
+    revoked = _revoke_at_platform(locked, held) if has_token else None
+    return Disconnection(account=locked, changed=True, token_revoked=revoked)
+
+
+def _revoke_at_platform(account: SocialAccount, held: Connection) -> bool:
+    """Ask the platform to revoke the tokens `held`; True when it confirmed. Not through
+    `platform_call`: nothing it renews or says may be written back to a disconnected account."""
+    try:
+        client = client_for(account.platform)
+    except NoClient:
+        return False
+    dbpool.release()
+    try:
+        return client.revoke(held)
+    except PlatformError as exc:
+        logger.warning(
+            "Revoking the token of disconnected account %s at %s failed: %s",
+            account.pk,
+            account.platform,
+            exc.outcome.error_code,
+        )
+        return False
+
+
+@transaction.atomic
 def account_mark_expired(*, account: SocialAccount, reason: str) -> None:
     """The platform refused the account's token: it must be re-authorized before publishing.
-    Only the call that moves it from active tells the `listeners`, so each expiry is told once."""
+    Only the call that moves it from active tells the `listeners` (in the transaction of the
+    move), so each expiry is told once."""
     now = timezone.now()
     moved = SocialAccount.objects.filter(pk=account.pk, status=AccountStatus.ACTIVE).update(
         status=AccountStatus.EXPIRED, status_reason=reason[:500], updated_at=now
     )
     if moved:
+        account.status, account.status_reason, account.updated_at = AccountStatus.EXPIRED, reason[:500], now
         listeners.expired(account, expired_at=now)
 
 
@@ -217,13 +273,59 @@ def account_refresh(*, account: SocialAccount) -> bool:
     return True
 
 
+def _renewable() -> Q:
+    """The accounts whose token `refresh()` can renew: those with a refresh token, and those of
+    a platform that renews the access token with itself (Instagram, Threads: they have no
+    refresh token). The others (LinkedIn without a refresh token, for one) must be
+    re-authorized before their token expires."""
+    by_access_token = []
+    for platform in Platform.values:
+        try:
+            if client_for(platform).renews_with_access_token:
+                by_access_token.append(platform)
+        except NoClient:
+            continue
+    return ~Q(refresh_token="") | Q(platform__in=by_access_token)
+
+
 def accounts_refresh_due(*, now: dt.datetime | None = None) -> int:
     """Refresh every active account whose token expires soon. Returns how many were renewed."""
     horizon = (now or timezone.now()) + REFRESH_AHEAD
-    due = SocialAccount.objects.filter(status=AccountStatus.ACTIVE, token_expires_at__lte=horizon).exclude(
-        refresh_token=""
-    )
+    due = SocialAccount.objects.filter(_renewable(), status=AccountStatus.ACTIVE, token_expires_at__lte=horizon)
     return sum(account_refresh(account=account) for account in due.iterator())
+
+
+def accounts_warn_expiring(*, now: dt.datetime | None = None) -> int:
+    """Tell the `listeners` of every active account whose token cannot be renewed and expires
+    within EXPIRY_WARNING_AHEAD, once per expiry: the row keeps the expiry it was warned about
+    (`expiry_warned_for`), and only the conditional update that writes it tells, so two runs at
+    once warn once. A renewed or re-authorized token (another expiry) is warned about again when
+    its time comes. Returns how many were warned."""
+    now = now or timezone.now()
+    soon = (
+        SocialAccount.objects.filter(
+            status=AccountStatus.ACTIVE, token_expires_at__gt=now, token_expires_at__lte=now + EXPIRY_WARNING_AHEAD
+        )
+        .exclude(_renewable())
+        .exclude(expiry_warned_for=F("token_expires_at"))
+    )
+    return sum(_warn_expiring(account) for account in soon.iterator())
+
+
+@transaction.atomic
+def _warn_expiring(account: SocialAccount) -> bool:
+    expires_at = account.token_expires_at
+    if expires_at is None:
+        return False
+    warned = (
+        SocialAccount.objects.filter(pk=account.pk, status=AccountStatus.ACTIVE, token_expires_at=expires_at)
+        .exclude(expiry_warned_for=expires_at)
+        .update(expiry_warned_for=expires_at)
+    )
+    if warned:
+        account.expiry_warned_for = expires_at
+        listeners.expiring(account, expires_at=expires_at)
+    return bool(warned)
 
 
 def move_to_team(*, source: Team, target: Team) -> dict[str, int]:

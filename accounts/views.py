@@ -26,6 +26,7 @@ from typing import Any
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -33,11 +34,11 @@ from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from accounts import forms, services
+from accounts import connect_links, connect_pages, forms, services
 from accounts.capabilities import account_capabilities
 from accounts.models import AccountStatus, Platform, PostingSchedule, SocialAccount
 from accounts.platforms.base import PlatformError
-from accounts.platforms.registry import NoClient, client_for
+from accounts.platforms.registry import client_for
 from accounts.schedules import DAYS, next_free_slots
 from accounts.selectors import posting_schedule_of
 from config.errors import ApplicationError
@@ -72,12 +73,10 @@ def _back(team: Team) -> HttpResponseRedirect:
     return redirect(f"{reverse('dashboard')}?team={team.pk}")
 
 
-def _redirect_uri(platform: str) -> str:
-    return f"{str(settings.PUBLIC_BASE_URL).rstrip('/')}{reverse('connect-callback', args=[platform])}"
-
-
-def _app_configured(platform: str) -> bool:
-    return bool(getattr(settings, f"{platform.upper()}_CLIENT_ID", ""))
+_redirect_uri = connect_pages.redirect_uri
+_app_configured = connect_links.app_configured
+_connect_problem = connect_links.connect_problem
+_has_client = connect_links.has_client
 
 
 def _use_sandbox(request: HttpRequest, platform: str) -> bool:
@@ -87,16 +86,6 @@ def _use_sandbox(request: HttpRequest, platform: str) -> bool:
         return False
     configured = _app_configured(platform)
     return request.POST.get("sandbox", "on" if not configured else "") == "on" or not configured
-
-
-def _connect_problem(platform: str) -> str:
-    """Why the platform cannot be connected here, or "" when it can."""
-    if not _has_client(platform):
-        return "Not available yet."
-    if not settings.DEVELOPMENT and platform not in PASSWORD_PLATFORMS and not _app_configured(platform):
-        name = platform.upper()
-        return f"Its app credentials are not configured ({name}_CLIENT_ID, {name}_CLIENT_SECRET)."
-    return ""
 
 
 def _account_of(team: Team, account_id: str) -> SocialAccount | None:
@@ -118,21 +107,15 @@ def dashboard(request: HttpRequest) -> HttpResponse:
         request,
         membership,
         **{
-            "accounts": SocialAccount.objects.filter(team=team).order_by("platform", "created_at"),
+            "accounts": SocialAccount.objects.filter(team=team)
+            .exclude(status=AccountStatus.DISCONNECTED)
+            .order_by("platform", "created_at"),
             "platforms": [(p.value, p.label, _connect_problem(p.value)) for p in Platform],
             "password_platforms": {p.value for p in PASSWORD_PLATFORMS},
             "development": settings.DEVELOPMENT,
         },
     )
     return render(request, "accounts/dashboard.html", context)
-
-
-def _has_client(platform: str) -> bool:
-    try:
-        client_for(platform)
-    except NoClient:
-        return False
-    return True
 
 
 def _pkce() -> tuple[str, str]:
@@ -204,8 +187,13 @@ def _attempt(request: HttpRequest, platform: str) -> dict[str, Any] | None:
     return attempt
 
 
-@login_required
 def callback(request: HttpRequest, platform: str) -> HttpResponse:
+    """Where every authorization comes back: a connect link's (its signed state) is finished by
+    `connect_pages` without a login; the dashboard's needs the person who started it."""
+    if connect_links.is_link_state(request.GET.get("state", "")):
+        return connect_pages.callback(request, platform)
+    if not request.user.is_authenticated:
+        return redirect_to_login(request.get_full_path())
     attempt = _attempt(request, platform)
     if attempt is None:
         messages.error(request, "That authorization is unknown or too old. Start again.")
@@ -270,9 +258,10 @@ def connect_password(request: HttpRequest, platform: str) -> HttpResponse:
 def disconnect(request: HttpRequest, account_id: str) -> HttpResponse:
     account = get_object_or_404(SocialAccount, pk=account_id, team__memberships__user=signed_in_user(request))
     team = _manager(request, str(account.team_id))
-    if account.status != AccountStatus.DISABLED:
-        services.account_disconnect(account=account)
-        messages.success(request, f"Disconnected {account}.")
+    gone = services.account_disconnect(account=account, reason="Disconnected in the dashboard.")
+    if gone.changed:
+        revoked = " Its token was revoked at the platform." if gone.token_revoked else ""
+        messages.success(request, f"Disconnected {account}.{revoked}")
     return _back(team)
 
 

@@ -250,6 +250,7 @@ CELERY_BEAT_SCHEDULE = {
     "media-sweep-probes": {"task": "media.sweep_probes", "schedule": 5 * 60.0},
     "media-delete-unconfirmed": {"task": "media.delete_unconfirmed", "schedule": 15 * 60.0},
     "accounts-refresh-tokens": {"task": "accounts.refresh_tokens", "schedule": 10 * 60.0},
+    "accounts-warn-expiring": {"task": "accounts.warn_expiring", "schedule": 3600.0},
     "webhooks-sweep": {"task": "webhooks.sweep", "schedule": env.float("WEBHOOK_SWEEP_SECONDS", default=5.0)},
     "publishing-release-due": {"task": "publishing.release_due", "schedule": SCHEDULER_TICK_SECONDS},
     "publishing-relay": {"task": "publishing.relay", "schedule": 15.0},

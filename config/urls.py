@@ -39,6 +39,7 @@ urlpatterns = [
     path("dashboard/", include("teams.dashboard_urls")),
     path("dashboard/", include("webhooks.dashboard_urls")),
     path("dashboard/", include("notifications.dashboard_urls")),
+    path("connect/", include("accounts.connect_urls")),
     path("api/v1/", include(api_v1)),
     path("mcp", McpView.as_view(), name="mcp"),
     path("admin/", admin.site.urls),

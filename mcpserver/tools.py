@@ -39,12 +39,29 @@ server: MCPServer[Any] = MCPServer(
         "or partial. publish_mode queue takes the first free slot of each account's posting schedule "
         "(get_posting_schedule, set_posting_schedule); bulk_create_publishes creates many posts at once, "
         "all or none, and checks them first with dry_run. Media is attached by id: upload_media_from_url, "
-        "wait for fetch_status done, confirm_media_upload, then pass the id in media_ids."
+        "wait for fetch_status done, confirm_media_upload, then pass the id in media_ids. A SaaS serving its "
+        "own customers, with a user key: create_team per customer, create_team_key for the key that acts in "
+        "it, create_connect_link for a page where the customer connects accounts (get_connect_link shows "
+        "which), disconnect_account to remove one."
     ),
 )
 
 Platform = Literal["x", "instagram", "tiktok", "youtube", "facebook", "linkedin", "pinterest", "threads", "bluesky"]
-AccountStatus = Literal["active", "expired", "disabled"]
+AccountStatus = Literal["active", "expired", "disabled", "disconnected"]
+Scope = Literal[
+    "accounts:read",
+    "accounts:write",
+    "analytics:read",
+    "billing:read",
+    "media:read",
+    "media:write",
+    "posts:read",
+    "posts:write",
+    "teams:read",
+    "teams:write",
+    "webhooks:read",
+    "webhooks:write",
+]
 PublishStatus = Literal["draft", "scheduled", "publishing", "processing", "published", "failed", "partial"]
 ContentType = Literal["image/jpeg", "image/png", "image/gif", "image/webp", "video/mp4", "video/quicktime"]
 Weekday = Literal["mon", "tue", "wed", "thu", "fri", "sat", "sun"]
@@ -54,6 +71,9 @@ PageSize = Annotated[int | None, Field(ge=1, le=100, description="Items per page
 
 _READ = ToolAnnotations(read_only_hint=True, open_world_hint=False)
 _WRITE = ToolAnnotations(read_only_hint=False, destructive_hint=False, open_world_hint=True)
+# Writes that stay inside this service (no platform is called).
+_LOCAL_WRITE = ToolAnnotations(read_only_hint=False, destructive_hint=False, open_world_hint=False)
+_REVOKE = ToolAnnotations(read_only_hint=False, destructive_hint=True, idempotent_hint=True, open_world_hint=False)
 
 
 def _authorization(ctx: Context) -> str:
@@ -155,6 +175,131 @@ async def get_account_capabilities(
     formats, and live options (TikTok creator info, Pinterest boards, YouTube categories).
     Needs accounts:read."""
     return await _api(ctx, "GET", f"/accounts/{account_id}/capabilities", params={"refresh": refresh})
+
+
+@server.tool(
+    annotations=ToolAnnotations(read_only_hint=False, destructive_hint=True, idempotent_hint=True, open_world_hint=True)
+)
+async def disconnect_account(ctx: Context, account_id: Uuid) -> CallToolResult:
+    """Disconnects an account: forgets its tokens and revokes them at the platform where it can
+    (token_revoked says whether the platform confirmed). It leaves list_accounts, its published
+    history stays, and publishes naming it are refused (ACCOUNT_DISCONNECTED). Disconnecting it
+    again answers already_disconnected true. Needs accounts:write."""
+    return await _api(ctx, "DELETE", f"/accounts/{account_id}")
+
+
+# --- teams and their keys --------------------------------------------------------------------
+
+
+@server.tool(annotations=_LOCAL_WRITE)
+async def create_team(
+    ctx: Context, name: Annotated[str, Field(description="The team's name, e.g. the customer's.")]
+) -> CallToolResult:
+    """Creates a team owned by the key's user, one per customer a SaaS serves: its accounts,
+    publishes, media and webhooks stay apart. Mint its key with create_team_key. Needs
+    teams:write and a user key: a team key gets 403 USER_KEY_REQUIRED."""
+    return await _api(ctx, "POST", "/teams", body={"name": name})
+
+
+@server.tool(annotations=_LOCAL_WRITE)
+async def create_team_key(
+    ctx: Context,
+    team_id: Uuid,
+    name: Annotated[str, Field(description="What the key is for, to tell keys apart.")],
+    scopes: Annotated[
+        list[Scope], Field(min_length=1, description="What the key may do; each one the calling key holds.")
+    ],
+    expires_at: Annotated[
+        str | None, Field(description="ISO 8601 time in the future when it stops working; omitted: never.")
+    ] = None,
+) -> CallToolResult:
+    """Creates a key locked to the team, acting as its owner; the answer shows the key (sk_...)
+    this once. A scope the calling key lacks is 403 SCOPE_ESCALATION. The team's owner only, with
+    a key bound to the team (a user key of its owner, or a team key of that team). Needs
+    teams:write."""
+    body: dict[str, Any] = {"name": name, "scopes": scopes}
+    if expires_at is not None:
+        body["expires_at"] = expires_at
+    return await _api(ctx, "POST", f"/teams/{team_id}/keys", body=body)
+
+
+@server.tool(annotations=_READ)
+async def list_team_keys(ctx: Context, team_id: Uuid, page: Page = None, page_size: PageSize = None) -> CallToolResult:
+    """The team's keys that are not revoked, newest first: name, public prefix, scopes, when
+    made, last used and expiring. Never the key itself. The team's owner only. Needs teams:read."""
+    return await _api(ctx, "GET", f"/teams/{team_id}/keys", params=_paging(page, page_size))
+
+
+@server.tool(annotations=_REVOKE)
+async def revoke_team_key(ctx: Context, team_id: Uuid, key_id: Uuid) -> CallToolResult:
+    """Revokes a key of the team at once: its next request is refused (401 API_KEY_REVOKED).
+    Answers data null; 404 API_KEY_NOT_FOUND for a key that is not a live key of this team. The
+    team's owner only. Needs teams:write."""
+    return await _api(ctx, "DELETE", f"/teams/{team_id}/keys/{key_id}")
+
+
+# --- connect links ---------------------------------------------------------------------------
+
+
+class Branding(BaseModel):
+    name: str = Field(max_length=100, description='The brand the page names: "Connect your accounts to <name>".')
+    logo_url: str | None = Field(
+        default=None, description="A PNG, JPEG or GIF of at most 256 KB; the service fetches it once, now."
+    )
+    accent_color: str | None = Field(default=None, description="#rrggbb, the page's buttons and links.")
+
+
+@server.tool(annotations=_LOCAL_WRITE)
+async def create_connect_link(
+    ctx: Context,
+    redirect_url: Annotated[
+        str,
+        Field(
+            description="Where the browser goes after each connection or a cancel, with connect_link, status "
+            "and accounts added to its query. https (http only to localhost, in development)."
+        ),
+    ],
+    platforms: Annotated[
+        list[Platform] | None, Field(description="The platforms the page offers, in order; default: all it can.")
+    ] = None,
+    expires_in: Annotated[
+        int | None, Field(ge=60, le=604800, description="Seconds the link stays usable; default 3600.")
+    ] = None,
+    branding: Annotated[Branding | None, Field(description="How the page presents itself; default plain.")] = None,
+) -> CallToolResult:
+    """Creates a connect link: a page on this service (url, no login) where someone outside the
+    team, such as a SaaS's customer, connects their accounts into the key's team, then is sent
+    to redirect_url. It stays usable until it expires or is revoked; follow it with
+    get_connect_link. Needs accounts:write."""
+    body: dict[str, Any] = {"redirect_url": redirect_url}
+    if platforms is not None:
+        body["platforms"] = platforms
+    if expires_in is not None:
+        body["expires_in"] = expires_in
+    if branding is not None:
+        body["branding"] = branding.model_dump(exclude_none=True)
+    return await _api(ctx, "POST", "/connect-links", body=body)
+
+
+@server.tool(annotations=_READ)
+async def get_connect_link(ctx: Context, link_id: Uuid) -> CallToolResult:
+    """A connect link: its url, status (pending, connected, cancelled, expired or revoked) and
+    the accounts connected through it. Needs accounts:read."""
+    return await _api(ctx, "GET", f"/connect-links/{link_id}")
+
+
+@server.tool(annotations=_READ)
+async def list_connect_links(ctx: Context, page: Page = None, page_size: PageSize = None) -> CallToolResult:
+    """The team's connect links, newest first, expired and revoked ones included. Needs
+    accounts:read."""
+    return await _api(ctx, "GET", "/connect-links", params=_paging(page, page_size))
+
+
+@server.tool(annotations=_REVOKE)
+async def revoke_connect_link(ctx: Context, link_id: Uuid) -> CallToolResult:
+    """Revokes a connect link: its page answers 410 from now on. Accounts already connected
+    through it stay connected. Needs accounts:write."""
+    return await _api(ctx, "DELETE", f"/connect-links/{link_id}")
 
 
 # --- publishes -------------------------------------------------------------------------------

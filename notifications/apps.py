@@ -13,4 +13,4 @@ class NotificationsConfig(AppConfig):
         from webhooks import listeners as event_listeners
 
         event_listeners.register(services.event_recorded)
-        account_listeners.register(services.account_expired)
+        account_listeners.register(expired=services.account_expired)

@@ -45,7 +45,8 @@ class Mail:
 
 
 def kind_of(event: Event) -> Kind | None:
-    """The kind of mail an event causes, if any: a published post causes none."""
+    """The kind of mail an event causes, if any: a published post causes none, nor do the
+    account events (an expiry is mailed once, through `services.account_expired`)."""
     status = event.data.get("status") if isinstance(event.data, Mapping) else None
     if event.type == "post.pending_approval":
         return Kind.APPROVAL_REQUESTED

@@ -112,14 +112,18 @@ def _save_ref(attempt: DeliveryAttempt) -> Any:
     return save
 
 
+RECONNECT = "connect it again (the same account keeps its history)"
+
+
 def _refusal(target: Target) -> Outcome | None:
     """A reason not to call the platform at all: a definitive failure, nothing sent."""
     account = target.account
     if account.status != AccountStatus.ACTIVE:
+        then = RECONNECT if account.status == AccountStatus.DISCONNECTED else "re-authorize it in the dashboard"
         return Outcome(
             OutcomeKind.FAILED,
             error_code=f"ACCOUNT_{account.status.upper()}",
-            error_message=f"The account is {account.status}; re-authorize it in the dashboard, then retry.",
+            error_message=f"The account is {account.status}; {then}, then retry.",
         )
     return None
 

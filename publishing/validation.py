@@ -64,9 +64,11 @@ def _refusal(index: int, account_id: str, account: SocialAccount | None) -> Inva
             f"targets[{index}]: no such account in this team.", code="ACCOUNT_NOT_FOUND", details=where
         )
     if account.status != AccountStatus.ACTIVE:
+        gone = account.status == AccountStatus.DISCONNECTED
+        then = "connect it again" if gone else "re-authorize it in the dashboard"
         return InvalidRequest(
             f"targets[{index}]: the {account.platform} account {account.handle or account_id} is "
-            f"{account.status}; re-authorize it in the dashboard first.",
+            f"{account.status}; {then} first.",
             code=f"ACCOUNT_{account.status.upper()}",
             details=where,
         )

@@ -63,7 +63,7 @@ def token_problem(ctx: Context, token: str, platform: str, kind: str = "sbx") ->
     info = tokens.parse(token, kind=kind)
     if info is None or info.platform != platform:
         return "invalid"
-    if token in ctx.state.revoked:
+    if token in ctx.state.revoked or (info.platform, info.account) in ctx.state.deauthorized:
         return "revoked"
     if info.expired:
         return "expired"

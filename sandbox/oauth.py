@@ -11,6 +11,9 @@ client authenticates, the token body (`issue`) and whether refresh tokens rotate
 named by its reason ("unknown", "redirect_uri", "client_id", "verifier", "refresh", ...), which
 each stand-in words in its own error body, so one flow answers in every platform's dialect. Meta's
 token endpoints (Facebook, Instagram, Threads) are shaped their own way and call `redeem` alone.
+
+Revoking (`presented`, `revoke`): a revoke endpoint names the token it was given; revoking ends
+that token, or the whole grant (every token of the account) where the platform says so.
 """
 
 from __future__ import annotations
@@ -109,7 +112,7 @@ def authorize_endpoint(provider: Provider) -> Endpoint:
             body = f"<h1>{provider.page.refusal}</h1><p>{html.escape(reason)}</p>"
             return Response(body, status=400, content_type="text/html")
         target = _redirect(provider, args, issue_code(ctx, provider, args))
-        return Response(_consent(provider, args, target), content_type="text/html")
+        return Response(_consent(provider, args, target, _denied(args)), content_type="text/html")
 
     return authorize
 
@@ -154,7 +157,18 @@ def _redirect(provider: Provider, args: Mapping[str, str], code: str) -> str:
     return f"{args['redirect_uri']}?{urlencode(query)}"
 
 
-def _consent(provider: Provider, args: Mapping[str, str], target: str) -> str:
+def _denied(args: Mapping[str, str]) -> str:
+    """Where the page's Cancel link goes: the redirect URI with RFC 6749's `access_denied` and the
+    state, as each platform sends someone back who declines."""
+    query = {
+        "error": "access_denied",
+        "error_description": "The user denied the request.",
+        "state": args.get("state", ""),
+    }
+    return f"{args['redirect_uri']}?{urlencode(query)}"
+
+
+def _consent(provider: Provider, args: Mapping[str, str], target: str, denied: str) -> str:
     page, scope = provider.page, args.get("scope", "")
     if page.scopes is None:
         scopes = f"<p>{html.escape(scope)}</p>"
@@ -164,7 +178,8 @@ def _consent(provider: Provider, args: Mapping[str, str], target: str) -> str:
     heading = page.heading.format(client=html.escape(args[provider.client_param]))
     return (
         f"<!doctype html><title>{page.title}</title><h1>{heading}</h1>{scopes}"
-        f'<a id="approve" href="{html.escape(target)}">Approve</a>'
+        f'<a id="approve" href="{html.escape(target)}">Approve</a> '
+        f'<a id="deny" href="{html.escape(denied)}">Cancel</a>'
     )
 
 
@@ -320,3 +335,22 @@ def token_pair(platform: str, account: str, *, access: int, refresh: int) -> tup
 def bearer(access_token: str, lifetime: int) -> Response:
     """The plain bearer answer of Meta's token endpoints."""
     return json_response({"access_token": access_token, "token_type": "bearer", "expires_in": lifetime})
+
+
+# --- revoking --------------------------------------------------------------------------------
+
+
+def presented(ctx: Context, token: str, platform: str) -> tokens.TokenInfo | str:
+    """The info of a token handed to a revoke endpoint, an access token or a refresh token
+    (kind "sbr"), or why it is refused (as `token_problem` says it)."""
+    info = token_problem(ctx, token, platform)
+    return token_problem(ctx, token, platform, kind="sbr") if info == "invalid" else info
+
+
+def revoke(ctx: Context, token: str, info: tokens.TokenInfo, *, grant: bool) -> None:
+    """Refuse `token` from now on; with `grant`, every token of its account too (the user's
+    authorization of the app is gone, as Google, TikTok and Facebook Login end it)."""
+    with ctx.state.lock:
+        ctx.state.revoked.add(token)
+        if grant:
+            ctx.state.deauthorized.add((info.platform, info.account))

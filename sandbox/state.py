@@ -46,6 +46,9 @@ class State:
             self.outcomes: dict[str, deque[str]] = defaultdict(deque)
             self.metrics: dict[tuple[str, str], dict[str, int]] = {}
             self.revoked: set[str] = set()
+            # (platform, account) pairs whose user took back the app's authorization (a revoke
+            # that ends the grant): every token of the account is refused since.
+            self.deauthorized: set[tuple[str, str]] = set()
             # Beyond the contract: every platform answer is held this long after the work is
             # done (a platform slower than its clients' timeout), until set back to 0.
             self.latency_seconds = 0.0

@@ -1,5 +1,5 @@
-"""GET /api/v1/teams, PATCH /api/v1/teams/{team_id}/default, DELETE /api/v1/teams/{team_id},
-GET /api/v1/usage."""
+"""GET and POST /api/v1/teams, PATCH /api/v1/teams/{team_id}/default, DELETE
+/api/v1/teams/{team_id}, GET /api/v1/usage. A team's keys are in `teams.key_api`."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import uuid
 from typing import Any
 
 from drf_spectacular.utils import OpenApiExample, OpenApiResponse, inline_serializer
-from rest_framework import serializers, viewsets
+from rest_framework import serializers, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -18,7 +18,7 @@ from config.schema import ApiAutoSchema, api_operation, data_envelope, error_res
 from config.serializers import represented, validated
 from teams import selectors, services
 from teams.authentication import Caller, get_caller
-from teams.models import Plan, Role, Team
+from teams.models import ApiKeyKind, Plan, Role, Team
 
 
 class TeamSerializer(serializers.ModelSerializer[Team]):
@@ -48,6 +48,25 @@ class TeamSerializer(serializers.ModelSerializer[Team]):
 
 
 TeamListResponse = data_envelope("TeamListResponse", TeamSerializer(many=True))
+TeamCreatedResponse = data_envelope("TeamCreatedResponse", TeamSerializer())
+
+
+class TeamCreateSerializer(serializers.Serializer[Any]):
+    name = serializers.CharField(
+        max_length=Team._meta.get_field("name").max_length,
+        help_text="Surrounding spaces are dropped; deleting the team asks for this name exactly.",
+    )
+
+
+_CREATE_RULES = (
+    "Creates a team owned by the key's user, who can then mint its keys (`POST "
+    "/teams/{team_id}/keys`). For a SaaS that publishes for its own customers: one team per "
+    "customer, each with its accounts, publishes, media and webhooks apart.\n\n"
+    "**User keys only**: a team key is locked to its team and answers 403 `USER_KEY_REQUIRED`. "
+    "The new team is on the plan of the team the key acts in, so making teams never escapes a "
+    "plan's limits. It is not the default team (`is_default: false`) and the key keeps acting "
+    "in the team it acted in. 400 `VALIDATION_ERROR` for a missing, blank or too long `name`."
+)
 TeamDefaultResponse = inline_serializer(
     name="TeamDefaultResponse",
     fields={
@@ -139,7 +158,7 @@ def _documents_delete_body(view_method: Any) -> Any:
     return view_method
 
 
-def _bound_team(caller: Caller, team_id: str, *, acting_only: bool) -> Team:
+def bound_team(caller: Caller, team_id: str, *, acting_only: bool) -> Team:
     """The team named in the path, when the calling key is bound to it; otherwise 403
     `TEAM_MISMATCH`, the same answer for another user's team and for an id that names no team,
     so the answer tells nothing about teams the caller is not in.
@@ -157,14 +176,19 @@ def _bound_team(caller: Caller, team_id: str, *, acting_only: bool) -> Team:
     return team
 
 
-# Any id of no team is a 403 (`_bound_team`); only a path whose team_id is not a UUID at all
+# Any id of no team is a 403 (`bound_team`); only a path whose team_id is not a UUID at all
 # matches no route and is a 404.
 _MALFORMED_TEAM_ID = error_response(404, "`team_id` is not a UUID: no such path (`not_found`).")
 
 
 class TeamViewSet(viewsets.GenericViewSet[Team]):
     lookup_url_kwarg = "team_id"
-    required_scopes = {"list": "teams:read", "default": "teams:write", "destroy": "teams:write"}
+    required_scopes = {
+        "list": "teams:read",
+        "create": "teams:write",
+        "default": "teams:write",
+        "destroy": "teams:write",
+    }
     serializer_class = TeamSerializer
     pagination_class = None
 
@@ -177,6 +201,24 @@ class TeamViewSet(viewsets.GenericViewSet[Team]):
     def list(self, request: Request) -> Response:
         teams = selectors.teams_owned(user=get_caller(request).user)
         return Response({"data": represented(TeamSerializer(teams, many=True))})
+
+    @api_operation(
+        scope="teams:write",
+        summary="Create a team",
+        description=_CREATE_RULES,
+        request=TeamCreateSerializer,
+        examples=[OpenApiExample("A customer's team", request_only=True, value={"name": "Customer 4821"})],
+        responses={201: OpenApiResponse(TeamCreatedResponse)},
+        errors=(400,),
+    )
+    def create(self, request: Request) -> Response:
+        caller = get_caller(request)
+        if caller.key.kind != ApiKeyKind.USER:
+            raise Forbidden("A team key is locked to its team: create teams with a user key.", code="USER_KEY_REQUIRED")
+        body = validated(TeamCreateSerializer(data=request.data))
+        team = services.team_create(name=body["name"], owner=caller.user, plan=caller.team.plan)
+        team = selectors.teams_owned(user=caller.user).get(pk=team.pk)
+        return Response({"data": represented(TeamSerializer(team))}, status=status.HTTP_201_CREATED)
 
     @api_operation(
         scope="teams:write",
@@ -195,7 +237,7 @@ class TeamViewSet(viewsets.GenericViewSet[Team]):
     @action(detail=True, methods=["patch"])
     def default(self, request: Request, team_id: str) -> Response:
         caller = get_caller(request)
-        team = _bound_team(caller, team_id, acting_only=False)
+        team = bound_team(caller, team_id, acting_only=False)
         changed = services.team_set_default(user=caller.user, team=team)
         team = selectors.teams_owned(user=caller.user).get(pk=team.pk)
         return Response({"data": represented(TeamSerializer(team)), "already_default": not changed})
@@ -218,7 +260,7 @@ class TeamViewSet(viewsets.GenericViewSet[Team]):
     @_documents_delete_body
     def destroy(self, request: Request, team_id: str) -> Response:
         caller = get_caller(request)
-        team = _bound_team(caller, team_id, acting_only=True)
+        team = bound_team(caller, team_id, acting_only=True)
         if caller.role != Role.OWNER:  # checked again under lock by the service
             raise Forbidden("Only the team's owner can delete it.", code="NOT_TEAM_OWNER")
         body = validated(TeamDeleteSerializer(data=request.data))

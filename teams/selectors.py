@@ -61,6 +61,20 @@ def api_keys_shown(*, team: Team, user: User) -> QuerySet[ApiKey]:
     )
 
 
+def role_in(*, team: Team, user: User) -> Role | None:
+    """The user's role in `team`, None when they are not a member."""
+    role = Membership.objects.filter(team=team, user=user).values_list("role", flat=True).first()
+    return None if role is None else Role(role)
+
+
+def team_keys_of(*, team: Team) -> QuerySet[ApiKey]:
+    """The team's team keys that are not revoked, whoever made them, newest first (expired
+    ones too: they show their `expires_at`)."""
+    return ApiKey.objects.filter(kind=ApiKeyKind.TEAM, team=team, revoked_at__isnull=True).order_by(
+        "-created_at", "-id"
+    )
+
+
 @dataclass(frozen=True)
 class Usage:
     team: Team

@@ -262,6 +262,54 @@ def api_key_create(
     return api_key, generated.plaintext
 
 
+def team_key_mint(
+    *,
+    user: User,
+    team: Team,
+    name: str,
+    scopes: Iterable[str],
+    granted: Iterable[str],
+    expires_at: dt.datetime | None = None,
+) -> tuple[ApiKey, str]:
+    """A team key of `team` made by its owner `user` with a key holding the scopes `granted`.
+
+    A key cannot mint a key stronger than itself: every scope asked for must be one it holds,
+    else 403 `SCOPE_ESCALATION` naming the missing ones and nothing is created. Otherwise the
+    owner could turn a read-only key into a full one."""
+    _require_role(team=team, user=user, roles=(Role.OWNER,), message="Only the team's owner can manage its keys.")
+    scopes = _validate_scopes(scopes)
+    if not scopes:
+        raise InvalidRequest("Give the key at least one scope.", code="NO_SCOPES", details={"field": "scopes"})
+    lacking = [scope for scope in scopes if scope not in set(granted)]
+    if lacking:
+        raise Forbidden(
+            f"A key can only grant scopes it holds itself; this one lacks {', '.join(lacking)}.",
+            code="SCOPE_ESCALATION",
+            details={"missing_scopes": lacking},
+        )
+    if expires_at is not None and expires_at <= timezone.now():
+        raise InvalidRequest(
+            "expires_at must be in the future.", code="EXPIRES_AT_NOT_FUTURE", details={"field": "expires_at"}
+        )
+    return api_key_create(user=user, name=name, scopes=scopes, team=team, expires_at=expires_at)
+
+
+@transaction.atomic
+def team_key_revoke(*, user: User, team: Team, key_id: uuid.UUID) -> ApiKey:
+    """Revoke the team key `key_id` of `team` (owner only), whoever made it. Another team's key,
+    a user key and a key already revoked are all 404 `API_KEY_NOT_FOUND`."""
+    _require_role(team=team, user=user, roles=(Role.OWNER,), message="Only the team's owner can manage its keys.")
+    api_key = (
+        ApiKey.objects.select_for_update()
+        .filter(pk=key_id, kind=ApiKeyKind.TEAM, team=team, revoked_at__isnull=True)
+        .first()
+    )
+    if api_key is None:
+        raise NotFound("No such key of this team.", code="API_KEY_NOT_FOUND")
+    api_key_revoke(api_key=api_key)
+    return api_key
+
+
 def api_key_revoke(*, api_key: ApiKey) -> None:
     ApiKey.objects.filter(pk=api_key.pk, revoked_at__isnull=True).update(revoked_at=timezone.now())
     forget_callers()

@@ -30,6 +30,11 @@ class SubscriptionCreateSerializer(serializers.Serializer[Any]):
         child=serializers.ChoiceField(choices=SUBSCRIBABLE_EVENTS),
         allow_empty=False,
         max_length=len(SUBSCRIBABLE_EVENTS),
+        help_text="The events to receive. Publishing: `post.published` (to all or some platforms), `post.failed`, "
+        "`post.pending_approval`, `post.approved`, `post.rejected`. Accounts: `account.connected` (connected or "
+        "re-authorized), `account.disconnected`, `account.expired` (a platform refused the token and it could "
+        "not be renewed: re-authorize it), `account.expiring` (a token that cannot be renewed expires within "
+        "7 days; once per account per expiry).",
     )
     secret = serializers.CharField(
         required=False,
@@ -184,7 +189,18 @@ _SIGNATURES = (
     "wait, pending, for a minute (doubling at each reopening), then one is tried; a success lets the "
     "rest go out. After a secret "
     "rotation the replaced secret signs beside the new one for 24 hours: `webhook-signature` lists "
-    "both (`v1,<new> v1,<old>`) and `X-Service-Signature-Previous` carries the old secret's `sha256=`."
+    "both (`v1,<new> v1,<old>`) and `X-Service-Signature-Previous` carries the old secret's `sha256=`.\n\n"
+    "The `data` of a `post.*` event is the publish: `publish_id`, `status`, `approval_status` and its "
+    "`targets`. The `data` of an `account.*` event is the account, never a token:\n\n"
+    "```json\n"
+    '{"account": {"id": "<uuid>", "platform": "linkedin", "handle": "acme", "display_name": "Acme", '
+    '"status": "active", "status_reason": "", "token_expires_at": "2026-01-31T09:00:00Z", "sandbox": false}}\n'
+    "```\n\n"
+    "with, for `account.connected`, `reauthorized` (true when the account was connected already: a "
+    "re-authorization or a new connect of the same platform identity) and `connect_link_id` (the connect "
+    "link it came through, else null); for `account.expired`, `expired_at`; for `account.expiring`, "
+    "`expires_at`, when the token expires (`status` is still `active`: re-authorize the account before then). "
+    "`account.disconnected` carries the account as the disconnect left it."
 )
 
 
@@ -241,7 +257,15 @@ class WebhookViewSet(viewsets.GenericViewSet[Subscription]):
                 "Publishing outcomes",
                 request_only=True,
                 value={"url": "https://example.com/hooks/social", "events": ["post.published", "post.failed"]},
-            )
+            ),
+            OpenApiExample(
+                "Account events",
+                request_only=True,
+                value={
+                    "url": "https://example.com/hooks/accounts",
+                    "events": ["account.connected", "account.disconnected", "account.expired", "account.expiring"],
+                },
+            ),
         ],
         responses={201: OpenApiResponse(data_envelope("WebhookCreatedResponse", SubscriptionCreatedSerializer()))},
         errors=(400,),

@@ -15,12 +15,18 @@ class EventType(models.TextChoices):
     POST_PENDING_APPROVAL = "post.pending_approval"
     POST_APPROVED = "post.approved"
     POST_REJECTED = "post.rejected"
+    # A connected account's life (`webhooks.services.account_*`, told by `accounts.listeners`).
+    ACCOUNT_CONNECTED = "account.connected"
+    ACCOUNT_DISCONNECTED = "account.disconnected"
+    ACCOUNT_EXPIRED = "account.expired"
+    ACCOUNT_EXPIRING = "account.expiring"
     # Sent only by "send a test event" (`services.subscription_send_test`), to the one
     # subscription asked for: no subscription can choose it and `emit` refuses it.
     TEST = "webhook.test", "Webhook test"
 
 
-# The spec's whitelist (§6): the events a subscription may choose and `emit` fans out.
+# The events a subscription may choose and `emit` fans out: the spec's whitelist (§6) and the
+# account events.
 SUBSCRIBABLE_EVENTS: tuple[str, ...] = tuple(t.value for t in EventType if t is not EventType.TEST)
 
 

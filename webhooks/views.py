@@ -64,13 +64,17 @@ SENTENCES = sentences(
     ("events", r"may not be empty|This field is required", "Choose at least one event to send to this address."),
     ("events", r"is not a valid choice", "Choose the events from the list."),
 )
-# Spec §6, for the checkboxes.
+# Spec §6 and the account events, for the checkboxes.
 _MEANING = {
     "post.published": "a post was published to all or some platforms",
     "post.failed": "a post failed to publish",
     "post.pending_approval": "a post needs approval before publishing",
     "post.approved": "an approver accepted a pending post",
     "post.rejected": "an approver rejected a pending post",
+    "account.connected": "an account was connected or re-authorized",
+    "account.disconnected": "an account was disconnected",
+    "account.expired": "a platform refused an account's token: it must be re-authorized",
+    "account.expiring": "an account's token cannot be renewed and expires within 7 days",
 }
 _SENDABLE_AGAIN = {DeliveryState.FAILED, DeliveryState.CANCELLED}
 

@@ -21,7 +21,7 @@ the real platform and the local stand-in. Outside development a sandbox account'
 token and explicit timeouts, the success check, classifying any other answer into an `Outcome`
 from the platform's own error words (`ErrorWords`), the guard that turns an unknown outcome
 before the creating call into NOT_SENT, the platform app's credentials, and the OAuth 2.0
-authorize URL and token requests. A platform module keeps only what is its own: endpoints,
+authorize URL, token and revoke requests. A platform module keeps only what is its own: endpoints,
 payloads, limits and its error codes as data. Every failure a client raises is a
 `PlatformError` whose outcome says what happened.
 """
@@ -413,3 +413,19 @@ class HttpClient(PlatformClient, Generic[Prepared]):
         kind = OutcomeKind.UNKNOWN if status >= 500 else OutcomeKind.FAILED
         outcome = Outcome(kind, error_code="TOKEN_REFUSED", error_message=message, http_status=status)
         raise PlatformError(replace(outcome, auth_failed=kind is OutcomeKind.FAILED))
+
+    def revocation(self, conn: Connection, method: str, url: str, **kwargs: Any) -> requests.Response:
+        """A call to the platform's revoke endpoint for `conn`'s account, sent without its token
+        unless `kwargs` carries one: the answer when it is a success (a 2xx without an OAuth
+        `error`: some platforms refuse inside a 200); else PlatformError (REVOKE_REFUSED, UNKNOWN
+        on a 5xx), or NoAnswer."""
+        try:
+            response = self.session.request(method, conn.url(url), timeout=self.timeout, **kwargs)
+        except requests.RequestException as exc:
+            raise NoAnswer(outcome_of_exception(exc)) from exc
+        if response.ok and not json_object(response).get("error"):
+            return response
+        message = f"{self.platform} refused to revoke the token: {oauth_error(response)}"
+        status = response.status_code
+        kind = OutcomeKind.UNKNOWN if status >= 500 else OutcomeKind.FAILED
+        raise PlatformError(Outcome(kind, error_code="REVOKE_REFUSED", error_message=message, http_status=status))

@@ -179,6 +179,16 @@ class Client(HttpClient[tuple[str, dict[str, Any]]]):
         )
         return _session_credentials(self._session_call(conn, call))
 
+    def revoke(self, conn: Connection) -> bool:
+        """deleteSession with the refresh token as Bearer, as the lexicon requires: the session
+        ends and its refresh token with it (the short-lived access token runs out on its own)."""
+        token = conn.credentials.refresh_token
+        if not token:
+            return False
+        headers = {"Authorization": f"Bearer {token}"}
+        self.revocation(conn, "POST", f"{XRPC}com.atproto.server.deleteSession", headers=headers)
+        return True
+
     def _session_call(self, conn: Connection, call: _Call) -> dict[str, Any]:
         """createSession/refreshSession, where any 400/401 means the credentials are no good."""
         response = self._send(conn, call)

@@ -27,7 +27,8 @@ Why it looks the way it does:
 - Connecting: Facebook Login (authorize dialog with `state` and PKCE S256) -> short-lived user
   token -> long-lived user token (`fb_exchange_token`) -> `GET /me/accounts` -> the Page and its
   never-expiring Page token. The long-lived user token is kept as `refresh_token`; `refresh()`
-  exchanges it again and re-reads the Page token (Meta does not rotate tokens).
+  exchanges it again and re-reads the Page token (Meta does not rotate tokens). A disconnect
+  deletes the login's permissions with that user token, which ends the Page token too.
 - Metrics: `shares`, `reactions.summary(total_count)`, `comments.summary(total_count)` on the
   post, views from `/insights?metric=post_total_media_view_unique` (the replacement of the
   deprecated `post_impressions_unique`); videos and reels read `views`, `likes` and `comments`
@@ -56,6 +57,7 @@ from accounts.platforms.base import (
     Post,
     Problem,
     bare_connection,
+    json_object,
 )
 from accounts.platforms.graph import (
     GraphClient,
@@ -417,6 +419,17 @@ class Client(GraphClient[dict[str, str]]):
         """A fresh long-lived user token from the stored one, then the Page's token again."""
         user = self._long_lived(conn.credentials.refresh_token, conn.sandbox)
         return self._page_credentials(user, conn.sandbox, page_id=conn.credentials.external_id)
+
+    def revoke(self, conn: Connection) -> bool:
+        """Take back the app's login: `DELETE /me/permissions` with the long-lived user token
+        (kept as `refresh_token`); the Page tokens it gave stop working with it. A Page token
+        cannot do this, so without a user token nothing is sent."""
+        user_token = conn.credentials.refresh_token
+        if not user_token:
+            return False
+        headers = {"Authorization": f"Bearer {user_token}"}
+        response = self.revocation(conn, "DELETE", f"{GRAPH}/me/permissions", headers=headers)
+        return json_object(response).get("success") is True
 
     def _long_lived(self, user_token: str, sandbox: bool) -> dict[str, Any]:
         query = {"grant_type": "fb_exchange_token", "client_id": self.app(sandbox).client_id}

@@ -158,6 +158,7 @@ class Client(GraphClient[dict[str, str]]):
     scopes = SCOPES
     sandbox_client_secret = SANDBOX_CLIENT_SECRET
     pkce = False
+    renews_with_access_token = True  # refresh(): the long-lived token renews itself
     setting_types = {**FIT_SETTING, "first_comment": ("string",)}
     status_polls = 3  # container status checks inside publish() before answering PROCESSING
     poll_seconds = 2.0
@@ -354,6 +355,12 @@ class Client(GraphClient[dict[str, str]]):
             raise
 
     # --- OAuth (Instagram Login) -----------------------------------------------------------
+
+    def revoke(self, conn: Connection) -> bool:
+        """Instagram API with Instagram Login documents no revoke call (only the deauthorize
+        callback, when the user removes the app), and Graph's `/me/permissions` needs a Facebook
+        user token, which this login does not give; so nothing is sent."""
+        return False
 
     def exchange_code(self, *, code: str, code_verifier: str, redirect_uri: str, sandbox: bool) -> Credentials:
         """Code -> short-lived token (1 h) -> long-lived token (60 days) -> the account."""

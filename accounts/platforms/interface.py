@@ -1,6 +1,6 @@
 """The one interface every platform client implements (`PlatformClient`): validation against
-the platform's limits, publishing, settling unknown and processing outcomes, metrics and
-connecting. `accounts.platforms.base.HttpClient` implements the parts every client does the
+the platform's limits, publishing, settling unknown and processing outcomes, metrics,
+connecting and revoking. `accounts.platforms.base.HttpClient` implements the parts every client does the
 same way over HTTP; read one client module to know all nine.
 """
 
@@ -47,6 +47,10 @@ class PlatformClient(abc.ABC):
     setting_types: ClassVar[Mapping[str, tuple[SettingType, ...]]] = {}
     # Whether `options()` reads anything from the platform (TikTok, Pinterest, YouTube).
     has_options: ClassVar[bool] = False
+    # Whether `refresh()` renews the access token with the access token itself (Instagram's and
+    # Threads' long-lived tokens, which come with no refresh token). The others renew only with
+    # a stored refresh token: without one, the account must be re-authorized before it expires.
+    renews_with_access_token: ClassVar[bool] = False
 
     def __init__(self) -> None:
         # One pooled session per client; every call passes explicit timeouts. It keeps as many
@@ -148,6 +152,12 @@ class PlatformClient(abc.ABC):
 
     @abc.abstractmethod
     def refresh(self, conn: Connection) -> Credentials: ...
+
+    def revoke(self, conn: Connection) -> bool:
+        """Revoke the account's token (or session) at the platform: True once the platform
+        confirms it. A platform with no revoke call for the tokens we hold keeps this default
+        and sends nothing. A refusal or no answer raises PlatformError."""
+        return False
 
     def login(self, *, identifier: str, app_password: str, sandbox: bool) -> Credentials:
         """Connect with a handle and an app password; platforms that connect that way

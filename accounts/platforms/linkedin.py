@@ -402,6 +402,12 @@ class Client(HttpClient[Prepared]):
 
     # --- OAuth 2.0 (authorization code, client secret) --------------------------------------
 
+    def revoke(self, conn: Connection) -> bool:
+        """LinkedIn documents no revoke call for member tokens (its OAuth pages list only the
+        token and introspection endpoints), so nothing is sent; the member removes the app in
+        their settings."""
+        return False
+
     def exchange_code(self, *, code: str, code_verifier: str, redirect_uri: str, sandbox: bool) -> Credentials:
         token = self._token({"grant_type": "authorization_code", "code": code, "redirect_uri": redirect_uri}, sandbox)
         me = self._userinfo(str(token["access_token"]), sandbox)

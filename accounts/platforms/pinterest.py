@@ -407,6 +407,12 @@ class Client(HttpClient[Prepared]):
 
     # --- OAuth 2.0 -------------------------------------------------------------------------
 
+    def revoke(self, conn: Connection) -> bool:
+        """Pinterest's `POST /oauth/token/revoke` takes only tokens issued for system users
+        (specs/pinterest/openapi.json); the user tokens a connection holds are not among them, so
+        nothing is sent."""
+        return False
+
     def exchange_code(self, *, code: str, code_verifier: str, redirect_uri: str, sandbox: bool) -> Credentials:
         form = {"grant_type": "authorization_code", "code": code, "redirect_uri": redirect_uri}
         return self._token(form, sandbox)

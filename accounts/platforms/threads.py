@@ -180,6 +180,7 @@ class Client(GraphClient[dict[str, str]]):
     scopes = SCOPES
     sandbox_client_secret = SANDBOX_CLIENT_SECRET
     pkce = False
+    renews_with_access_token = True  # refresh(): the long-lived token renews itself
     setting_types = {**FIT_SETTING, "link_attachment": ("string", "null"), "topic_tag": ("string",)}  # null: no link
     status_polls = 3  # status checks inside publish() before answering PROCESSING
     poll_seconds = 2.0  # between those checks
@@ -350,6 +351,11 @@ class Client(GraphClient[dict[str, str]]):
         )
 
     # --- OAuth -----------------------------------------------------------------------------
+
+    def revoke(self, conn: Connection) -> bool:
+        """The Threads API documents no revoke call (only the uninstall callback, when the
+        user removes the app), so nothing is sent."""
+        return False
 
     def exchange_code(self, *, code: str, code_verifier: str, redirect_uri: str, sandbox: bool) -> Credentials:
         """Code -> 1-hour token -> 60-day token, then who it belongs to."""

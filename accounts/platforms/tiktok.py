@@ -74,6 +74,7 @@ from accounts.platforms.tiktok_payloads import MB, POST_MODES, Plan, file_chunks
 API = "https://open.tiktokapis.com/v2"
 AUTHORIZE_URL = "https://www.tiktok.com/v2/auth/authorize/"
 TOKEN_URL = f"{API}/oauth/token/"
+REVOKE_URL = f"{API}/oauth/revoke/"
 SCOPES = "user.info.basic,user.info.profile,video.publish,video.upload,video.list"
 JSON = "application/json; charset=UTF-8"
 TOKEN_HEADERS = {"Content-Type": "application/x-www-form-urlencoded", "Cache-Control": "no-cache"}
@@ -440,6 +441,16 @@ class Client(HttpClient[Plan]):
         form = {"client_key": app.client_id, "client_secret": app.client_secret, **form}
         token = self.token_request(sandbox, "POST", TOKEN_URL, data=form, headers=TOKEN_HEADERS)
         return self._credentials(token, self._user(bare_connection(sandbox, str(token["access_token"]))))
+
+    def revoke(self, conn: Connection) -> bool:
+        """Revoke the access token, which disconnects the app from the creator's account (its
+        refresh token with it); the app's key and secret go in the form, as at the token call."""
+        if not conn.credentials.access_token:
+            return False
+        app = self.app(conn.sandbox)
+        form = {"client_key": app.client_id, "client_secret": app.client_secret, "token": conn.credentials.access_token}
+        self.revocation(conn, "POST", REVOKE_URL, data=form, headers=TOKEN_HEADERS)
+        return True
 
     def _user(self, conn: Connection) -> dict[str, Any]:
         user = self.call(conn, "GET", f"/user/info/?{urlencode({'fields': USER_FIELDS})}").get("user")

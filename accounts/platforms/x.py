@@ -17,6 +17,8 @@ Why it looks the way it does:
 - X hands out no id before the create call, so there is nothing to `save_ref`; an UNKNOWN
   create is settled by `find_recent()` over the account's timeline (an owned read), page by
   page (`pagination_token`), since a busy account may post more than a page in the meantime.
+- A disconnect revokes the refresh token, then the access token (`/2/oauth2/revoke`, one token
+  a call, authenticated as the token call is): X does not say that revoking one ends the other.
 - Metrics: `shares` = reposts + quotes (both are re-shares of the post); the raw counts stay
   in `extra`. Reposts are `repost_count` in spec v2.167 and `retweet_count` in older
   descriptions; both are read. The fields parameter is `post.fields` as spec v2.167 names it.
@@ -60,6 +62,7 @@ from accounts.platforms.base import (
 API = "https://api.x.com/2"
 AUTHORIZE_URL = "https://x.com/i/oauth2/authorize"
 TOKEN_URL = f"{API}/oauth2/token"
+REVOKE_URL = f"{API}/oauth2/revoke"
 SCOPES = "tweet.read tweet.write users.read media.write offline.access"
 MB = 1024 * 1024
 STATIC_IMAGE_MAX_BYTES = 5 * MB  # animated GIFs may be 15 MB (limits.py holds the larger cap)
@@ -429,15 +432,28 @@ class Client(HttpClient[tuple[dict[str, Any], list[str]]]):
         return self._token(form, conn.sandbox)
 
     def _token(self, form: dict[str, str], sandbox: bool) -> Credentials:
-        """POST the token endpoint (Basic auth for a confidential client), then read who the
-        token belongs to (X rotates refresh tokens)."""
+        """POST the token endpoint, then read who the token belongs to (X rotates refresh tokens)."""
+        data, headers = self._client_auth(form, sandbox)
+        token = self.token_request(sandbox, "POST", TOKEN_URL, data=data, headers=headers)
+        return self._credentials(token, self._me(bare_connection(sandbox, str(token["access_token"]))))
+
+    def _client_auth(self, form: dict[str, str], sandbox: bool) -> tuple[dict[str, str], dict[str, str]]:
+        """The form with the app's client_id, and Basic auth when the app is confidential."""
         app = self.app(sandbox)
         basic = base64.b64encode(f"{app.client_id}:{app.client_secret}".encode()).decode()
         headers = {"Authorization": f"Basic {basic}"} if app.client_secret else {}
-        token = self.token_request(
-            sandbox, "POST", TOKEN_URL, data={**form, "client_id": app.client_id}, headers=headers
-        )
-        return self._credentials(token, self._me(bare_connection(sandbox, str(token["access_token"]))))
+        return {**form, "client_id": app.client_id}, headers
+
+    def revoke(self, conn: Connection) -> bool:
+        """Revoke the refresh token, then the access token; True when X confirms each."""
+        held = (("refresh_token", conn.credentials.refresh_token), ("access_token", conn.credentials.access_token))
+        revoked = [self._revoke(conn, token, hint) for hint, token in held if token]
+        return bool(revoked) and all(revoked)
+
+    def _revoke(self, conn: Connection, token: str, hint: str) -> bool:
+        data, headers = self._client_auth({"token": token, "token_type_hint": hint}, conn.sandbox)
+        response = self.revocation(conn, "POST", REVOKE_URL, data=data, headers=headers)
+        return json_object(response).get("revoked") is True
 
     def _me(self, conn: Connection) -> dict[str, Any]:
         return self.call(conn, "GET", "/users/me")

@@ -29,7 +29,8 @@ Why it looks the way it does:
   if that call fails the counts still come, with shares 0 and `extra["shares_unavailable"]` set.
 - OAuth is Google's: authorize at accounts.google.com with PKCE S256, `access_type=offline`
   and `prompt=consent` (else no refresh token); refresh tokens do not rotate, so a refresh keeps
-  the old one when the answer carries none.
+  the old one when the answer carries none. A disconnect revokes the refresh token at
+  `oauth2.googleapis.com/revoke`, which ends the whole grant (its access tokens too).
 """
 
 from __future__ import annotations
@@ -73,6 +74,7 @@ UPLOAD_URL = "https://www.googleapis.com/upload/youtube/v3/videos"
 ANALYTICS_URL = "https://youtubeanalytics.googleapis.com/v2/reports"
 AUTHORIZE_URL = "https://accounts.google.com/o/oauth2/v2/auth"
 TOKEN_URL = "https://oauth2.googleapis.com/token"  # noqa: S105 - a URL, not a secret
+REVOKE_URL = "https://oauth2.googleapis.com/revoke"
 SCOPE_NAMES = ("youtube.upload", "youtube.readonly", "yt-analytics.readonly")
 SCOPES = " ".join(f"https://www.googleapis.com/auth/{name}" for name in SCOPE_NAMES)
 CHUNK_UNIT = 256 * 1024
@@ -478,6 +480,15 @@ class Client(HttpClient[str]):
         token = self.token_request(sandbox, "POST", TOKEN_URL, data={**form, "client_id": app.client_id, **secret})
         channel = self._channel(bare_connection(sandbox, str(token["access_token"])), "snippet")
         return self._credentials(token, channel, refresh_token)
+
+    def revoke(self, conn: Connection) -> bool:
+        """Revoke the grant: Google takes either token and ends both; the refresh token is the
+        one that outlives the other. The token goes in the form body, out of URLs and logs."""
+        token = conn.credentials.refresh_token or conn.credentials.access_token
+        if not token:
+            return False
+        self.revocation(conn, "POST", REVOKE_URL, data={"token": token})
+        return True
 
     @staticmethod
     def _credentials(token: Mapping[str, Any], channel: Mapping[str, Any], refresh_token: str) -> Credentials:

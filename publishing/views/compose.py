@@ -33,7 +33,7 @@ from django.utils.text import capfirst
 from django.views.decorators.http import require_GET, require_POST
 from rest_framework.exceptions import ValidationError
 
-from accounts.models import AccountStatus, SocialAccount
+from accounts.models import GONE_STATUSES, SocialAccount
 from config.datetime_input import local_text
 from config.errors import ApplicationError
 from config.serializers import validated
@@ -59,7 +59,7 @@ def team_accounts(team: Team, *, targeted: Collection[str] = ()) -> QuerySet[Soc
     """The accounts the form offers. Disconnected ones are gone, unless `targeted` names them
     (an edited publish's accounts: each is shown, to be unticked on purpose); expired ones stay,
     to be re-authorized."""
-    offered = ~Q(status=AccountStatus.DISABLED) | Q(pk__in=list(targeted))
+    offered = ~Q(status__in=GONE_STATUSES) | Q(pk__in=list(targeted))
     accounts = SocialAccount.objects.filter(offered, team=team)
     # The tokens are not needed here, and reading them costs a decryption each.
     return accounts.defer("access_token", "refresh_token").order_by("platform", "created_at", "id")

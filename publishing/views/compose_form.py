@@ -224,7 +224,7 @@ SENTENCES = sentences(
     ("size_bytes", r"less than or equal to", "The file is too large: each file can be at most {max_mb} MB."),
     (
         None,  # the account's own field, or the live check's `account_id`
-        r"the \w+ account (?P<handle>\S+) is (?:expired|disabled); re-authorize",
+        r"the \w+ account (?P<handle>\S+) is (?:expired|disabled|disconnected); (?:re-authorize|connect)",
         RECONNECT,
     ),
     (None, r"This field may not be blank\.|This field is required\.", "Fill this in."),

@@ -184,6 +184,20 @@ def refresh_session(ctx: Context, request: Request) -> Response:
     return _session(ctx, info.account, _handle_of(ctx, info.account))
 
 
+@route("POST", f"{XRPC}com.atproto.server.deleteSession")
+def delete_session(ctx: Context, request: Request) -> Response:
+    """End the session of the refresh token given as Bearer (the lexicon asks for the refreshJwt,
+    not the accessJwt); its access token runs out on its own, as a PDS's stateless one does."""
+    token = bearer_token(request)
+    if tokens.parse(token) is not None:
+        return xrpc_error(400, "InvalidToken", "Invalid token type")
+    info = token_problem(ctx, token, PLATFORM, kind="sbr")
+    if isinstance(info, str):
+        return xrpc_error(*TOKEN_REFUSALS.get(info, (400, "InvalidToken", "Token has been revoked")))
+    oauth.revoke(ctx, token, info, grant=False)
+    return Response(status=200)
+
+
 @route("GET", f"{XRPC}com.atproto.identity.resolveHandle")
 def resolve_handle(ctx: Context, request: Request) -> Response:
     handle = request.args.get("handle", "").lower()

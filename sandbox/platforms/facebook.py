@@ -576,3 +576,17 @@ def me_accounts(ctx: Context, request: Request, **values: Any) -> Response:
 
 
 route("GET", f"/www.facebook.com/{VERSION}/dialog/oauth")(oauth.authorize_endpoint(PROVIDER))
+
+
+@route("DELETE", f"{GRAPH}/me/permissions")
+def delete_permissions(ctx: Context, request: Request) -> Response:
+    """Take back the app's login with the user token: the user's tokens and the Page tokens they
+    gave stop working. A Page token's node has no permissions edge."""
+    token = graph.token_of(request, _params(request))
+    if tokens.parse(token) is not None:
+        return graph.invalid("Tried accessing nonexisting field (permissions) on node type (Page)")
+    info = _user_token(ctx, token)
+    if isinstance(info, Response):
+        return info
+    oauth.revoke(ctx, token, info, grant=True)
+    return json_response({"success": True})

@@ -33,7 +33,7 @@ from urllib.parse import urlencode
 
 from werkzeug.wrappers import Request, Response
 
-from sandbox import media, oauth
+from sandbox import media, oauth, tokens
 from sandbox.http import Context, Endpoint, bearer_account, fields_problem, json_body, json_response, routes, signed_in
 from sandbox.media import MB
 from sandbox.state import SandboxPost
@@ -599,3 +599,25 @@ GRANTS = oauth.Grants(
 
 route("POST", f"{API}/oauth/token/")(oauth.token_endpoint(GRANTS))
 route("GET", "/www.tiktok.com/v2/auth/authorize/")(oauth.authorize_endpoint(PROVIDER))
+
+REVOKE_REFUSALS = {**REFUSALS, "token": ("invalid_request", "The access token is invalid or not found in the request.")}
+
+
+@route("POST", f"{API}/oauth/revoke/")
+def revoke(ctx: Context, request: Request) -> Response:
+    """Revoke an access token: the app is disconnected from the creator's account, so every
+    token of it stops working. The app authenticates with its key and secret in the form."""
+    info = _revoke_problem(ctx, request)
+    if isinstance(info, str):
+        return oauth.refusal(REVOKE_REFUSALS, info, request.form, log_id=_log_id())
+    oauth.revoke(ctx, request.form["token"], info, grant=True)
+    return json_response({})
+
+
+def _revoke_problem(ctx: Context, request: Request) -> tokens.TokenInfo | str:
+    if request.mimetype != oauth.FORM:
+        return "form"
+    if oauth.form_client(request, "client_key") is None:
+        return "client"
+    info = oauth.presented(ctx, request.form.get("token", ""), PLATFORM)
+    return "token" if isinstance(info, str) else info

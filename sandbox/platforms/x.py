@@ -1,9 +1,10 @@
 """The X (Twitter API v2) stand-in: the endpoints the X client calls, as strict as X.
 
 It answers with X's own shapes (specs/x/openapi.json): RFC 7807 problems, `data` envelopes,
-the v2 dedicated media upload endpoints and OAuth 2.0 with PKCE, so the client cannot lean on
-anything X would refuse. What it does not model: duplicate-content refusals (the `error`
-outcome answers a 403 instead), Super Follows eligibility, and reply "summoning" rules.
+the v2 dedicated media upload endpoints and OAuth 2.0 with PKCE (and `/2/oauth2/revoke`, which
+ends the one token it is given), so the client cannot lean on anything X would refuse. What it
+does not model: duplicate-content refusals (the `error` outcome answers a 403 instead), Super
+Follows eligibility, and reply "summoning" rules.
 The weighted counter is written again here: the sandbox runs without Django.
 
 Videos process briefly: finalize answers `pending`, the first STATUS `in_progress`, the next
@@ -519,6 +520,24 @@ def _issue(grant: oauth.Grant) -> Response:
 
 
 GRANTS = oauth.Grants(PROVIDER, _client, _issue, REFUSALS, refresh_scope=SCOPES, rotate=True)
+REVOKE_REFUSALS = {**REFUSALS, "token": ("invalid_request", "Missing required parameter [token].")}
+
+
+@route("POST", "/api.x.com/2/oauth2/revoke")
+def revoke(ctx: Context, request: Request) -> Response:
+    """Revoke the one token named (access or refresh), authenticated as at the token endpoint.
+    A token X does not know (or no longer honours) is answered as revoked, as RFC 7009 has it."""
+    form = request.form
+    if request.mimetype != oauth.FORM:
+        return oauth.refusal(REVOKE_REFUSALS, "form", form)
+    if _client(request) is None:
+        return oauth.refusal(REVOKE_REFUSALS, "client", form)
+    if not form.get("token"):
+        return oauth.refusal(REVOKE_REFUSALS, "token", form)
+    info = oauth.presented(ctx, form["token"], "x")
+    if not isinstance(info, str):
+        oauth.revoke(ctx, form["token"], info, grant=False)
+    return json_response({"revoked": True})
 
 
 route("POST", "/api.x.com/2/oauth2/token")(oauth.token_endpoint(GRANTS))

@@ -624,3 +624,21 @@ GRANTS = oauth.Grants(
 
 route("GET", "/accounts.google.com/o/oauth2/v2/auth")(oauth.authorize_endpoint(PROVIDER))
 route("POST", "/oauth2.googleapis.com/token")(oauth.token_endpoint(GRANTS))
+
+
+@route("POST", "/oauth2.googleapis.com/revoke")
+def revoke(ctx: Context, request: Request) -> Response:
+    """Google's revoke: the token (access or refresh) in the form or the query, no client
+    authentication; either token ends the whole grant. One Google no longer honours is a 400."""
+    token = request.form.get("token") or request.args.get("token", "")
+    info = oauth.presented(ctx, token, "youtube") if token else "missing"
+    if info == "missing":
+        return _revoke_refusal("invalid_request", "Missing required parameter: token")
+    if isinstance(info, str):
+        return _revoke_refusal("invalid_token", "Token expired or revoked")
+    oauth.revoke(ctx, token, info, grant=True)
+    return json_response({})
+
+
+def _revoke_refusal(error: str, description: str) -> Response:
+    return json_response({"error": error, "error_description": description}, status=400)

@@ -209,7 +209,12 @@ def test_a_platform_that_does_not_answer_is_not_cached(api, owner, sandbox):
 
 
 @pytest.mark.parametrize(
-    ("status", "code"), [(AccountStatus.EXPIRED, "ACCOUNT_EXPIRED"), (AccountStatus.DISABLED, "ACCOUNT_DISABLED")]
+    ("status", "code"),
+    [
+        (AccountStatus.EXPIRED, "ACCOUNT_EXPIRED"),
+        (AccountStatus.DISABLED, "ACCOUNT_DISABLED"),
+        (AccountStatus.DISCONNECTED, "ACCOUNT_DISCONNECTED"),
+    ],
 )
 def test_an_account_that_is_not_active_gets_the_static_schema_without_a_call(api, owner, sandbox, status, code):
     account = sandbox_account(owner.team, Platform.TIKTOK, f"tt-{status}")

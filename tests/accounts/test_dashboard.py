@@ -143,7 +143,7 @@ def test_disconnecting_forgets_the_tokens(browser, owner, sandbox):
     browser.post(f"/dashboard/accounts/{account.pk}/disconnect/")
 
     account.refresh_from_db()
-    assert (account.status, account.access_token, account.refresh_token) == (AccountStatus.DISABLED, "", "")
+    assert (account.status, account.access_token, account.refresh_token) == (AccountStatus.DISCONNECTED, "", "")
 
 
 def test_another_teams_account_cannot_be_touched(browser, outsider):

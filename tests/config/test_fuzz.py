@@ -37,6 +37,7 @@ from schemathesis.specs.openapi.checks import (
     status_code_conformance,
 )
 
+from accounts import connect_links
 from accounts.models import Platform
 from config.celery import app as celery_app
 from config.wsgi import application
@@ -74,7 +75,10 @@ _PATH_KINDS = (
     ("/api/v1/media/", "media"),
     ("/api/v1/webhooks/", "webhooks"),
     ("/api/v1/teams/", "teams"),
+    ("/api/v1/connect-links/", "connect_links"),
 )
+# Path parameters that name another kind than their path's family.
+_PARAMETER_KINDS = {"key_id": "team_keys"}
 
 # The platform_settings keys of each platform (spec §2), drawn with values of every JSON type.
 _SETTING_KEYS = {
@@ -134,7 +138,9 @@ def flatmap_path_parameters(context: Any, path_parameters: dict[str, Any]) -> st
     if kind is None or not isinstance(path_parameters, dict):
         return st.just(path_parameters)
     return st.randoms(use_true_random=False).map(
-        lambda rnd: {name: _pick(rnd, kind, value) for name, value in path_parameters.items()}
+        lambda rnd: {
+            name: _pick(rnd, _PARAMETER_KINDS.get(name, kind), value) for name, value in path_parameters.items()
+        }
     )
 
 
@@ -254,6 +260,7 @@ def seeded(settings: Any, tmp_path: Any, sandbox: Any) -> Iterator[str]:
     unconfirmed = files.stored_upload(team, files.image(), "image/png", "later.png", confirmed=False)
     _, key = services.api_key_create(user=owner, name="fuzz", scopes=SCOPES, team=team)
     _, member_key = services.api_key_create(user=member, name="member", scopes=SCOPES, team=team)
+    team_key, _ = services.api_key_create(user=owner, name="CI", scopes=["posts:read"], team=team)
     owner_client = _client(key)
     targets = [{"account_id": str(accounts["x"].pk)}, {"account_id": str(accounts["bluesky"].pk)}]
     sandbox.outcomes("bluesky", "error")
@@ -276,6 +283,8 @@ def seeded(settings: Any, tmp_path: Any, sandbox: Any) -> Iterator[str]:
         targets=[t["id"] for p in publishes for t in p["targets"]],
         webhooks=[str(hook.pk)],
         teams=[str(team.pk), str(second.pk)],
+        team_keys=[str(team_key.pk)],
+        connect_links=[str(connect_links.link_create(team=team, redirect_url="http://localhost:9/done").pk)],
     )
     yield key
     SEEDED.clear()

@@ -11,9 +11,18 @@ OPERATIONS = {
     ("/api/v1/accounts/{id}/capabilities", "get"): "accounts:read",
     ("/api/v1/accounts/{id}/schedule", "get"): "accounts:read",
     ("/api/v1/accounts/{id}/schedule", "put"): "accounts:write",
+    ("/api/v1/accounts/{id}", "delete"): "accounts:write",
+    ("/api/v1/connect-links", "get"): "accounts:read",
+    ("/api/v1/connect-links", "post"): "accounts:write",
+    ("/api/v1/connect-links/{id}", "get"): "accounts:read",
+    ("/api/v1/connect-links/{id}", "delete"): "accounts:write",
     ("/api/v1/teams", "get"): "teams:read",
     ("/api/v1/teams/{team_id}/default", "patch"): "teams:write",
     ("/api/v1/teams/{team_id}", "delete"): "teams:write",
+    ("/api/v1/teams", "post"): "teams:write",
+    ("/api/v1/teams/{team_id}/keys", "get"): "teams:read",
+    ("/api/v1/teams/{team_id}/keys", "post"): "teams:write",
+    ("/api/v1/teams/{team_id}/keys/{key_id}", "delete"): "teams:write",
     ("/api/v1/usage", "get"): "billing:read",
     ("/api/v1/media/uploads", "post"): "media:write",
     ("/api/v1/media/uploads/{id}", "get"): "media:read",
@@ -81,6 +90,9 @@ def test_every_operation_documents_scope_errors_and_envelope(schema, path, metho
     success = next(code for code in operation["responses"] if code.startswith("2"))
     error_schema = operation["responses"]["401"]["content"]["application/json"]["schema"]
     assert error_schema == {"$ref": "#/components/schemas/ErrorResponse"}
+    if success == "204":  # no body to envelope
+        assert "content" not in operation["responses"][success]
+        return
     ok = operation["responses"][success]["content"]["application/json"]["schema"]["$ref"]
     assert "data" in schema["components"]["schemas"][ok.rsplit("/", 1)[1]]["properties"]
 

@@ -3,7 +3,7 @@ and at phone width, on the login page and on the 404 page: no violation it rates
 critical. The script comes from the axe-playwright-python package and runs through the
 browser's debugging protocol, so the pages' Content-Security-Policy does not have to allow it.
 Compose is checked again with its "Choose from library" dialog open, and a posting schedule
-with a refused field and its free slots on the calendar."""
+with a refused field and its free slots on the calendar; so is a connect link's hosted page."""
 
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
+from accounts import connect_links
 from accounts.services import posting_schedule_set
 from demo.seed import sandbox_account
 from tests.e2e.conftest import WIDTHS
@@ -100,5 +101,17 @@ def test_no_serious_violation_on_the_login_page(page, live_server, axe_script):
 def test_no_serious_violation_on_the_404_page(signed_in, live_server, axe_script):
     page = signed_in
     page.goto(f"{live_server.url}/dashboard/no-such-page/")
+
+    assert blocking_violations(page, axe_script) == []
+
+
+def test_no_serious_violation_on_a_connect_link_page(page, live_server, owner, axe_script):
+    link = connect_links.link_create(
+        team=owner.team,
+        redirect_url="http://localhost:9/done",
+        platforms=["x", "bluesky"],
+        branding={"name": "Acme Studio", "accent_color": "#c2185b"},
+    )
+    page.goto(connect_links.page_url(link))
 
     assert blocking_violations(page, axe_script) == []

@@ -6,6 +6,7 @@ from __future__ import annotations
 import datetime as dt
 import json
 import typing
+from urllib.parse import urlsplit
 
 import pytest
 import requests
@@ -17,6 +18,8 @@ from demo.seed import sandbox_account
 from mcpserver import tools
 from media.models import CONTENT_TYPES
 from publishing.models import CREATE_MODES, PublishStatus
+from teams import services
+from teams.models import SCOPES
 from tests.mcp.conftest import data, error
 from tests.media import files
 from tests.media.test_fetch import _serve as serve_files
@@ -45,7 +48,17 @@ TOOLS = {
     "list_media",
     "list_post_analytics",
     "get_post_analytics",
+    "disconnect_account",
+    "create_team",
+    "create_team_key",
+    "list_team_keys",
+    "revoke_team_key",
+    "create_connect_link",
+    "get_connect_link",
+    "list_connect_links",
+    "revoke_connect_link",
 }
+DESTRUCTIVE = {"reject_publish", "disconnect_account", "revoke_team_key", "revoke_connect_link"}
 
 
 def _later(hours: float) -> str:
@@ -60,6 +73,7 @@ def test_every_tool_is_listed_with_a_description_and_an_input_schema(mcp, owner)
         assert tool.input_schema["type"] == "object"
     create = next(tool for tool in listed.tools if tool.name == "create_publish")
     assert create.input_schema["required"] == ["targets"]
+    assert {tool.name for tool in listed.tools if tool.annotations.destructive_hint} == DESTRUCTIVE
 
 
 def test_the_tools_choices_are_the_apis():
@@ -72,6 +86,7 @@ def test_the_tools_choices_are_the_apis():
     assert choices(tools.ContentType) == set(CONTENT_TYPES)
     assert choices(tools.PublishMode) == {mode for mode, _ in CREATE_MODES}
     assert choices(tools.Weekday) == set(DAYS)
+    assert choices(tools.Scope) == set(SCOPES)
 
 
 def test_mcp_without_a_key_is_the_apis_401(live_server):
@@ -360,3 +375,106 @@ def test_a_bulk_creates_every_row_in_order_and_queued_rows_take_successive_slots
     ]
     assert [publish["id"] for publish in again] == [publish["id"] for publish in created]
     assert len(data(mcp.call(owner.key, "list_publishes"))["data"]) == 2
+
+
+# --- teams and their keys, connect links, disconnecting --------------------------------------
+
+
+def test_a_user_key_creates_a_team_and_mints_lists_and_revokes_its_keys(mcp, owner, live_server):
+    _, user_key = services.api_key_create(user=owner.user, name="user key", scopes=SCOPES)
+
+    team = data(mcp.call(user_key, "create_team", name="Customer 4821"))["data"]
+    minted = data(
+        mcp.call(user_key, "create_team_key", team_id=team["id"], name="Customer key", scopes=["accounts:read"])
+    )["data"]
+    listed = data(mcp.call(user_key, "list_team_keys", team_id=team["id"]))["data"]
+    accounts = data(mcp.call(minted["key"], "list_accounts"))["data"]
+    revoked = data(mcp.call(user_key, "revoke_team_key", team_id=team["id"], key_id=minted["id"]))
+    # A revoked key no longer opens an MCP session at all.
+    refused = requests.post(
+        f"{live_server.url}/mcp", json={}, headers={"Authorization": f"Bearer {minted['key']}"}, timeout=10
+    )
+
+    assert (team["name"], team["is_default"]) == ("Customer 4821", False)
+    assert minted["key"].startswith(f"sk_{minted['prefix']}_")
+    assert minted["scopes"] == ["accounts:read"]
+    assert [(key["id"], key["prefix"]) for key in listed] == [(minted["id"], minted["prefix"])]
+    assert "key" not in listed[0]
+    assert accounts == []  # the new team's key sees the new team only
+    assert revoked == {"data": None}
+    assert (refused.status_code, refused.json()["error"]["code"]) == (401, "API_KEY_REVOKED")
+    assert data(mcp.call(user_key, "list_team_keys", team_id=team["id"]))["data"] == []
+    again = error(mcp.call(user_key, "revoke_team_key", team_id=team["id"], key_id=minted["id"]))
+    assert (again["status"], again["error"]["code"]) == (404, "API_KEY_NOT_FOUND")
+
+
+def test_a_team_key_cannot_create_a_team_nor_mint_a_stronger_key(mcp, owner):
+    refused = error(mcp.call(owner.key, "create_team", name="Not with a team key"))
+    weak = owner.key_with("teams:write", "teams:read")
+    stronger = error(mcp.call(weak, "create_team_key", team_id=str(owner.team.pk), name="More", scopes=["posts:write"]))
+    theirs = error(
+        mcp.call(weak, "list_team_keys", team_id=str(services.team_create(name="Else", owner=owner.user).pk))
+    )
+
+    assert refused["status"] == 403
+    assert (refused["error"]["type"], refused["error"]["code"]) == ("authorization_error", "USER_KEY_REQUIRED")
+    assert (stronger["status"], stronger["error"]["code"]) == (403, "SCOPE_ESCALATION")
+    assert (theirs["status"], theirs["error"]["code"]) == (403, "TEAM_MISMATCH")
+
+
+def test_a_connect_link_is_created_read_listed_and_revoked(mcp, owner, outsider, sandbox, live_server):
+    made = data(
+        mcp.call(
+            owner.key,
+            "create_connect_link",
+            redirect_url="https://app.example.com/socials/done",
+            platforms=["x", "bluesky"],
+            expires_in=600,
+            branding={"name": "Acme Studio", "accent_color": "#0a7cff"},
+        )
+    )["data"]
+    # The page, on this test's server (the url names PUBLIC_BASE_URL's).
+    page_url = live_server.url + urlsplit(made["url"]).path
+    page = requests.get(page_url, timeout=10)
+    got = data(mcp.call(owner.key, "get_connect_link", link_id=made["id"]))["data"]
+    listed = data(mcp.call(owner.key, "list_connect_links"))["data"]
+    theirs = error(mcp.call(outsider.key, "get_connect_link", link_id=made["id"]))
+    revoked = data(mcp.call(owner.key, "revoke_connect_link", link_id=made["id"]))["data"]
+
+    assert (made["status"], made["platforms"]) == ("pending", ["x", "bluesky"])
+    assert made["branding"]["name"] == "Acme Studio"
+    assert page.status_code == 200
+    assert "Acme Studio" in page.text
+    assert (got["id"], got["url"], got["accounts"]) == (made["id"], made["url"], [])
+    assert [link["id"] for link in listed] == [made["id"]]
+    assert theirs["status"] == 404
+    assert revoked["status"] == "revoked"
+    assert requests.get(page_url, timeout=10).status_code == 410
+
+
+def test_a_connect_link_needs_accounts_write_and_a_safe_redirect(mcp, owner, sandbox):
+    reader = owner.key_with("accounts:read")
+    refused = error(mcp.call(reader, "create_connect_link", redirect_url="https://app.example.com/done"))
+    unsafe = error(mcp.call(owner.key, "create_connect_link", redirect_url="javascript:alert(1)"))
+
+    assert (refused["status"], refused["error"]["code"]) == (403, "MISSING_SCOPE")
+    assert (unsafe["status"], unsafe["error"]["code"]) == (400, "INVALID_REDIRECT_URL")
+    assert data(mcp.call(owner.key, "list_connect_links"))["data"] == []
+
+
+def test_disconnect_account_revokes_its_token_once(mcp, owner, outsider, x_account, sandbox):
+    theirs = error(mcp.call(outsider.key, "disconnect_account", account_id=str(x_account.pk)))
+    gone = data(mcp.call(owner.key, "disconnect_account", account_id=str(x_account.pk)))
+    again = data(mcp.call(owner.key, "disconnect_account", account_id=str(x_account.pk)))
+    listed = data(mcp.call(owner.key, "list_accounts"))["data"]
+    disconnected = data(mcp.call(owner.key, "list_accounts", status=["disconnected"]))["data"]
+
+    assert theirs["status"] == 404
+    assert (gone["data"]["status"], gone["already_disconnected"], gone["token_revoked"]) == (
+        "disconnected",
+        False,
+        True,
+    )
+    assert (again["already_disconnected"], again["token_revoked"]) == (True, None)
+    assert listed == []
+    assert [account["id"] for account in disconnected] == [str(x_account.pk)]

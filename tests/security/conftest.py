@@ -10,12 +10,13 @@ from typing import Any
 import pytest
 from django.contrib.auth.models import User
 
-from accounts.models import PostingSchedule
+from accounts import connect_links
+from accounts.models import ConnectLink, PostingSchedule, SocialAccount
 from demo.seed import sandbox_account
 from media.models import MediaUpload
 from publishing.models import Publish
 from teams import services
-from teams.models import SCOPES, Role, Team
+from teams.models import SCOPES, ApiKey, Role, Team
 from tests.config.test_outbound import fake_dns  # noqa: F401 - the fixture, shared with test_ssrf
 from tests.conftest import Api, Persona
 from tests.media import files
@@ -69,7 +70,9 @@ def team_a(
         "account_bluesky": str(bluesky.pk),
         "media_ready": files.stored_upload(team, files.image(), "image/png", "photo.png"),
         "media_unconfirmed": files.stored_upload(team, files.image(), "image/png", "later.png", confirmed=False),
+        "team_key": str(services.api_key_create(user=owner.user, name="CI", scopes=["posts:read"], team=team)[0].pk),
         "webhook": str(hook.pk),
+        "connect_link": str(connect_links.link_create(team=team, redirect_url="http://localhost:9/done").pk),
         "webhook_delivery": str(webhook_services.subscription_send_test(subscription=hook).pk),
         "publish_partial": partial,
         "publish_draft": _created(api, owner.key, content="A draft", targets=targets, publish_mode="draft"),
@@ -87,8 +90,13 @@ def snapshot(team_a: TeamA) -> dict[str, Any]:
     publishes = Publish.objects.filter(team=team).order_by("pk")
     return {
         "teams": sorted(team_a.owner.memberships.values_list("team_id", "team__name", "is_default")),
+        "team_keys": sorted(
+            ApiKey.objects.filter(team=team).values_list("pk", "name", "scopes", "expires_at", "revoked_at")
+        ),
         "publishes": [(p.pk, p.status, p.approval_status, p.content, p.scheduled_at, p.updated_at) for p in publishes],
         "media": sorted(MediaUpload.objects.filter(team=team).values_list("pk", "state")),
+        "accounts": sorted(SocialAccount.objects.filter(team=team).values_list("pk", "status", "access_token")),
+        "connect_links": sorted(ConnectLink.objects.filter(team=team).values_list("pk", "revoked_at")),
         "posting_schedules": sorted(
             PostingSchedule.objects.filter(account__team=team).values_list("account_id", "time_zone", "slots")
         ),

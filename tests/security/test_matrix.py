@@ -94,6 +94,12 @@ BEYOND_THE_SPEC = {
     # An account's posting schedule.
     ("GET", "/api/v1/accounts/{id}/schedule"): "accounts:read",
     ("PUT", "/api/v1/accounts/{id}/schedule"): "accounts:write",
+    # Disconnecting an account, and hosted pages where a team's customers connect theirs.
+    ("DELETE", "/api/v1/accounts/{id}"): "accounts:write",
+    ("GET", "/api/v1/connect-links"): "accounts:read",
+    ("POST", "/api/v1/connect-links"): "accounts:write",
+    ("GET", "/api/v1/connect-links/{id}"): "accounts:read",
+    ("DELETE", "/api/v1/connect-links/{id}"): "accounts:write",
     # Webhook tooling: one webhook, its delivery log, test events, redelivery, rotation, enabling.
     ("GET", "/api/v1/webhooks/{id}"): "webhooks:read",
     ("POST", "/api/v1/webhooks/{id}/test"): "webhooks:write",
@@ -102,6 +108,11 @@ BEYOND_THE_SPEC = {
     ("POST", "/api/v1/webhooks/{id}/deliveries/{delivery_id}/redeliver"): "webhooks:write",
     ("POST", "/api/v1/webhooks/{id}/rotate-secret"): "webhooks:write",
     ("POST", "/api/v1/webhooks/{id}/enable"): "webhooks:write",
+    # Teams and their keys over the API (issue 36): a team per customer, with its own keys.
+    ("POST", "/api/v1/teams"): "teams:write",
+    ("GET", "/api/v1/teams/{team_id}/keys"): "teams:read",
+    ("POST", "/api/v1/teams/{team_id}/keys"): "teams:write",
+    ("DELETE", "/api/v1/teams/{team_id}/keys/{key_id}"): "teams:write",
 }
 
 
@@ -305,7 +316,8 @@ class Probe:
     `ids` maps path parameters to the kind of team A object they name; `expect` is
     `not_found` (404), `team_mismatch` (403 TEAM_MISMATCH), `invalid` (400: team A's objects
     named in the body are unknown to the caller), `own_team` (2xx acting on the caller's own
-    team) or `list` (200; `listed` is the kind of team A id team A's own key sees there)."""
+    team), `user_key_only` (2xx acting for a user key's own user, 403 USER_KEY_REQUIRED for a
+    team key) or `list` (200; `listed` is the kind of team A id team A's own key sees there)."""
 
     expect: str
     ids: dict[str, str] | None = None
@@ -322,10 +334,26 @@ PROBES: dict[tuple[str, str], Probe] = {
     ("PUT", "/api/v1/accounts/{id}/schedule"): Probe(
         "not_found", {"id": "account"}, body={"timezone": "UTC", "slots": [{"day": "mon", "time": "09:00"}]}
     ),
+    ("DELETE", "/api/v1/accounts/{id}"): Probe("not_found", {"id": "account"}),
+    ("GET", "/api/v1/connect-links"): Probe("list", listed="connect_link"),
+    ("POST", "/api/v1/connect-links"): Probe(
+        "own_team", body={"redirect_url": "http://localhost:9/done", "platforms": ["x"]}
+    ),
+    ("GET", "/api/v1/connect-links/{id}"): Probe("not_found", {"id": "connect_link"}),
+    ("DELETE", "/api/v1/connect-links/{id}"): Probe("not_found", {"id": "connect_link"}),
     ("GET", "/api/v1/teams"): Probe("list", listed="team"),
     ("PATCH", "/api/v1/teams/{team_id}/default"): Probe("team_mismatch", {"team_id": "team"}),
     ("DELETE", "/api/v1/teams/{team_id}"): Probe(
         "team_mismatch", {"team_id": "team"}, body={"destination_team_id": "{second_team}", "confirmation_name": "Acme"}
+    ),
+    # A user key creates a team of its own user; a team key may not create teams at all.
+    ("POST", "/api/v1/teams"): Probe("user_key_only", body={"name": "Mine"}),
+    ("GET", "/api/v1/teams/{team_id}/keys"): Probe("team_mismatch", {"team_id": "team"}),
+    ("POST", "/api/v1/teams/{team_id}/keys"): Probe(
+        "team_mismatch", {"team_id": "team"}, body={"name": "Mine now", "scopes": ["posts:read"]}
+    ),
+    ("DELETE", "/api/v1/teams/{team_id}/keys/{key_id}"): Probe(
+        "team_mismatch", {"team_id": "team", "key_id": "team_key"}
     ),
     ("GET", "/api/v1/usage"): Probe("own_team"),
     ("POST", "/api/v1/media/uploads"): Probe(
@@ -389,7 +417,7 @@ def _filled(value: Any, ids: dict[str, str]) -> Any:
     return json.loads(re.sub(r"\{(\w+)\}", lambda m: ids[m[1]], json.dumps(value)))
 
 
-def _check(response: Any, probe: Probe, team_a: TeamA, named: set[str]) -> str | None:
+def _check(response: Any, probe: Probe, team_a: TeamA, named: set[str], team_key: bool) -> str | None:
     """Why the answer breaks isolation, or None when it is right."""
     leaked = {i for i in team_a.all_ids - named if i in response.content.decode()}
     if leaked:
@@ -399,6 +427,8 @@ def _check(response: Any, probe: Probe, team_a: TeamA, named: set[str]) -> str |
         "team_mismatch": (403, "authorization_error", "TEAM_MISMATCH"),
         "invalid": (400, "invalid_request", None),
     }
+    if probe.expect == "user_key_only" and team_key:
+        wanted["user_key_only"] = (403, "authorization_error", "USER_KEY_REQUIRED")
     if probe.expect in wanted:
         status, type_, code = wanted[probe.expect]
         error = response.json().get("error", {}) if response.status_code >= 400 else {}
@@ -423,7 +453,7 @@ def test_another_teams_key_never_reaches_team_as_objects(api: Api, team_a: TeamA
         response = _send(api.as_(foreign.key), op, url, body)
         # An id the request itself carries may be echoed (a 400 names the unknown account).
         named = {i for i in team_a.all_ids if i in url + json.dumps(body)}
-        problem = _check(response, probe, team_a, named)
+        problem = _check(response, probe, team_a, named, team_key=foreign.label.startswith("team key"))
         if problem is None and snapshot(team_a) != before:
             problem = f"{response.status_code}, and team A's objects changed"
         if problem:

@@ -6,7 +6,7 @@ import pytest
 
 from teams import services
 from teams.models import Membership, Role, Team
-from tests.factories import UserFactory
+from tests.factories import PlanFactory, UserFactory
 
 pytestmark = pytest.mark.django_db
 
@@ -161,3 +161,62 @@ def test_new_teams_get_the_unlimited_plan(owner):
 
     assert team.plan.code == "unlimited"
     assert team.plan.posts_per_month is None
+
+
+# --- POST /api/v1/teams -------------------------------------------------------------------------
+
+
+def _create_team(api, key, body):
+    return api.as_(key).post("/api/v1/teams", body, format="json")
+
+
+def test_a_user_key_creates_a_team_its_user_owns(api, owner):
+    response = _create_team(api, _user_key(owner), {"name": "  Customer 4821 "})
+
+    assert response.status_code == 201
+    created = response.json()["data"]
+    assert (created["name"], created["is_default"]) == ("Customer 4821", False)
+    team = Team.objects.get(pk=created["id"])
+    assert team.memberships.get().user == owner.user
+    assert team.memberships.get().role == Role.OWNER
+    listed = api.as_(_user_key(owner)).get("/api/v1/teams").json()["data"]
+    assert [t["name"] for t in listed] == ["Acme", "Customer 4821"]
+
+
+def test_a_new_team_is_on_the_plan_of_the_team_the_key_acts_in(api, owner):
+    owner.team.plan = PlanFactory(posts_per_month=2)
+    owner.team.save()
+
+    created = _create_team(api, _user_key(owner), {"name": "Escape hatch"}).json()["data"]
+
+    assert created["plan"] == owner.team.plan.code
+    assert Team.objects.get(pk=created["id"]).plan == owner.team.plan
+
+
+def test_a_team_key_cannot_create_teams(api, owner):
+    response = _create_team(api, owner.key, {"name": "Customer 4821"})
+
+    assert response.status_code == 403
+    error = response.json()["error"]
+    assert (error["type"], error["code"]) == ("authorization_error", "USER_KEY_REQUIRED")
+    assert not Team.objects.filter(name="Customer 4821").exists()
+
+
+def test_creating_a_team_needs_the_teams_write_scope(api, owner):
+    _, key = services.api_key_create(user=owner.user, name="read only", scopes=["teams:read"])
+
+    response = _create_team(api, key, {"name": "Customer 4821"})
+
+    assert response.status_code == 403
+    assert response.json()["error"]["code"] == "MISSING_SCOPE"
+    assert not Team.objects.filter(name="Customer 4821").exists()
+
+
+@pytest.mark.parametrize("body", [{}, {"name": ""}, {"name": "   "}, {"name": "x" * 201}, {"name": ["a"]}])
+def test_a_team_needs_a_name_of_1_to_200_characters(api, owner, body):
+    response = _create_team(api, _user_key(owner), body)
+
+    assert response.status_code == 400
+    error = response.json()["error"]
+    assert (error["code"], list(error["details"])) == ("VALIDATION_ERROR", ["name"])
+    assert Team.objects.count() == 1

@@ -114,7 +114,7 @@ def test_the_api_refuses_a_subscription_to_the_test_event(api, owner):
     assert not Subscription.objects.exists()
 
 
-def test_the_documented_events_are_still_the_spec_five(api):
+def test_the_documented_events_are_the_spec_five_and_the_account_events_never_the_test_event(api):
     schema = api.get("/api/v1/openapi.json").json()
 
     assert schema["components"]["schemas"]["EventsEnum"]["enum"] == [
@@ -123,4 +123,8 @@ def test_the_documented_events_are_still_the_spec_five(api):
         "post.pending_approval",
         "post.approved",
         "post.rejected",
+        "account.connected",
+        "account.disconnected",
+        "account.expired",
+        "account.expiring",
     ]

@@ -1,5 +1,5 @@
-"""The `socialpub` command: accounts, publish, import, schedule, status, approvals, approve and
-reject.
+"""The `socialpub` command: accounts, publish, import, schedule, status, approvals, approve,
+reject, and for a SaaS serving its own customers: teams, keys, connect-link and disconnect.
 
 Every command prints tables and progress for a person, or with `--json` exactly one JSON
 document on stdout and nothing else. A refusal or failure prints one line on stderr
@@ -23,12 +23,13 @@ from typing import Any
 from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn, TransferSpeedColumn
 from rich.table import Table
 
-from socialpub._generated.models import Account, Approve, Publish
+from socialpub._generated.models import Account, Approve, ConnectLink, Publish, TeamKey, TeamKeyCreated
 from socialpub._generated.types import Unset
 from socialpub.client import (
     FINAL_TARGET_STATUSES,
     KEY_VARIABLE,
     PLATFORMS,
+    SCOPES,
     Client,
     ClientError,
     ConnectionFailed,
@@ -131,6 +132,176 @@ def reject(client: Client, args: argparse.Namespace, output: Output) -> int:
     return 0
 
 
+# --- teams, their keys, connect links and disconnecting --------------------------------------
+
+
+def teams_create(client: Client, args: argparse.Namespace, output: Output) -> int:
+    team = client.create_team(args.name)
+    if output.as_json:
+        output.json(team.to_dict())
+    else:
+        output.line(f"team {team.id}: {team.name}")
+    return 0
+
+
+def teams_list(client: Client, _args: argparse.Namespace, output: Output) -> int:
+    owned = client.teams()
+    if output.as_json:
+        output.json([team.to_dict() for team in owned])
+        return 0
+    table = Table()
+    table.add_column("id", no_wrap=True, min_width=36)
+    table.add_column("name", overflow="fold")
+    table.add_column("default")
+    table.add_column("plan")
+    for team in owned:
+        table.add_row(str(team.id), team.name, "yes" if team.is_default else "", team.plan)
+    output.out.print(table)
+    return 0
+
+
+def keys_create(client: Client, args: argparse.Namespace, output: Output) -> int:
+    expires_at = _time(args.expires_at, "--expires-at") if args.expires_at else None
+    made = client.create_team_key(args.team, name=args.name, scopes=args.scope, expires_at=expires_at)
+    if output.as_json:
+        output.json(made.to_dict())
+        return 0
+    output.line(_key_line(made))
+    output.line(made.key)
+    output.err.print("This key is shown once: store it now.", markup=False)
+    return 0
+
+
+def keys_list(client: Client, args: argparse.Namespace, output: Output) -> int:
+    found = client.team_keys(args.team)
+    if output.as_json:
+        output.json([key.to_dict() for key in found])
+        return 0
+    table = Table()
+    table.add_column("id", no_wrap=True, min_width=36)
+    table.add_column("prefix", no_wrap=True)
+    table.add_column("name", overflow="fold")
+    table.add_column("scopes", overflow="fold")
+    for column in ("created", "last used", "expires"):
+        table.add_column(column, no_wrap=True)
+    for key in found:
+        scopes = ", ".join(str(scope) for scope in key.scopes)
+        table.add_row(
+            str(key.id), key.prefix, key.name, scopes, _minute(key.created_at), _minute(key.last_used_at), _expiry(key)
+        )
+    output.out.print(table)
+    return 0
+
+
+def keys_revoke(client: Client, args: argparse.Namespace, output: Output) -> int:
+    client.revoke_team_key(args.team, args.key_id)
+    if output.as_json:
+        output.json({"id": args.key_id, "revoked": True})
+    else:
+        output.line(f"key {args.key_id}: revoked")
+    return 0
+
+
+def connect_link_create(client: Client, args: argparse.Namespace, output: Output) -> int:
+    link = client.create_connect_link(
+        redirect_url=args.redirect_url,
+        platforms=args.platform,
+        expires_in=args.expires_in,
+        brand=args.name,
+        logo_url=args.logo_url,
+        accent_color=args.accent_color,
+    )
+    if output.as_json:
+        output.json(link.to_dict())
+    else:
+        output.line(_link_line(link))
+        output.line(link.url)
+    return 0
+
+
+def connect_link_show(client: Client, args: argparse.Namespace, output: Output) -> int:
+    link = client.connect_link(args.id)
+    if output.as_json:
+        output.json(link.to_dict())
+        return 0
+    output.line(_link_line(link))
+    output.line(link.url)
+    if link.accounts:
+        table = Table()
+        table.add_column("id", no_wrap=True, min_width=36)
+        table.add_column("platform", no_wrap=True, min_width=9)
+        table.add_column("status", no_wrap=True)
+        table.add_column("handle", overflow="fold")
+        for account in link.accounts:
+            table.add_row(str(account.id), str(account.platform), account.status, account.handle)
+        output.out.print(table)
+    return 0
+
+
+def connect_link_list(client: Client, _args: argparse.Namespace, output: Output) -> int:
+    found = client.connect_links()
+    if output.as_json:
+        output.json([link.to_dict() for link in found])
+        return 0
+    table = Table()
+    table.add_column("id", no_wrap=True, min_width=36)
+    table.add_column("status", no_wrap=True)
+    table.add_column("expires", no_wrap=True)
+    table.add_column("accounts")
+    table.add_column("url", overflow="fold")
+    for link in found:
+        table.add_row(str(link.id), str(link.status), _minute(link.expires_at), str(len(link.accounts)), link.url)
+    output.out.print(table)
+    return 0
+
+
+def connect_link_revoke(client: Client, args: argparse.Namespace, output: Output) -> int:
+    link = client.revoke_connect_link(args.id)
+    if output.as_json:
+        output.json(link.to_dict())
+    else:
+        output.line(_link_line(link))
+    return 0
+
+
+def disconnect(client: Client, args: argparse.Namespace, output: Output) -> int:
+    gone = client.disconnect(args.account_id)
+    if output.as_json:
+        output.json(gone.to_dict())
+        return 0
+    account = gone.data
+    handle = f" @{account.handle}" if isinstance(account.handle, str) and account.handle else ""
+    state = "already disconnected" if gone.already_disconnected else _status(account)
+    token = (
+        "token revoked at the platform"
+        if gone.token_revoked
+        else "token not revoked at the platform (it has no call for it, or refused)"
+        if gone.token_revoked is False
+        else "no token to revoke"
+    )
+    output.line(f"account {account.id} ({account.platform}{handle}): {state}, {token}")
+    return 0
+
+
+_LINK_OPTIONS = ("redirect_url", "platform", "expires_in", "name", "logo_url", "accent_color")
+
+
+def _connect_link_usage(args: argparse.Namespace) -> str | None:
+    """What is wrong with a `connect-link` command line, before any call: a create needs its
+    --redirect-url, branding needs its --name, and show, list and revoke take no create option."""
+    if args.action:
+        given = [name for name in _LINK_OPTIONS if getattr(args, name)]
+        if given:
+            options = ", ".join("--" + name.replace("_", "-") for name in given)
+            return f"{options}: options of creating a link, not of {args.action}"
+        return None
+    if not args.redirect_url:
+        return "creating a connect link needs --redirect-url URL"
+    if (args.logo_url or args.accent_color) and not args.name:
+        return "--logo-url and --accent-color dress a branded page: give its --name too"
+    return None
+
+
 # --- helpers ---------------------------------------------------------------------------------
 
 
@@ -224,11 +395,42 @@ def _say(found: Publish | Approve, output: Output, line: str) -> None:
 
 def _when(text: str) -> datetime:
     """`--at`: ISO 8601; without an offset the time is read as UTC."""
+    return _time(text, "--at")
+
+
+def _time(text: str, option: str) -> datetime:
+    """An option's ISO 8601 time; without an offset it is read as UTC."""
     try:
         moment = datetime.fromisoformat(text)
     except ValueError:
-        raise ClientError(f"--at: {text!r} is not an ISO 8601 time such as 2026-12-01T09:00Z") from None
+        raise ClientError(f"{option}: {text!r} is not an ISO 8601 time such as 2026-12-01T09:00Z") from None
     return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
+
+
+def _minute(moment: datetime | Unset | None) -> str:
+    return f"{moment:%Y-%m-%d %H:%M}" if isinstance(moment, datetime) else ""
+
+
+def _expiry(key: TeamKey | TeamKeyCreated) -> str:
+    return _minute(key.expires_at) or "never"
+
+
+def _key_line(key: TeamKeyCreated) -> str:
+    """`key ID (prefix P): NAME, SCOPES, expires ...`, the line above a new key."""
+    scopes = ", ".join(str(scope) for scope in key.scopes)
+    expires = f"expires {_minute(key.expires_at)} UTC" if isinstance(key.expires_at, datetime) else "never expires"
+    return f"key {key.id} (prefix {key.prefix}): {key.name}; {scopes}; {expires}"
+
+
+def _link_line(link: ConnectLink) -> str:
+    """`connect link ID: STATUS[, expires at TIME UTC][, N account(s) connected]`, the first line
+    about a link (a revoked one tells no expiry, an expired one when it expired)."""
+    status = str(link.status)
+    when = {"revoked": "", "expired": f", expired at {_minute(link.expires_at)} UTC"}.get(
+        status, f", expires at {_minute(link.expires_at)} UTC"
+    )
+    accounts = f", {len(link.accounts)} account(s) connected" if link.accounts else ""
+    return f"connect link {link.id}: {status}{when}{accounts}"
 
 
 def _is_uuid(text: str) -> bool:
@@ -309,7 +511,9 @@ def parser() -> argparse.ArgumentParser:
 
     sub = add("accounts", accounts, "List the team's connected accounts.")
     sub.add_argument("--platform", help="only these platforms (comma-separated)")
-    sub.add_argument("--status", choices=("active", "expired", "disabled"), help="only accounts in this status")
+    sub.add_argument(
+        "--status", choices=("active", "expired", "disabled", "disconnected"), help="only accounts in this status"
+    )
 
     sub = add("publish", publish, "Publish text (and media) now or at a time.")
     sub.add_argument("text", help="the post's text")
@@ -350,12 +554,90 @@ def parser() -> argparse.ArgumentParser:
     sub = add("reject", reject, "Reject a publish waiting for approval.")
     sub.add_argument("id", help="the publish id")
     sub.add_argument("--reason", help="why (sent with the post.rejected event)")
+
+    _add_team_commands(add, common)
     return main_parser
+
+
+Add = Callable[[str, Command, str], argparse.ArgumentParser]
+
+
+def _nested(parent: argparse.ArgumentParser, common: argparse.ArgumentParser, *, required: bool) -> Add:
+    """`add` for the subcommands of a command (`teams create`), taking the global options too."""
+    commands = parent.add_subparsers(dest="action", required=required, metavar="ACTION")
+
+    def add(name: str, command: Command, summary: str) -> argparse.ArgumentParser:
+        sub = commands.add_parser(name, help=summary, description=summary, parents=[common])
+        sub.set_defaults(run=command)
+        return sub
+
+    return add
+
+
+def _add_team_commands(add: Add, common: argparse.ArgumentParser) -> None:
+    """teams, keys, connect-link and disconnect: a SaaS serving its own customers, a team each."""
+    teams = _nested(
+        add("teams", teams_list, "Create or list the teams your user owns (a user key)."), common, required=True
+    )
+    sub = teams("create", teams_create, "Create a team your user owns, one per customer (a user key only).")
+    sub.add_argument("name", help="the team's name")
+    teams("list", teams_list, "List the teams your user owns.")
+
+    keys = _nested(add("keys", keys_list, "Mint, list or revoke a team's keys (its owner)."), common, required=True)
+    sub = keys("create", keys_create, "Mint a key locked to a team; it is printed once.")
+    sub.add_argument("--team", required=True, metavar="TEAM_ID", help="the team the key acts in")
+    sub.add_argument("--name", required=True, help="what the key is for")
+    sub.add_argument(
+        "--scope",
+        required=True,
+        nargs="+",
+        action="extend",
+        choices=SCOPES,
+        metavar="SCOPE",
+        help=f"what the key may do, each one your key holds: {', '.join(SCOPES)}",
+    )
+    sub.add_argument("--expires-at", help="ISO 8601 time it stops working (no offset means UTC); default never")
+    sub = keys("list", keys_list, "List a team's keys (never the keys themselves).")
+    sub.add_argument("--team", required=True, metavar="TEAM_ID", help="the team")
+    sub = keys("revoke", keys_revoke, "Revoke a team's key at once.")
+    sub.add_argument("--team", required=True, metavar="TEAM_ID", help="the team")
+    sub.add_argument("key_id", metavar="KEY_ID", help="the key's id")
+
+    # `connect-link --redirect-url URL` creates; `connect-link show|list|revoke` read and revoke.
+    link = add("connect-link", connect_link_create, "Create a hosted page where a customer connects accounts.")
+    link.set_defaults(usage=link.error, check=_connect_link_usage)
+    link.add_argument("--redirect-url", help="where the browser goes afterwards (https; http only to localhost)")
+    link.add_argument(
+        "--platform",
+        nargs="+",
+        action="extend",
+        default=[],
+        choices=PLATFORMS,
+        metavar="PLATFORM",
+        help="the platforms the page offers, in order (default: every one the service can connect)",
+    )
+    link.add_argument("--expires-in", type=int, metavar="SECONDS", help="how long it is usable (60..604800; 3600)")
+    link.add_argument("--name", help='the brand the page names ("Connect your accounts to NAME")')
+    link.add_argument("--logo-url", help="the brand's logo (PNG, JPEG or GIF, at most 256 KB); needs --name")
+    link.add_argument("--accent-color", metavar="#RRGGBB", help="the page's buttons and links; needs --name")
+    links = _nested(link, common, required=False)
+    sub = links("show", connect_link_show, "Show a connect link: its status and the accounts connected through it.")
+    sub.add_argument("id", help="the link's id")
+    links("list", connect_link_list, "List the team's connect links, newest first.")
+    sub = links("revoke", connect_link_revoke, "Revoke a connect link: its page answers 410 from now on.")
+    sub.add_argument("id", help="the link's id")
+
+    sub = add("disconnect", disconnect, "Disconnect an account, revoking its token where the platform can.")
+    sub.add_argument("account_id", metavar="ACCOUNT_ID", help="the account's id")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run one command; the exit status (0, 1 for an error or a failed target, 2 for usage)."""
     args = parser().parse_args(argv)
+    # A command's own usage rules that argparse cannot say (connect-link's): exit 2 before any call.
+    check = getattr(args, "check", None)
+    if check is not None and (problem := check(args)):
+        args.usage(problem)
     output = Output(as_json=getattr(args, "json", False))
     try:
         client = Client(getattr(args, "url", None), _key_from_file(getattr(args, "api_key_file", None)))

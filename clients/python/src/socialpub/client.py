@@ -23,8 +23,19 @@ from typing import Any, TypeVar
 
 import httpx
 
-from socialpub._generated.api.accounts import accounts_list, accounts_schedule_retrieve, accounts_schedule_update
+from socialpub._generated.api.accounts import (
+    accounts_destroy,
+    accounts_list,
+    accounts_schedule_retrieve,
+    accounts_schedule_update,
+)
 from socialpub._generated.api.approvals import approvals_list
+from socialpub._generated.api.connect_links import (
+    connect_links_create,
+    connect_links_destroy,
+    connect_links_list,
+    connect_links_retrieve,
+)
 from socialpub._generated.api.media import media_uploads_confirm_create, media_uploads_create
 from socialpub._generated.api.publishes import (
     publishes_approve_create,
@@ -33,13 +44,26 @@ from socialpub._generated.api.publishes import (
     publishes_reject_create,
     publishes_retrieve,
 )
+from socialpub._generated.api.teams import (
+    teams_create,
+    teams_keys_create,
+    teams_keys_destroy,
+    teams_keys_list,
+    teams_list,
+)
 from socialpub._generated.client import AuthenticatedClient
 from socialpub._generated.models import (
     Account,
+    AccountDisconnectedResponse,
     Approve,
     ApproveResponse,
+    BrandingInputRequest,
     BulkDryRunResponse,
     BulkResponse,
+    ConnectLink,
+    ConnectLinkCreatePlatformsEnum,
+    ConnectLinkCreateRequest,
+    ConnectLinkResponse,
     ContentTypeEnum,
     CreateModeEnum,
     CreatePublishRequest,
@@ -48,7 +72,9 @@ from socialpub._generated.models import (
     MediaCreatedResponse,
     MediaCreateRequest,
     PaginatedAccountList,
+    PaginatedConnectLinkList,
     PaginatedPublishList,
+    PaginatedTeamKeyList,
     PlatformEnum,
     PostingSchedule,
     PostingScheduleInputRequest,
@@ -58,7 +84,16 @@ from socialpub._generated.models import (
     PublishResponse,
     RejectRequest,
     ScheduleSlotRequest,
+    ScopesEnum,
     TargetInputRequest,
+    Team,
+    TeamCreatedResponse,
+    TeamCreateRequest,
+    TeamKey,
+    TeamKeyCreated,
+    TeamKeyCreatedResponse,
+    TeamKeyCreateRequest,
+    TeamListResponse,
     WeekdayEnum,
 )
 from socialpub._generated.types import Response
@@ -71,6 +106,7 @@ PLATFORMS = tuple(platform.value for platform in PlatformEnum)  # from the API's
 FINAL_TARGET_STATUSES = frozenset({"published", "failed"})
 CREATE_TRIES = 4  # one request and three retries with the same Idempotency-Key
 WEEKDAYS = tuple(day.value for day in WeekdayEnum)  # mon ... sun
+SCOPES = tuple(scope.value for scope in ScopesEnum)  # accounts:read ... webhooks:write
 
 BULK_PATH = "/api/v1/publishes/bulk"
 
@@ -154,7 +190,102 @@ class Client:
             page = listed.pagination.next_page
         return found
 
+    def teams(self) -> list[Team]:
+        """The teams the key's user owns, in creation order."""
+        return self._call(TeamListResponse, partial(teams_list.sync_detailed, client=self.api)).data
+
+    def team_keys(self, team_id: str) -> list[TeamKey]:
+        """The team's live team keys (all pages), newest first: never the keys themselves."""
+        team = _uuid(team_id)
+        found: list[TeamKey] = []
+        page: int | None = 1
+        while page:
+            call = partial(teams_keys_list.sync_detailed, team, client=self.api, page=page, page_size=100)
+            listed = self._call(PaginatedTeamKeyList, call)
+            found += listed.data
+            page = listed.pagination.next_page
+        return found
+
+    def connect_link(self, link_id: str) -> ConnectLink:
+        """A connect link of the key's team, with its status and the accounts connected through it."""
+        call = partial(connect_links_retrieve.sync_detailed, _uuid(link_id), client=self.api)
+        return self._call(ConnectLinkResponse, call).data
+
+    def connect_links(self) -> list[ConnectLink]:
+        """Every connect link of the key's team (all pages), newest first, expired and revoked ones included."""
+        found: list[ConnectLink] = []
+        page: int | None = 1
+        while page:
+            call = partial(connect_links_list.sync_detailed, client=self.api, page=page, page_size=100)
+            listed = self._call(PaginatedConnectLinkList, call)
+            found += listed.data
+            page = listed.pagination.next_page
+        return found
+
     # --- writes ---------------------------------------------------------------------------
+
+    def create_team(self, name: str) -> Team:
+        """A new team owned by the key's user (a user key only: a team key is refused with 403
+        `USER_KEY_REQUIRED`)."""
+        call = partial(teams_create.sync_detailed, client=self.api, body=TeamCreateRequest(name=name))
+        return self._call(TeamCreatedResponse, call).data
+
+    def create_team_key(
+        self, team_id: str, *, name: str, scopes: Sequence[str], expires_at: datetime | None = None
+    ) -> TeamKeyCreated:
+        """A team key locked to `team_id` with `scopes` (each one the calling key holds); its
+        `key` is answered this once."""
+        body = TeamKeyCreateRequest(
+            name=name, scopes=[_scope(scope) for scope in scopes], **_given(expires_at=expires_at)
+        )
+        call = partial(teams_keys_create.sync_detailed, _uuid(team_id), client=self.api, body=body)
+        return self._call(TeamKeyCreatedResponse, call).data
+
+    def revoke_team_key(self, team_id: str, key_id: str) -> None:
+        """Revoke a team key of `team_id`: it answers 401 from its next request."""
+        call = partial(teams_keys_destroy.sync_detailed, _uuid(team_id), _uuid(key_id), client=self.api)
+        self._call(type(None), call)
+
+    def create_connect_link(
+        self,
+        *,
+        redirect_url: str,
+        platforms: Sequence[str] = (),
+        expires_in: int | None = None,
+        brand: str | None = None,
+        logo_url: str | None = None,
+        accent_color: str | None = None,
+    ) -> ConnectLink:
+        """A hosted page (`url`, no login) where someone connects accounts into the key's team,
+        then is sent to `redirect_url`. `platforms` (default: every one the service can connect
+        now) in the page's order; `brand`, `logo_url` and `accent_color` (#rrggbb) dress the page,
+        the last two only with a `brand`."""
+        if (logo_url or accent_color) and not brand:
+            raise ClientError("a logo or an accent color needs a brand name")
+        branding = (
+            BrandingInputRequest(name=brand, **_given(logo_url=logo_url, accent_color=accent_color)) if brand else None
+        )
+        body = ConnectLinkCreateRequest(
+            redirect_url=redirect_url,
+            **_given(
+                platforms=[_platform(platform) for platform in platforms] or None,
+                expires_in=expires_in,
+                branding=branding,
+            ),
+        )
+        call = partial(connect_links_create.sync_detailed, client=self.api, body=body)
+        return self._call(ConnectLinkResponse, call).data
+
+    def revoke_connect_link(self, link_id: str) -> ConnectLink:
+        """Revoke a connect link: its page answers 410 from now on; accounts connected through it stay."""
+        call = partial(connect_links_destroy.sync_detailed, _uuid(link_id), client=self.api)
+        return self._call(ConnectLinkResponse, call).data
+
+    def disconnect(self, account_id: str) -> AccountDisconnectedResponse:
+        """Disconnect an account: its tokens are forgotten and revoked at the platform where it
+        can (`token_revoked`); `already_disconnected` when it was."""
+        call = partial(accounts_destroy.sync_detailed, _uuid(account_id), client=self.api)
+        return self._call(AccountDisconnectedResponse, call)
 
     def upload(self, path: Path, progress: Progress | None = None) -> Media:
         """Upload one file: create the upload, PUT its bytes to the presigned URL with the
@@ -363,6 +494,20 @@ def _weekday(day: str) -> WeekdayEnum:
         return WeekdayEnum(day.strip().lower()[:3])
     except ValueError:
         raise ClientError(f"{day!r} is not a day: one of {', '.join(WEEKDAYS)}") from None
+
+
+def _scope(scope: str) -> ScopesEnum:
+    try:
+        return ScopesEnum(scope.strip())
+    except ValueError:
+        raise ClientError(f"{scope!r} is not a scope: one of {', '.join(SCOPES)}") from None
+
+
+def _platform(platform: str) -> ConnectLinkCreatePlatformsEnum:
+    try:
+        return ConnectLinkCreatePlatformsEnum(platform.strip().lower())
+    except ValueError:
+        raise ClientError(f"{platform!r} is not a platform: one of {', '.join(PLATFORMS)}") from None
 
 
 def _given(**values: Any) -> dict[str, Any]:

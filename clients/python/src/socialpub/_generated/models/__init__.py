@@ -24,6 +24,7 @@ from .account_capabilities_platform_settings_schema import (
     AccountCapabilitiesPlatformSettingsSchema,
 )
 from .account_capabilities_response import AccountCapabilitiesResponse
+from .account_disconnected_response import AccountDisconnectedResponse
 from .account_response import AccountResponse
 from .account_status_enum import AccountStatusEnum
 from .analytics_post import AnalyticsPost
@@ -37,6 +38,8 @@ from .approve_response import ApproveResponse
 from .attempt import Attempt
 from .attempt_state_enum import AttemptStateEnum
 from .blank_enum import BlankEnum
+from .branding import Branding
+from .branding_input_request import BrandingInputRequest
 from .bulk_create_request import BulkCreateRequest
 from .bulk_dry_run_response import BulkDryRunResponse
 from .bulk_meta import BulkMeta
@@ -44,6 +47,11 @@ from .bulk_response import BulkResponse
 from .bulk_verdict import BulkVerdict
 from .bulk_warning import BulkWarning
 from .confirm_request import ConfirmRequest
+from .connect_link import ConnectLink
+from .connect_link_create_platforms_enum import ConnectLinkCreatePlatformsEnum
+from .connect_link_create_request import ConnectLinkCreateRequest
+from .connect_link_response import ConnectLinkResponse
+from .connect_link_status_enum import ConnectLinkStatusEnum
 from .content_type_enum import ContentTypeEnum
 from .create_mode_enum import CreateModeEnum
 from .create_publish_request import CreatePublishRequest
@@ -56,6 +64,7 @@ from .error_object_details import ErrorObjectDetails
 from .error_response import ErrorResponse
 from .events_enum import EventsEnum
 from .fetch_status_enum import FetchStatusEnum
+from .link_account import LinkAccount
 from .media import Media
 from .media_confirm_request import MediaConfirmRequest
 from .media_confirmed_response import MediaConfirmedResponse
@@ -75,10 +84,14 @@ from .paginated_analytics_post_list import PaginatedAnalyticsPostList
 from .paginated_analytics_post_list_pagination import (
     PaginatedAnalyticsPostListPagination,
 )
+from .paginated_connect_link_list import PaginatedConnectLinkList
+from .paginated_connect_link_list_pagination import PaginatedConnectLinkListPagination
 from .paginated_media_list import PaginatedMediaList
 from .paginated_media_list_pagination import PaginatedMediaListPagination
 from .paginated_publish_list import PaginatedPublishList
 from .paginated_publish_list_pagination import PaginatedPublishListPagination
+from .paginated_team_key_list import PaginatedTeamKeyList
+from .paginated_team_key_list_pagination import PaginatedTeamKeyListPagination
 from .paginated_webhook_delivery_list import PaginatedWebhookDeliveryList
 from .paginated_webhook_delivery_list_pagination import (
     PaginatedWebhookDeliveryListPagination,
@@ -108,6 +121,7 @@ from .retry_target_request_platform_settings_type_0 import (
 from .rotated_secret_request import RotatedSecretRequest
 from .schedule_slot import ScheduleSlot
 from .schedule_slot_request import ScheduleSlotRequest
+from .scopes_enum import ScopesEnum
 from .secret_rotation import SecretRotation
 from .subscription import Subscription
 from .subscription_create_request import SubscriptionCreateRequest
@@ -125,12 +139,18 @@ from .target_metrics import TargetMetrics
 from .target_status_enum import TargetStatusEnum
 from .target_validation import TargetValidation
 from .team import Team
+from .team_create_request import TeamCreateRequest
+from .team_created_response import TeamCreatedResponse
 from .team_default_response import TeamDefaultResponse
 from .team_delete_request import TeamDeleteRequest
 from .team_deleted import TeamDeleted
 from .team_deleted_moved import TeamDeletedMoved
 from .team_deleted_removed import TeamDeletedRemoved
 from .team_deleted_response import TeamDeletedResponse
+from .team_key import TeamKey
+from .team_key_create_request import TeamKeyCreateRequest
+from .team_key_created import TeamKeyCreated
+from .team_key_created_response import TeamKeyCreatedResponse
 from .team_list_response import TeamListResponse
 from .thread_item import ThreadItem
 from .thread_item_error_type_0 import ThreadItemErrorType0
@@ -182,6 +202,7 @@ __all__ = (
     "AccountCapabilitiesObjectVideos",
     "AccountCapabilitiesPlatformSettingsSchema",
     "AccountCapabilitiesResponse",
+    "AccountDisconnectedResponse",
     "AccountResponse",
     "AccountStatusEnum",
     "AnalyticsPost",
@@ -195,6 +216,8 @@ __all__ = (
     "Attempt",
     "AttemptStateEnum",
     "BlankEnum",
+    "Branding",
+    "BrandingInputRequest",
     "BulkCreateRequest",
     "BulkDryRunResponse",
     "BulkMeta",
@@ -202,6 +225,11 @@ __all__ = (
     "BulkVerdict",
     "BulkWarning",
     "ConfirmRequest",
+    "ConnectLink",
+    "ConnectLinkCreatePlatformsEnum",
+    "ConnectLinkCreateRequest",
+    "ConnectLinkResponse",
+    "ConnectLinkStatusEnum",
     "ContentTypeEnum",
     "CreateModeEnum",
     "CreatePublishRequest",
@@ -214,6 +242,7 @@ __all__ = (
     "ErrorResponse",
     "EventsEnum",
     "FetchStatusEnum",
+    "LinkAccount",
     "Media",
     "MediaConfirmRequest",
     "MediaConfirmedResponse",
@@ -231,10 +260,14 @@ __all__ = (
     "PaginatedAccountListPagination",
     "PaginatedAnalyticsPostList",
     "PaginatedAnalyticsPostListPagination",
+    "PaginatedConnectLinkList",
+    "PaginatedConnectLinkListPagination",
     "PaginatedMediaList",
     "PaginatedMediaListPagination",
     "PaginatedPublishList",
     "PaginatedPublishListPagination",
+    "PaginatedTeamKeyList",
+    "PaginatedTeamKeyListPagination",
     "PaginatedWebhookDeliveryList",
     "PaginatedWebhookDeliveryListPagination",
     "PatchedMediaUpdateRequest",
@@ -260,6 +293,7 @@ __all__ = (
     "RotatedSecretRequest",
     "ScheduleSlot",
     "ScheduleSlotRequest",
+    "ScopesEnum",
     "SecretRotation",
     "Subscription",
     "SubscriptionCreateRequest",
@@ -275,12 +309,18 @@ __all__ = (
     "TargetStatusEnum",
     "TargetValidation",
     "Team",
+    "TeamCreateRequest",
+    "TeamCreatedResponse",
     "TeamDefaultResponse",
     "TeamDeleteRequest",
     "TeamDeleted",
     "TeamDeletedMoved",
     "TeamDeletedRemoved",
     "TeamDeletedResponse",
+    "TeamKey",
+    "TeamKeyCreateRequest",
+    "TeamKeyCreated",
+    "TeamKeyCreatedResponse",
     "TeamListResponse",
     "ThreadItem",
     "ThreadItemErrorType0",

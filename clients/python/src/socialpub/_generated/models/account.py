@@ -41,6 +41,7 @@ class Account:
         status (AccountStatusEnum | Unset): * `active` - Active
             * `expired` - Expired (re-authorize in the dashboard)
             * `disabled` - Disabled
+            * `disconnected` - Disconnected
         status_reason (str | Unset):
         handle (str | Unset):
         display_name (str | Unset):

@@ -29,7 +29,7 @@ class AccountCapabilitiesLive:
             cached (bool): Whether they came from the cache.
             fetched_at (datetime.datetime | None):
             error (AccountCapabilitiesLiveErrorType0 | None): Why they could not be read: ACCOUNT_EXPIRED, ACCOUNT_DISABLED,
-                PLATFORM_UNAVAILABLE, PLATFORM_RATE_LIMITED or SANDBOX_UNAVAILABLE.
+                ACCOUNT_DISCONNECTED, PLATFORM_UNAVAILABLE, PLATFORM_RATE_LIMITED or SANDBOX_UNAVAILABLE.
     """
 
     supported: bool

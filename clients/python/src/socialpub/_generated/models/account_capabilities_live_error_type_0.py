@@ -11,8 +11,8 @@ T = TypeVar("T", bound="AccountCapabilitiesLiveErrorType0")
 
 @_attrs_define
 class AccountCapabilitiesLiveErrorType0:
-    """Why they could not be read: ACCOUNT_EXPIRED, ACCOUNT_DISABLED, PLATFORM_UNAVAILABLE, PLATFORM_RATE_LIMITED or
-    SANDBOX_UNAVAILABLE.
+    """Why they could not be read: ACCOUNT_EXPIRED, ACCOUNT_DISABLED, ACCOUNT_DISCONNECTED, PLATFORM_UNAVAILABLE,
+    PLATFORM_RATE_LIMITED or SANDBOX_UNAVAILABLE.
 
         Attributes:
             code (str):

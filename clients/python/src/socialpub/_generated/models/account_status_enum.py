@@ -4,6 +4,7 @@ from enum import StrEnum
 class AccountStatusEnum(StrEnum):
     ACTIVE = "active"
     DISABLED = "disabled"
+    DISCONNECTED = "disconnected"
     EXPIRED = "expired"
 
     def __str__(self) -> str:

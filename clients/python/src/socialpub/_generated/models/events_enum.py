@@ -2,6 +2,10 @@ from enum import StrEnum
 
 
 class EventsEnum(StrEnum):
+    ACCOUNT_CONNECTED = "account.connected"
+    ACCOUNT_DISCONNECTED = "account.disconnected"
+    ACCOUNT_EXPIRED = "account.expired"
+    ACCOUNT_EXPIRING = "account.expiring"
     POST_APPROVED = "post.approved"
     POST_FAILED = "post.failed"
     POST_PENDING_APPROVAL = "post.pending_approval"

@@ -101,7 +101,8 @@ def sync_detailed(
 
      Requires scope `accounts:read`.
 
-    The team's connected accounts, oldest first, each with its capabilities.
+    The team's connected accounts, oldest first, each with its capabilities. Disconnected accounts are
+    left out unless `status` names `disconnected`.
 
     Args:
         page (int | Unset):  Default: 1.
@@ -143,7 +144,8 @@ def sync(
 
      Requires scope `accounts:read`.
 
-    The team's connected accounts, oldest first, each with its capabilities.
+    The team's connected accounts, oldest first, each with its capabilities. Disconnected accounts are
+    left out unless `status` names `disconnected`.
 
     Args:
         page (int | Unset):  Default: 1.
@@ -180,7 +182,8 @@ async def asyncio_detailed(
 
      Requires scope `accounts:read`.
 
-    The team's connected accounts, oldest first, each with its capabilities.
+    The team's connected accounts, oldest first, each with its capabilities. Disconnected accounts are
+    left out unless `status` names `disconnected`.
 
     Args:
         page (int | Unset):  Default: 1.
@@ -220,7 +223,8 @@ async def asyncio(
 
      Requires scope `accounts:read`.
 
-    The team's connected accounts, oldest first, each with its capabilities.
+    The team's connected accounts, oldest first, each with its capabilities. Disconnected accounts are
+    left out unless `status` names `disconnected`.
 
     Args:
         page (int | Unset):  Default: 1.

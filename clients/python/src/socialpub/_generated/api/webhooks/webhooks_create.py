@@ -105,6 +105,21 @@ def sync_detailed(
     replaced secret signs beside the new one for 24 hours: `webhook-signature` lists both (`v1,<new>
     v1,<old>`) and `X-Service-Signature-Previous` carries the old secret's `sha256=`.
 
+    The `data` of a `post.*` event is the publish: `publish_id`, `status`, `approval_status` and its
+    `targets`. The `data` of an `account.*` event is the account, never a token:
+
+    ```json
+    {"account": {"id": "<uuid>", "platform": "linkedin", "handle": "acme", "display_name": "Acme",
+    "status": "active", "status_reason": "", "token_expires_at": "2026-01-31T09:00:00Z", "sandbox":
+    false}}
+    ```
+
+    with, for `account.connected`, `reauthorized` (true when the account was connected already: a re-
+    authorization or a new connect of the same platform identity) and `connect_link_id` (the connect
+    link it came through, else null); for `account.expired`, `expired_at`; for `account.expiring`,
+    `expires_at`, when the token expires (`status` is still `active`: re-authorize the account before
+    then). `account.disconnected` carries the account as the disconnect left it.
+
     Args:
         body (SubscriptionCreateRequest):
 
@@ -147,6 +162,21 @@ def sync(
     replaced secret signs beside the new one for 24 hours: `webhook-signature` lists both (`v1,<new>
     v1,<old>`) and `X-Service-Signature-Previous` carries the old secret's `sha256=`.
 
+    The `data` of a `post.*` event is the publish: `publish_id`, `status`, `approval_status` and its
+    `targets`. The `data` of an `account.*` event is the account, never a token:
+
+    ```json
+    {"account": {"id": "<uuid>", "platform": "linkedin", "handle": "acme", "display_name": "Acme",
+    "status": "active", "status_reason": "", "token_expires_at": "2026-01-31T09:00:00Z", "sandbox":
+    false}}
+    ```
+
+    with, for `account.connected`, `reauthorized` (true when the account was connected already: a re-
+    authorization or a new connect of the same platform identity) and `connect_link_id` (the connect
+    link it came through, else null); for `account.expired`, `expired_at`; for `account.expiring`,
+    `expires_at`, when the token expires (`status` is still `active`: re-authorize the account before
+    then). `account.disconnected` carries the account as the disconnect left it.
+
     Args:
         body (SubscriptionCreateRequest):
 
@@ -183,6 +213,21 @@ async def asyncio_detailed(
     at each reopening), then one is tried; a success lets the rest go out. After a secret rotation the
     replaced secret signs beside the new one for 24 hours: `webhook-signature` lists both (`v1,<new>
     v1,<old>`) and `X-Service-Signature-Previous` carries the old secret's `sha256=`.
+
+    The `data` of a `post.*` event is the publish: `publish_id`, `status`, `approval_status` and its
+    `targets`. The `data` of an `account.*` event is the account, never a token:
+
+    ```json
+    {"account": {"id": "<uuid>", "platform": "linkedin", "handle": "acme", "display_name": "Acme",
+    "status": "active", "status_reason": "", "token_expires_at": "2026-01-31T09:00:00Z", "sandbox":
+    false}}
+    ```
+
+    with, for `account.connected`, `reauthorized` (true when the account was connected already: a re-
+    authorization or a new connect of the same platform identity) and `connect_link_id` (the connect
+    link it came through, else null); for `account.expired`, `expired_at`; for `account.expiring`,
+    `expires_at`, when the token expires (`status` is still `active`: re-authorize the account before
+    then). `account.disconnected` carries the account as the disconnect left it.
 
     Args:
         body (SubscriptionCreateRequest):
@@ -223,6 +268,21 @@ async def asyncio(
     at each reopening), then one is tried; a success lets the rest go out. After a secret rotation the
     replaced secret signs beside the new one for 24 hours: `webhook-signature` lists both (`v1,<new>
     v1,<old>`) and `X-Service-Signature-Previous` carries the old secret's `sha256=`.
+
+    The `data` of a `post.*` event is the publish: `publish_id`, `status`, `approval_status` and its
+    `targets`. The `data` of an `account.*` event is the account, never a token:
+
+    ```json
+    {"account": {"id": "<uuid>", "platform": "linkedin", "handle": "acme", "display_name": "Acme",
+    "status": "active", "status_reason": "", "token_expires_at": "2026-01-31T09:00:00Z", "sandbox":
+    false}}
+    ```
+
+    with, for `account.connected`, `reauthorized` (true when the account was connected already: a re-
+    authorization or a new connect of the same platform identity) and `connect_link_id` (the connect
+    link it came through, else null); for `account.expired`, `expired_at`; for `account.expiring`,
+    `expires_at`, when the token expires (`status` is still `active`: re-authorize the account before
+    then). `account.disconnected` carries the account as the disconnect left it.
 
     Args:
         body (SubscriptionCreateRequest):
