@@ -140,8 +140,7 @@ def start(request: HttpRequest, link: ConnectLink, token: str, platform: str) ->
         raise Http404("This link does not offer that platform.")
     if platform in connect_links.PASSWORD_PLATFORMS:
         return _connect_with_password(request, link, token, platform)
-    verifier = secrets.token_urlsafe(64)
-    challenge = base64.urlsafe_b64encode(hashlib.sha256(verifier.encode()).digest()).decode().rstrip("=")
+    verifier, challenge = pkce()
     nonce = secrets.token_urlsafe(16)
     sandbox = connect_links.uses_sandbox(platform)
     _keep_attempt(
@@ -170,6 +169,14 @@ def _keep_attempt(request: HttpRequest, nonce: str, attempt: dict[str, Any]) -> 
     for key in open_attempts[: max(0, len(open_attempts) - MAX_OPEN_ATTEMPTS + 1)]:
         del session[key]
     session[_ATTEMPT.format(nonce=nonce)] = attempt
+
+
+def pkce() -> tuple[str, str]:
+    """A PKCE verifier and its S256 challenge (RFC 7636), for every authorization started here
+    and on the dashboard."""
+    verifier = secrets.token_urlsafe(64)
+    challenge = base64.urlsafe_b64encode(hashlib.sha256(verifier.encode()).digest()).decode().rstrip("=")
+    return verifier, challenge
 
 
 def redirect_uri(platform: str) -> str:

@@ -16,8 +16,6 @@ member; owners and admins change them there (the API's `accounts:write`), throug
 
 from __future__ import annotations
 
-import base64
-import hashlib
 import secrets
 import time
 import uuid
@@ -118,17 +116,11 @@ def dashboard(request: HttpRequest) -> HttpResponse:
     return render(request, "accounts/dashboard.html", context)
 
 
-def _pkce() -> tuple[str, str]:
-    verifier = secrets.token_urlsafe(64)
-    challenge = base64.urlsafe_b64encode(hashlib.sha256(verifier.encode()).digest()).decode().rstrip("=")
-    return verifier, challenge
-
-
 def _start_oauth(request: HttpRequest, team: Team, platform: str, account: SocialAccount | None) -> HttpResponse:
     client = client_for(platform)
     sandbox = account.sandbox if account else _use_sandbox(request, platform)
     services.account_sandbox_check(sandbox=sandbox)
-    verifier, challenge = _pkce()
+    verifier, challenge = connect_pages.pkce()
     state = secrets.token_urlsafe(32)
     request.session[f"connect:{state}"] = {
         "platform": platform,
