@@ -7,6 +7,14 @@ import gc
 import sys
 from typing import Any
 
+# Seconds an idle keep-alive connection stays open (gunicorn's default is 2). A client that
+# sends its next request on a connection just as the server closes it gets no answer at all
+# (a reset, not a status), and a client pausing about as long as the server's idle timeout
+# meets that race now and then: one pausing 1-2 s between requests did. The server's idle
+# timeout has to outlast its clients' (a proxy's upstream keep-alive is commonly 60 s); the
+# gthread worker keeps idle connections in its poller, not in a thread, so they cost little.
+keepalive = 75
+
 
 def post_worker_init(worker: Any) -> None:
     """Once a worker has loaded the app, keep what it loaded out of garbage collection.

@@ -165,7 +165,10 @@ def assert_held(stack: LiveStack, run: LoadRun, *, expected_log: re.Pattern[str]
         for r in run.requests
         if (r["status"] >= 500 or r["status"] == 0) and not _fault_answer(run, r)
     ]
-    assert not unexpected, f"5xx or no answer: {dict(Counter(unexpected))} (logs in {stack.processes.logs})"
+    if unexpected:  # what the processes logged meanwhile tells a crash from a dropped connection
+        logged = "\n".join(stack.log_errors()[:20])
+        where = f"logs in {stack.processes.logs}"
+        raise AssertionError(f"5xx or no answer: {dict(Counter(unexpected))} ({where})\n{logged}")
     succeeded = {r["name"] for r in run.requests if 200 <= r["status"] < 300}
     assert not set(MUST_SUCCEED) - succeeded, f"never succeeded: {set(MUST_SUCCEED) - succeeded}"
     if run.window:

@@ -17,7 +17,7 @@ is still in use is waited out the same way.
 LONG_CONFIG names a JSON file: {"keys": {client: [key, ...]}, "accounts": {team: {platform:
 id}}, "sandbox_url", "record", "creates"}. When the run stops, every request is appended to
 "record" (one JSON line: time, method, name, status, 0 when no answer came, and the error type
-of a 5xx) and every create to "creates" (its content, final status, publish id and tries).
+of a 5xx or the exception of no answer) and every create to "creates" (its content, final status, publish id and tries).
 """
 
 from __future__ import annotations
@@ -61,6 +61,9 @@ def _record(request_type: str, name: str, response: Any = None, exception: Any =
     record = {"t": time.time(), "method": request_type, "name": name, "status": status}
     if status >= 500:
         record["error"] = _error_of(response).get("type", "")
+    elif status == 0:  # what the client saw instead of an answer (a create marks it success to try again)
+        error = exception or getattr(response, "error", None)
+        record["error"] = f"{type(error).__name__}: {error}"[:300]
     RECORDS.append(record)
 
 
