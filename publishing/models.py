@@ -138,6 +138,11 @@ TARGET_STATUS = {
 }
 
 
+class RemovedBy(models.TextChoices):
+    USER = "user"
+    PLATFORM = "platform"
+
+
 class Target(BaseModel):
     publish = models.ForeignKey(Publish, on_delete=models.CASCADE, related_name="targets")
     account = models.ForeignKey(SocialAccount, on_delete=models.PROTECT, related_name="targets")
@@ -156,6 +161,12 @@ class Target(BaseModel):
     # Reconciliation of processing and unknown targets: when to ask the platform next.
     next_check_at = models.DateTimeField(null=True, blank=True)
     checks = models.PositiveIntegerField(default=0)
+    # Its post taken down after publishing: by the user (unpublish) or by the platform (deleted
+    # by its owner there, removed by moderation: noticed by a read-back or a metrics sync).
+    # `removal_error` says, in plain words, why a removal asked for could not be done.
+    removed_at = models.DateTimeField(null=True, blank=True)
+    removed_by = models.CharField(max_length=10, choices=RemovedBy.choices, blank=True)
+    removal_error = models.TextField(blank=True)
     # `publishing.texts.text_key` of the text it sends (its own, else the publish's), kept by
     # `rekey` wherever either changes: duplicate checks look it up per account.
     text_key = models.CharField(max_length=64, blank=True, default="", editable=False)
@@ -352,14 +363,20 @@ class ThreadItemState(models.TextChoices):
     FAILED = "failed"
 
 
+class ThreadItemKind(models.TextChoices):
+    REPLY = "reply"  # a later post of the thread, answering the one before it
+    COMMENT = "comment"  # the first comment: a comment on the post, or a reply where replies are posts
+
+
 class ThreadItem(BaseModel):
     """One later post of a target's thread, published as a reply to the post before it (the
-    target's own post for the first item). Sent as a target is (`publishing.delivery`): a job
-    per send, an attempt row per send holding what was sent and answered, moves declared in
-    `publishing.transitions`."""
+    target's own post for the first item), or its first comment (position 0, on the target's
+    own post). Sent as a target is (`publishing.delivery`): a job per send, an attempt row per
+    send holding what was sent and answered, moves declared in `publishing.transitions`."""
 
     target = models.ForeignKey(Target, on_delete=models.CASCADE, related_name="thread_items")
-    position = models.PositiveSmallIntegerField(help_text="1 for the first reply, then 2, 3...")
+    kind = models.CharField(max_length=10, choices=ThreadItemKind.choices, default=ThreadItemKind.REPLY)
+    position = models.PositiveSmallIntegerField(help_text="0 for the first comment; 1 for the first reply, then 2...")
     content = models.TextField(blank=True)
     media_ids = models.JSONField(default=list, blank=True)
     state = models.CharField(max_length=10, choices=ThreadItemState.choices, default=ThreadItemState.PENDING)

@@ -1,4 +1,5 @@
-"""The control API of CONTRACT.md: queue outcomes, list posts, set metrics, reset; and beyond
+"""The control API of CONTRACT.md: queue outcomes, list posts and comments, remove a post as its
+owner would, set metrics, reset; and beyond
 it, revoke a token, slow every platform answer down, give a Pinterest account more boards and
 change what a TikTok creator is offered."""
 
@@ -34,6 +35,25 @@ def list_posts(ctx: Context, request: Request) -> Response:
     if platform is not None and platform not in PLATFORMS:
         return _bad(f"platform must be one of {', '.join(PLATFORMS)}")
     return json_response({"posts": [post.public() for post in ctx.state.posts_of(platform)]})
+
+
+def list_comments(ctx: Context, request: Request) -> Response:
+    platform = request.args.get("platform")
+    if platform is not None and platform not in PLATFORMS:
+        return _bad(f"platform must be one of {', '.join(PLATFORMS)}")
+    return json_response({"comments": [comment.public() for comment in ctx.state.comments_of(platform)]})
+
+
+def remove_post(ctx: Context, request: Request) -> Response:
+    """Take a post down as its owner would in the network's own app: every later read of it
+    answers as the network does for a deleted post."""
+    body = json_body(request)
+    if not isinstance(body, dict) or body.get("platform") not in PLATFORMS or not isinstance(body.get("id"), str):
+        return _bad(f"platform (one of {', '.join(PLATFORMS)}) and id (a string) are required")
+    post = ctx.state.remove_post(body["platform"], body["id"])
+    if post is None:
+        return json_response({"error": f"no {body['platform']} post has the id {body['id']}"}, status=404)
+    return json_response({"platform": post.platform, "id": post.id, "removed": True})
 
 
 def set_metrics(ctx: Context, request: Request) -> Response:
@@ -139,6 +159,8 @@ def _creator_problem(settings: dict[str, object]) -> str:
 RULES = [
     Rule("/_sandbox/outcomes", endpoint=queue_outcomes, methods=["POST"]),
     Rule("/_sandbox/posts", endpoint=list_posts, methods=["GET"]),
+    Rule("/_sandbox/posts/remove", endpoint=remove_post, methods=["POST"]),
+    Rule("/_sandbox/comments", endpoint=list_comments, methods=["GET"]),
     Rule("/_sandbox/metrics", endpoint=set_metrics, methods=["POST"]),
     Rule("/_sandbox/reset", endpoint=reset, methods=["POST"]),
     Rule("/_sandbox/tokens/revoke", endpoint=revoke_token, methods=["POST"]),

@@ -22,6 +22,8 @@ class SandboxPost:
     media_count: int
     created_at: str
     extra: dict[str, Any] = field(default_factory=dict)
+    # The id of the post this one replies to (X, Bluesky and Threads), else None.
+    reply_to: str | None = None
 
     def public(self) -> dict[str, Any]:
         return {
@@ -31,7 +33,36 @@ class SandboxPost:
             "text": self.text,
             "media_count": self.media_count,
             "created_at": self.created_at,
+            "reply_to": self.reply_to,
         }
+
+
+@dataclass
+class SandboxComment:
+    """A comment on a post, on the networks whose comments are not posts (Facebook, Instagram,
+    LinkedIn, YouTube)."""
+
+    id: str
+    platform: str
+    post_id: str
+    account: str
+    text: str
+    created_at: str
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def public(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "platform": self.platform,
+            "post_id": self.post_id,
+            "account": self.account,
+            "text": self.text,
+            "created_at": self.created_at,
+        }
+
+
+def _now() -> str:
+    return dt.datetime.now(dt.UTC).isoformat().replace("+00:00", "Z")
 
 
 class State:
@@ -43,6 +74,10 @@ class State:
     def reset(self) -> None:
         with self.lock:
             self.posts: list[SandboxPost] = []
+            self.comments: list[SandboxComment] = []
+            # Posts taken down (by their owner, through a network's delete call or the control
+            # API): gone from every read, kept here for the viewer and for tests.
+            self.removed: list[SandboxPost] = []
             self.outcomes: dict[str, deque[str]] = defaultdict(deque)
             self.metrics: dict[tuple[str, str], dict[str, int]] = {}
             self.revoked: set[str] = set()
@@ -90,15 +125,18 @@ class State:
                 return True
         return False
 
-    def add_post(self, platform: str, account: str, text: str, media_count: int, **extra: Any) -> SandboxPost:
+    def add_post(
+        self, platform: str, account: str, text: str, media_count: int, *, reply_to: str | None = None, **extra: Any
+    ) -> SandboxPost:
         post = SandboxPost(
             id=extra.pop("post_id", None) or self.next_id(),
             platform=platform,
             account=account,
             text=text,
             media_count=media_count,
-            created_at=dt.datetime.now(dt.UTC).isoformat().replace("+00:00", "Z"),
+            created_at=_now(),
             extra=extra,
+            reply_to=reply_to or None,
         )
         with self.lock:
             self.posts.append(post)
@@ -111,6 +149,51 @@ class State:
     def posts_of(self, platform: str | None = None) -> list[SandboxPost]:
         with self.lock:
             return [p for p in self.posts if platform is None or p.platform == platform]
+
+    def remove_post(self, platform: str, post_id: str) -> SandboxPost | None:
+        """Take a post down as its owner would: gone from every read, with its comments (a
+        reply is a post of its own and stays, as on the networks). None when there is none."""
+        with self.lock:
+            post = self.find_post(platform, post_id)
+            if post is None:
+                return None
+            self.posts.remove(post)
+            self.removed.append(post)
+            self.comments = [c for c in self.comments if not (c.platform == platform and c.post_id == post_id)]
+            return post
+
+    def add_comment(self, platform: str, post_id: str, account: str, text: str, **extra: Any) -> SandboxComment:
+        comment = SandboxComment(
+            id=extra.pop("comment_id", None) or self.next_id(),
+            platform=platform,
+            post_id=post_id,
+            account=account,
+            text=text,
+            created_at=_now(),
+            extra=extra,
+        )
+        with self.lock:
+            self.comments.append(comment)
+        return comment
+
+    def find_comment(self, platform: str, comment_id: str) -> SandboxComment | None:
+        with self.lock:
+            return next((c for c in self.comments if c.platform == platform and c.id == comment_id), None)
+
+    def comments_of(self, platform: str | None = None, post_id: str | None = None) -> list[SandboxComment]:
+        with self.lock:
+            return [
+                c
+                for c in self.comments
+                if (platform is None or c.platform == platform) and (post_id is None or c.post_id == post_id)
+            ]
+
+    def remove_comment(self, platform: str, comment_id: str) -> SandboxComment | None:
+        with self.lock:
+            comment = self.find_comment(platform, comment_id)
+            if comment is not None:
+                self.comments.remove(comment)
+            return comment
 
     def metrics_of(self, platform: str, post_id: str) -> dict[str, int]:
         with self.lock:

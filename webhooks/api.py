@@ -31,7 +31,9 @@ class SubscriptionCreateSerializer(serializers.Serializer[Any]):
         allow_empty=False,
         max_length=len(SUBSCRIBABLE_EVENTS),
         help_text="The events to receive. Publishing: `post.published` (to all or some platforms), `post.failed`, "
-        "`post.pending_approval`, `post.approved`, `post.rejected`. Accounts: `account.connected` (connected or "
+        "`post.pending_approval`, `post.approved`, `post.rejected`, `post.removed` (a published post taken down "
+        "by unpublish, or found gone from its platform), `post.at_risk` (a scheduled post's checks before its "
+        "time found a problem). Accounts: `account.connected` (connected or "
         "re-authorized), `account.disconnected`, `account.expired` (a platform refused the token and it could "
         "not be renewed: re-authorize it), `account.expiring` (a token that cannot be renewed expires within "
         "7 days; once per account per expiry).",

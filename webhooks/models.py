@@ -15,6 +15,10 @@ class EventType(models.TextChoices):
     POST_PENDING_APPROVAL = "post.pending_approval"
     POST_APPROVED = "post.approved"
     POST_REJECTED = "post.rejected"
+    # After publishing: a post taken down (by the user, or noticed gone from the platform), and
+    # a scheduled post whose checks found a problem before its time.
+    POST_REMOVED = "post.removed"
+    POST_AT_RISK = "post.at_risk"
     # A connected account's life (`webhooks.services.account_*`, told by `accounts.listeners`).
     ACCOUNT_CONNECTED = "account.connected"
     ACCOUNT_DISCONNECTED = "account.disconnected"

@@ -71,6 +71,8 @@ _MEANING = {
     "post.pending_approval": "a post needs approval before publishing",
     "post.approved": "an approver accepted a pending post",
     "post.rejected": "an approver rejected a pending post",
+    "post.removed": "a published post was taken down, or found gone from its platform",
+    "post.at_risk": "a scheduled post's checks found a problem before its time",
     "account.connected": "an account was connected or re-authorized",
     "account.disconnected": "an account was disconnected",
     "account.expired": "a platform refused an account's token: it must be re-authorized",

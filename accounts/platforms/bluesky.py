@@ -61,6 +61,7 @@ from accounts.platforms.base import (
     bare_connection,
     json_object,
 )
+from accounts.platforms.interface import REPLY
 
 XRPC = "https://bsky.social/xrpc/"
 PUBLIC_XRPC = "https://public.api.bsky.app/xrpc/"
@@ -152,6 +153,7 @@ class _Call:
 
 class Client(HttpClient[tuple[str, dict[str, Any]]]):
     platform = "bluesky"
+    first_comment = REPLY
     reset_headers = ("RateLimit-Reset",)
     rate_limited_code = ""  # XRPC names it (RateLimitExceeded)
     setting_types = {**FIT_SETTING, "first_comment": ("string",), "reply": ("object",), "embed": ("object",)}

@@ -67,6 +67,7 @@ from accounts.platforms.graph import (
     reaches_before,
     read_failure,
 )
+from accounts.platforms.interface import COMMENT
 
 VERSION = "v25.0"
 GRAPH = f"https://graph.facebook.com/{VERSION}"
@@ -196,6 +197,8 @@ def _reel_video_problems(video: Media) -> list[Problem]:
 
 class Client(GraphClient[dict[str, str]]):
     platform = "facebook"
+    first_comment = COMMENT
+    comment_max_length = 8000
     api = GRAPH
     codes = CODES
     authorize_endpoint = DIALOG

@@ -69,6 +69,7 @@ from accounts.platforms.graph import (
     reaches_before,
     read_failure,
 )
+from accounts.platforms.interface import COMMENT
 
 API_VERSION = "v25.0"
 GRAPH = f"https://graph.instagram.com/{API_VERSION}"
@@ -152,6 +153,8 @@ def _first_comment_problems(settings_: Mapping[str, Any]) -> list[Problem]:
 
 class Client(GraphClient[dict[str, str]]):
     platform = "instagram"
+    first_comment = COMMENT
+    comment_max_length = 2200
     api = GRAPH
     codes = CODES
     authorize_endpoint = AUTHORIZE_URL

@@ -23,11 +23,28 @@ from accounts.platforms.types import (
     Media,
     Metrics,
     Outcome,
+    OutcomeKind,
     Post,
     Problem,
+    ReplyTo,
     SettingType,
     setting_type_problems,
 )
+
+# How each network is named in messages a person reads.
+PLATFORM_NAMES = {
+    "x": "X",
+    "instagram": "Instagram",
+    "tiktok": "TikTok",
+    "youtube": "YouTube",
+    "facebook": "Facebook",
+    "linkedin": "LinkedIn",
+    "pinterest": "Pinterest",
+    "threads": "Threads",
+    "bluesky": "Bluesky",
+}
+# How a first comment reaches a network: a reply post by the same account, or a comment on it.
+REPLY, COMMENT = "reply", "comment"
 
 CONNECT_TIMEOUT_SECONDS = 5.0
 # Connections a client keeps open to one host, for reuse by its next calls (the threads of a
@@ -51,6 +68,20 @@ class PlatformClient(abc.ABC):
     # Threads' long-lived tokens, which come with no refresh token). The others renew only with
     # a stored refresh token: without one, the account must be re-authorized before it expires.
     renews_with_access_token: ClassVar[bool] = False
+    # How `platform_settings.first_comment` reaches the platform: REPLY (a reply post by the same
+    # account: X, Bluesky, Threads), COMMENT (a comment by the account on the post: Facebook,
+    # Instagram, LinkedIn, YouTube), or None where the platform has no call to comment (TikTok,
+    # Pinterest): validation refuses it there. Publishing sends it as a unit of its own once the
+    # post is published (`publishing.threads`): `publish()` of a Post with the first comment's
+    # text and `reply_to` naming the post. Where it is COMMENT, that call creates a comment: the
+    # outcome's post_id is the comment's id, and `check()` of its ref reads the comment back.
+    first_comment: ClassVar[str | None] = None
+    # The longest first comment, where comments have a limit of their own (COMMENT); a reply is
+    # held to the platform's text limit as any post.
+    comment_max_length: ClassVar[int | None] = None
+    # Why the platform's posts cannot be deleted through its API, in words for the person who
+    # asked (e.g. "TikTok has no delete call: delete it in the app"); "" where `delete()` works.
+    no_delete_reason: ClassVar[str] = ""
 
     def __init__(self) -> None:
         # One pooled session per client; every call passes explicit timeouts. It keeps as many
@@ -73,7 +104,37 @@ class PlatformClient(abc.ABC):
         """What keeps `post` from this platform: settings of a type other than declared or,
         when every setting has its type, what `validate()` finds. Checking types first lets
         every client rely on them (a list where a string belongs is a 400, never a crash)."""
-        return setting_type_problems(self.setting_types, post.settings) or self.validate(post)
+        typed = setting_type_problems({**self.setting_types, "first_comment": ("string",)}, post.settings)
+        if typed:
+            return typed
+        found = self.validate(post)
+        if "first_comment" in post.settings and post.reply_to is None:
+            found += self.first_comment_problems(post.settings["first_comment"])
+        return found
+
+    @property
+    def name(self) -> str:
+        """The network's name in messages a person reads."""
+        return PLATFORM_NAMES[self.platform]
+
+    def first_comment_problems(self, text: str) -> list[Problem]:
+        """What keeps `text` from being the post's first comment here: none on a platform that
+        cannot comment, empty text, and the limits of a reply (REPLY) or of a comment
+        (COMMENT)."""
+        field = "first_comment"
+        if self.first_comment is None:
+            message = f"{self.name} has no API call to comment on a post: leave first_comment out."
+            return [Problem(field, "FIRST_COMMENT_UNSUPPORTED", message)]
+        if not text.strip():
+            return [Problem(field, "INVALID_SETTING", "first_comment must not be empty: leave it out instead.")]
+        if self.first_comment == REPLY:
+            reply = Post(text=text, reply_to=ReplyTo(parent_id="0", root_id="0"))
+            return [Problem(field, p.code, p.message) for p in self.validate(reply) if p.field in ("text", "content")]
+        limit = self.comment_max_length
+        if limit is not None and self.text_length(text) > limit:
+            message = f"A {self.name} comment takes at most {limit} characters; this first comment has more."
+            return [Problem(field, "FIRST_COMMENT_TOO_LONG", message)]
+        return []
 
     @abc.abstractmethod
     def validate(self, post: Post) -> list[Problem]:
@@ -152,6 +213,21 @@ class PlatformClient(abc.ABC):
 
     @abc.abstractmethod
     def refresh(self, conn: Connection) -> Credentials: ...
+
+    def delete(self, conn: Connection, post_id: str, ref: Mapping[str, str]) -> Outcome:
+        """Delete a published post (or a reply, or a comment: `ref` is the one its attempt kept)
+        on the platform, once. PUBLISHED means the delete took effect or the platform says the
+        post is already gone; FAILED, that the platform refused (its code and words); UNKNOWN,
+        that no clear answer came (read back with `exists()`, never sent again blindly);
+        NOT_SENT, that nothing was done and it may be sent again. A platform without a delete
+        call keeps this default, which sends nothing and fails with `no_delete_reason`."""
+        return Outcome(OutcomeKind.FAILED, error_code="DELETE_UNSUPPORTED", error_message=self.no_delete_reason)
+
+    def exists(self, conn: Connection, post_id: str, ref: Mapping[str, str]) -> bool:
+        """Whether a published post (or reply, or comment) is still on the platform: False only
+        on the platform's own word that it is gone (not found, deleted, removed); an error that
+        says nothing about the post (a timeout, a 5xx, a 429) raises PlatformError."""
+        raise NotImplementedError(f"{self.platform} cannot read a post back yet")
 
     def revoke(self, conn: Connection) -> bool:
         """Revoke the account's token (or session) at the platform: True once the platform

@@ -66,6 +66,7 @@ from accounts.platforms.base import (
     token_credentials,
     unsettled,
 )
+from accounts.platforms.interface import COMMENT
 
 API = "https://api.linkedin.com/rest"
 USERINFO_URL = "https://api.linkedin.com/v2/userinfo"
@@ -167,6 +168,8 @@ def _audience_problems(values: Mapping[str, Any]) -> list[Problem]:
 
 class Client(HttpClient[Prepared]):
     platform = "linkedin"
+    first_comment = COMMENT
+    comment_max_length = 1250
     api = API
     authorize_endpoint = AUTHORIZE_URL
     scopes = SCOPES

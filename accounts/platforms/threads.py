@@ -70,6 +70,7 @@ from accounts.platforms.graph import (
     reaches_before,
     read_failure,
 )
+from accounts.platforms.interface import REPLY
 
 GRAPH = "https://graph.threads.net"
 API = f"{GRAPH}/v1.0"
@@ -174,6 +175,7 @@ def _aspect_problems(media: Sequence[Media]) -> list[Problem]:
 
 class Client(GraphClient[dict[str, str]]):
     platform = "threads"
+    first_comment = REPLY
     api = API
     codes = CODES
     authorize_endpoint = AUTHORIZE_URL

@@ -58,6 +58,7 @@ from accounts.platforms.base import (
     json_object,
     token_credentials,
 )
+from accounts.platforms.interface import REPLY
 
 API = "https://api.x.com/2"
 AUTHORIZE_URL = "https://x.com/i/oauth2/authorize"
@@ -158,6 +159,7 @@ def _setting_problems(values: Mapping[str, Any]) -> list[Problem]:
 
 class Client(HttpClient[tuple[dict[str, Any], list[str]]]):
     platform = "x"
+    first_comment = REPLY
     api = API
     reset_headers = ("x-rate-limit-reset",)
     authorize_endpoint = AUTHORIZE_URL

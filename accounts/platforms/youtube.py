@@ -68,6 +68,7 @@ from accounts.platforms.base import (
     retry_after_seconds,
     token_credentials,
 )
+from accounts.platforms.interface import COMMENT
 
 API = "https://www.googleapis.com/youtube/v3"
 UPLOAD_URL = "https://www.googleapis.com/upload/youtube/v3/videos"
@@ -229,6 +230,8 @@ def video_resource(post: Post) -> dict[str, Any]:
 
 class Client(HttpClient[str]):
     platform = "youtube"
+    first_comment = COMMENT
+    comment_max_length = 10000
     api = API
     rate_limited_code = ""  # Google's reason tells quota, rate and upload cap apart
     authorize_endpoint = AUTHORIZE_URL

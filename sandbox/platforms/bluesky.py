@@ -424,7 +424,10 @@ def _media_count(record: dict[str, Any]) -> int:
 
 def _store(ctx: Context, did: str, rkey: str, record: dict[str, Any]) -> dict[str, Any]:
     uri, cid = f"at://{did}/{POST}/{rkey}", _cid(json.dumps(record, sort_keys=True).encode())
-    ctx.state.add_post(PLATFORM, did, record["text"], _media_count(record), post_id=uri, record=record, cid=cid)
+    parent = ((record.get("reply") or {}).get("parent") or {}).get("uri")
+    ctx.state.add_post(
+        PLATFORM, did, record["text"], _media_count(record), reply_to=parent, post_id=uri, record=record, cid=cid
+    )
     commit = {"cid": _cid(f"{uri} {cid}".encode()), "rev": _tid()}
     return {"uri": uri, "cid": cid, "commit": commit, "validationStatus": "valid"}
 

@@ -296,7 +296,13 @@ def publish(ctx: Context, request: Request, account: str, user_id: str) -> Respo
 def _create_post(ctx: Context, account: str, creation_id: str, container: dict[str, Any]) -> Response:
     media_count = {"TEXT": 0, "CAROUSEL": len(container["children"])}.get(container["media_type"], 1)
     post = ctx.state.add_post(
-        "threads", account, container["text"], media_count, container_id=creation_id, params=container["params"]
+        "threads",
+        account,
+        container["text"],
+        media_count,
+        reply_to=container["params"].get("reply_to_id"),
+        container_id=creation_id,
+        params=container["params"],
     )
     container.update(status="PUBLISHED", post_id=post.id)
     if container["outcome"] == "timeout":

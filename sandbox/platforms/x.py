@@ -241,7 +241,8 @@ def create_tweet(ctx: Context, request: Request, account: str, **values: Any) ->
 def _create(ctx: Context, account: str, body: dict[str, Any]) -> Response:
     text = unicodedata.normalize("NFC", body.get("text", ""))
     media_count = len((body.get("media") or {}).get("media_ids", []))
-    post = ctx.state.add_post("x", account, text, media_count, request=body)
+    parent = (body.get("reply") or {}).get("in_reply_to_tweet_id")
+    post = ctx.state.add_post("x", account, text, media_count, reply_to=parent, request=body)
     return json_response({"data": {"id": post.id, "text": post.text, "edit_history_tweet_ids": [post.id]}}, status=201)
 
 

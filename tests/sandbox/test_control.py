@@ -49,7 +49,8 @@ def test_posts_are_listed_oldest_first_with_the_contract_fields(sandbox):
     only_x = sandbox.posts("x")
 
     assert [p["text"] for p in everything] == ["first", "second"]
-    assert set(everything[0]) == {"id", "platform", "account", "text", "media_count", "created_at"}
+    assert set(everything[0]) == {"id", "platform", "account", "text", "media_count", "created_at", "reply_to"}
+    assert everything[0]["reply_to"] is None
     assert [p["text"] for p in only_x] == ["first"]
     assert everything[1]["media_count"] == 2
 
@@ -207,3 +208,38 @@ def test_a_tiktok_creator_offered_fewer_levels_is_refused_the_others(sandbox):
 )
 def test_bad_creator_requests_are_refused(sandbox, body):
     assert _post(sandbox, "tiktok/creator", body).status_code == 400
+
+
+def test_comments_are_listed_with_the_contract_fields_and_filtered_by_platform(sandbox):
+    post = sandbox.state.add_post("facebook", "page-1", "a post", 0)
+    sandbox.state.add_comment("facebook", post.id, "page-1", "first!")
+    sandbox.state.add_comment("youtube", "vid-1", "chan-1", "hello")
+
+    everything = requests.get(f"{sandbox.url}/_sandbox/comments", timeout=5).json()["comments"]
+    facebook = requests.get(f"{sandbox.url}/_sandbox/comments?platform=facebook", timeout=5).json()["comments"]
+
+    assert [c["text"] for c in everything] == ["first!", "hello"]
+    assert set(everything[0]) == {"id", "platform", "post_id", "account", "text", "created_at"}
+    assert [(c["post_id"], c["account"], c["text"]) for c in facebook] == [(post.id, "page-1", "first!")]
+    assert requests.get(f"{sandbox.url}/_sandbox/comments?platform=myspace", timeout=5).status_code == 400
+
+
+def test_a_post_removed_as_its_owner_would_is_gone_with_its_comments_and_a_reply_stays(sandbox):
+    post = sandbox.state.add_post("x", "acct-1", "root", 0)
+    reply = sandbox.state.add_post("x", "acct-1", "reply", 0, reply_to=post.id)
+    sandbox.state.add_comment("x", post.id, "acct-1", "a comment")
+
+    response = _post(sandbox, "posts/remove", {"platform": "x", "id": post.id})
+
+    assert response.status_code == 200
+    assert response.json() == {"platform": "x", "id": post.id, "removed": True}
+    left = sandbox.posts("x")
+    assert [(p["id"], p["reply_to"]) for p in left] == [(reply.id, post.id)]
+    assert sandbox.state.find_post("x", post.id) is None
+    assert sandbox.state.comments_of("x") == []
+    assert _post(sandbox, "posts/remove", {"platform": "x", "id": post.id}).status_code == 404
+
+
+@pytest.mark.parametrize("body", [{"platform": "x"}, {"id": "1"}, {"platform": "myspace", "id": "1"}, []])
+def test_bad_remove_requests_are_refused(sandbox, body):
+    assert _post(sandbox, "posts/remove", body).status_code == 400

@@ -114,7 +114,7 @@ def test_the_api_refuses_a_subscription_to_the_test_event(api, owner):
     assert not Subscription.objects.exists()
 
 
-def test_the_documented_events_are_the_spec_five_and_the_account_events_never_the_test_event(api):
+def test_the_documented_events_are_the_spec_five_the_after_publishing_and_account_events_never_the_test_event(api):
     schema = api.get("/api/v1/openapi.json").json()
 
     assert schema["components"]["schemas"]["EventsEnum"]["enum"] == [
@@ -123,6 +123,8 @@ def test_the_documented_events_are_the_spec_five_and_the_account_events_never_th
         "post.pending_approval",
         "post.approved",
         "post.rejected",
+        "post.removed",
+        "post.at_risk",
         "account.connected",
         "account.disconnected",
         "account.expired",
