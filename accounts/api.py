@@ -155,6 +155,45 @@ class AccountCapabilitiesSerializer(serializers.Serializer[Any]):
     limits = serializers.SerializerMethodField()
     formats = serializers.SerializerMethodField()
     live = serializers.SerializerMethodField()
+    first_comment = serializers.SerializerMethodField()
+    unpublish = serializers.SerializerMethodField()
+
+    @extend_schema_field(
+        {
+            "type": "object",
+            "description": "Whether `platform_settings.first_comment` can be used here, and how it is posted.",
+            "properties": {
+                "supported": {"type": "boolean"},
+                "posted_as": {
+                    "type": "string",
+                    "nullable": True,
+                    "enum": ["reply", "comment", None],
+                    "description": "reply: a reply by the same account (X, Bluesky, Threads); comment: a comment "
+                    "by the account on the post; null where the platform has no call to comment.",
+                },
+                "max_length": {"type": "integer", "nullable": True, "description": "The longest comment."},
+            },
+        }
+    )
+    def get_first_comment(self, found: dict[str, Any]) -> dict[str, Any]:
+        return dict(found["first_comment"])
+
+    @extend_schema_field(
+        {
+            "type": "object",
+            "description": "Whether a published post can be deleted on the platform through its API.",
+            "properties": {
+                "supported": {"type": "boolean"},
+                "message": {
+                    "type": "string",
+                    "nullable": True,
+                    "description": "Why not, in plain words, where it cannot; null where it can.",
+                },
+            },
+        }
+    )
+    def get_unpublish(self, found: dict[str, Any]) -> dict[str, Any]:
+        return dict(found["unpublish"])
 
     @extend_schema_field(_SETTINGS_SCHEMA)
     def get_platform_settings_schema(self, found: dict[str, Any]) -> dict[str, Any]:

@@ -26,6 +26,7 @@ from django.core.cache import cache
 from accounts.models import AccountStatus, SocialAccount
 from accounts.platforms import formats
 from accounts.platforms.base import Outcome, OutcomeKind, PlatformError
+from accounts.platforms.interface import COMMENT, REPLY, PlatformClient
 from accounts.platforms.limits import limits_for
 from accounts.platforms.registry import client_for
 from accounts.platforms.settings_schema import live_schema
@@ -74,6 +75,19 @@ def account_capabilities(*, account: SocialAccount, refresh: bool = False) -> di
         "limits": limits_for(account.platform).capabilities(),
         "formats": formats.FORMATS[account.platform].capabilities(),
         "live": live,
+        "first_comment": _first_comment(client),
+        "unpublish": {"supported": not client.no_delete_reason, "message": client.no_delete_reason or None},
+    }
+
+
+def _first_comment(client: PlatformClient) -> dict[str, Any]:
+    """How a first comment goes out here: a reply is held to the platform's text limit, a
+    comment to the comment's own."""
+    limit = {None: None, REPLY: client.limits.text.max_length, COMMENT: client.comment_max_length}
+    return {
+        "supported": client.first_comment is not None,
+        "posted_as": client.first_comment,
+        "max_length": limit[client.first_comment],
     }
 
 

@@ -68,6 +68,7 @@ class AttemptInline(ReadOnlyInline):
 class ThreadItemInline(ReadOnlyInline):
     model = ThreadItem
     readonly_fields = fields = (
+        "kind",
         "position",
         "content",
         "state",
@@ -200,8 +201,8 @@ class ThreadItemAdmin(admin.ModelAdmin[ThreadItem]):
     """Read-only: an item moves only as `publishing.transitions` declares, its sends kept as
     delivery attempts."""
 
-    list_display = ["target", "position", "state", "attempts", "platform_post_id", "error_code", "published_at"]
-    list_filter = ["state"]
+    list_display = ["target", "kind", "position", "state", "attempts", "platform_post_id", "error_code", "published_at"]
+    list_filter = ["kind", "state"]
     search_fields = ["target__id", "platform_post_id"]
     readonly_fields = [f.name for f in ThreadItem._meta.fields]
 

@@ -41,6 +41,7 @@ from publishing.models import (
     Target,
     TargetState,
     ThreadItem,
+    ThreadItemKind,
     ThreadItemState,
 )
 from publishing.status import OUTCOME_EVENTS, derive_status, event_data, locked, settle
@@ -251,7 +252,9 @@ def _log_outcome(unit: Unit, to: str) -> None:
         said = f"{unit.error_code}: {unit.error_message}"
     else:
         said = "the platform has not confirmed it yet; it is read back"
-    if isinstance(unit, ThreadItem):
+    if isinstance(unit, ThreadItem) and unit.kind == ThreadItemKind.COMMENT:
+        logger.info("First comment of target %s: %s, %s", unit.target_id, to, said)
+    elif isinstance(unit, ThreadItem):
         logger.info("Reply %s of target %s: %s, %s", unit.position, unit.target_id, to, said)
     else:
         logger.info("Publish %s to %s: %s, %s", unit.publish_id, unit.platform, to, said)

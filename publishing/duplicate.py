@@ -11,7 +11,7 @@ from config.errors import InvalidRequest, NotFound
 from media.selectors import ready_media_by_ids
 from publishing import lifecycle
 from publishing.inputs import Caller, TargetInput, ThreadItemInput
-from publishing.models import Id, Publish, PublishMode, Target
+from publishing.models import Id, Publish, PublishMode, Target, ThreadItemKind
 from teams.models import Team
 
 
@@ -55,7 +55,8 @@ def _ready(team: Team, publish: Publish, targets: list[Target]) -> set[str]:
 
 
 def _copy(target: Target, ready: set[str]) -> TargetInput:
-    items = sorted(target.thread_items.all(), key=lambda item: item.position)
+    replies = [item for item in target.thread_items.all() if item.kind == ThreadItemKind.REPLY]
+    items = sorted(replies, key=lambda item: item.position)
     return TargetInput(
         account_id=str(target.account_id),
         content=target.content,

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from accounts.models import SocialAccount
 from config.errors import InvalidRequest
-from publishing.models import Publish, PublishStatus, Target, TargetState, ThreadItem
+from publishing.models import Publish, PublishStatus, Target, TargetState, ThreadItem, ThreadItemKind
 
 if TYPE_CHECKING:
     from publishing.inputs import TargetInput
@@ -76,7 +76,9 @@ def _thread_edited(target: Target, thread: Sequence[Any]) -> bool:
     """Give the failed target the thread of a retry's edit; whether it differs from the stored one."""
     from publishing.inputs import TargetInput, with_thread  # the lifecycle imports this module
 
-    stored = [(item.content, list(item.media_ids)) for item in ThreadItem.objects.filter(target=target)]
+    stored = [
+        (i.content, list(i.media_ids)) for i in ThreadItem.objects.filter(target=target, kind=ThreadItemKind.REPLY)
+    ]
     with_thread(target, TargetInput(account_id=str(target.account_id), thread=list(thread)))
     return stored != [(item.content, list(item.media_ids)) for item in target.thread or ()]
 

@@ -33,7 +33,17 @@ from django.utils import timezone
 from accounts.models import SocialAccount
 from config import db
 from config.errors import ApplicationError, InvalidRequest, Unprocessable
-from publishing import actions, approval, duplicate_content, handover, idempotency, outbox, queue, validation
+from publishing import (
+    actions,
+    approval,
+    duplicate_content,
+    handover,
+    idempotency,
+    outbox,
+    queue,
+    threads,
+    validation,
+)
 from publishing.edits import apply_retry_edits, patched_targets
 from publishing.inputs import Caller, TargetInput, with_thread
 from publishing.models import (
@@ -49,6 +59,7 @@ from publishing.models import (
     Target,
     TargetState,
     ThreadItem,
+    ThreadItemKind,
 )
 from publishing.selectors import as_written
 from publishing.status import derive_status, event_data, locked, settle
@@ -246,7 +257,9 @@ def _new_publish(
     if publish_mode == PublishMode.SCHEDULED:
         assert publish.scheduled_at is not None  # noqa: S101 - checked above, or the slot taken
         release = [ScheduledRelease(publish=publish, due_at=publish.scheduled_at)]
-    items = [item for row in rows for item in row.thread or ()]
+    for row in rows:
+        row.comment = threads.comment_item(row)
+    items = [item for row in rows for item in (*(row.thread or ()), *([row.comment] if row.comment else []))]
     db.insert([publish], rows, items, jobs, release)  # one statement
     if known is not None:
         known.add(publish, rows)
@@ -281,11 +294,13 @@ def _initial_state(publish_mode: str, *, released: bool) -> TargetState:
 
 
 def _save_thread(target: Target) -> None:
-    """Store the thread an edit gave the target in place of its stored one (only a target not
-    published has one to edit: its items were never sent)."""
+    """Store the thread an edit gave the target in place of its stored one, and the first
+    comment its settings ask for now (only a target not published has them to edit: its items
+    were never sent)."""
     if target.thread is not None:
-        ThreadItem.objects.filter(target=target).delete()
+        ThreadItem.objects.filter(target=target, kind=ThreadItemKind.REPLY).delete()
         ThreadItem.objects.bulk_create(target.thread)
+    threads.save_comment(target)
 
 
 _UPDATABLE = frozenset({"content", "media_ids", "targets", "scheduled_at"})
@@ -464,7 +479,9 @@ def publish_retry(*, team: Team, publish_id: Id, caller: Caller, edits: Sequence
 
 
 def _retried(team: Team, publish: Publish, caller: Caller, edits: Sequence[Mapping[str, Any]]) -> list[DeliveryJob]:
-    if publish.status not in actions.RETRYABLE_STATUSES:
+    targets = list(publish.targets.select_related("account"))
+    comments = threads.failed_comments(targets)
+    if publish.status not in actions.RETRYABLE_STATUSES and not comments:
         raise InvalidRequest(
             f"Only a failed or partial publish can be retried; this one is {publish.status}.", code="NOT_RETRYABLE"
         )
@@ -473,7 +490,6 @@ def _retried(team: Team, publish: Publish, caller: Caller, edits: Sequence[Mappi
             f"This publish is {publish.approval_status.replace('_', ' ')}: it cannot be retried.",
             code="NOT_RETRYABLE",
         )
-    targets = list(publish.targets.select_related("account"))
     failed = [t for t in targets if t.state == TargetState.FAILED]
     edited = apply_retry_edits(publish, targets, edits)
     for target in failed:
@@ -489,5 +505,7 @@ def _retried(team: Team, publish: Publish, caller: Caller, edits: Sequence[Mappi
         approval.ask_approval(publish)
     else:
         jobs = outbox.release(publish, failed, now=timezone.now())
+    if comments:
+        jobs += threads.comments_retried(targets, now=timezone.now())
     settle(publish)
     return jobs

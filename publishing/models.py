@@ -174,6 +174,8 @@ class Target(BaseModel):
     # Not a column: a new or edited target's thread items, checked and written with it
     # (None: the stored items, if any, stand).
     thread: list[ThreadItem] | None = None
+    # Not a column: a new target's first comment, written with it (`threads.comment_item`).
+    comment: ThreadItem | None = None
 
     class Meta:
         ordering = ["created_at", "id"]

@@ -41,6 +41,7 @@ ATTEMPT_FIELDS = (
 _ATTEMPT_TIMES = ("started_at", "finished_at")
 # The thread item fields a representation shows, read the same way.
 THREAD_ITEM_FIELDS = (
+    "kind",
     "position",
     "content",
     "media_ids",
@@ -157,7 +158,7 @@ def as_written(publish: Publish, targets: list[Target]) -> None:
     than by the cyclic garbage collector."""
     publish._prefetched_objects_cache = {"targets": targets}  # type: ignore[attr-defined]
     for target in targets:
-        items = target.thread or []
+        items = [*(target.thread or []), *([target.comment] if target.comment else [])]
         target._prefetched_objects_cache = {"attempts": [], "thread_items": items}  # type: ignore[attr-defined]
         target._state.fields_cache.pop("publish", None)
         for item in items:

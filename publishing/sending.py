@@ -43,7 +43,8 @@ logger = logging.getLogger(__name__)
 def _claim(job_id: str) -> tuple[DeliveryJob, bool] | None:
     """The job, claimed by compare-and-set, with its target, account and publish (and its
     thread item, for a reply), and whether a thread may follow its post (its target has thread
-    items; through the ORM, its platform takes threads: the answer then looks); None when it
+    items; through the ORM, its platform takes threads or it asks for a first comment: the
+    answer then looks); None when it
     is not pending and due (another message for it ran, or it waits out a pause)."""
     now = timezone.now()
     if statements.enabled():
@@ -55,7 +56,8 @@ def _claim(job_id: str) -> tuple[DeliveryJob, bool] | None:
     ):
         return None
     job = DeliveryJob.objects.select_related("target__account", "target__publish__team", "item").get(pk=job_id)
-    return job, job.target.platform in validation.THREAD_PLATFORMS
+    target = job.target
+    return job, target.platform in validation.THREAD_PLATFORMS or bool(target.platform_settings.get("first_comment"))
 
 
 def _post_and_uploads(target: Target) -> tuple[Post, Mapping[str, MediaUpload]]:

@@ -25,6 +25,7 @@ from publishing.models import (
     PublishStatus,
     Target,
     ThreadItem,
+    ThreadItemKind,
 )
 from publishing.selectors import ATTEMPT_FIELDS, media_sent
 
@@ -303,6 +304,63 @@ class ThreadItemSerializer(serializers.ModelSerializer[ThreadItem]):
         return {"code": item.error_code, "message": item.error_message} if item.error_code else None
 
 
+class _Replies(serializers.ListSerializer[ThreadItem]):
+    """A target's thread items that are replies, in order (its first comment is shown apart)."""
+
+    def to_representation(self, data: Any) -> list[Any]:
+        items = data.all() if hasattr(data, "all") else data
+        return super().to_representation([item for item in items if item.kind == ThreadItemKind.REPLY])
+
+
+class ReplySerializer(ThreadItemSerializer):
+    class Meta(ThreadItemSerializer.Meta):
+        list_serializer_class = _Replies
+
+
+class FirstCommentSerializer(serializers.ModelSerializer[ThreadItem]):
+    text = serializers.CharField(
+        source="content", help_text="The comment, as `platform_settings.first_comment` gave it."
+    )
+    status = serializers.CharField(
+        source="state",
+        help_text=(
+            "pending (waiting for the post), sending, unknown (may exist; read back, never re-sent blindly), "
+            "published, failed (the post stays published; `retry` sends the comment again)."
+        ),
+    )
+    platform_post_id = serializers.SerializerMethodField(
+        help_text="The platform's id of the comment (of the reply, on X, Bluesky and Threads) once posted."
+    )
+    platform_post_url = serializers.SerializerMethodField(help_text="Its URL, where the platform gives one.")
+    error = serializers.SerializerMethodField(help_text="Why it failed: the platform's or the delivery's error.")
+
+    class Meta:
+        model = ThreadItem
+        fields = ["text", "status", "platform_post_id", "platform_post_url", "error", "published_at"]
+
+    def to_representation(self, instance: Any) -> Any:
+        """Given the target's thread items, its first comment, or None when it has none."""
+        items = instance.all() if hasattr(instance, "all") else [instance]
+        comment = next((item for item in items if item.kind == ThreadItemKind.COMMENT), None)
+        return None if comment is None else super().to_representation(comment)
+
+    def get_platform_post_id(self, item: ThreadItem) -> str | None:
+        return item.platform_post_id or None
+
+    def get_platform_post_url(self, item: ThreadItem) -> str | None:
+        return item.platform_post_url or None
+
+    @extend_schema_field(
+        {
+            "type": "object",
+            "nullable": True,
+            "properties": {"code": {"type": "string"}, "message": {"type": "string"}},
+        }
+    )
+    def get_error(self, item: ThreadItem) -> dict[str, str] | None:
+        return {"code": item.error_code, "message": item.error_message} if item.error_code else None
+
+
 class TargetSerializer(serializers.ModelSerializer[Target]):
     account_id = serializers.UUIDField()
     status = serializers.ChoiceField(choices=TARGET_STATUSES, help_text="The spec's target status.")
@@ -317,11 +375,20 @@ class TargetSerializer(serializers.ModelSerializer[Target]):
     platform_post_url = serializers.SerializerMethodField(help_text="The live post's URL once published.")
     error = serializers.SerializerMethodField(help_text="Failure evidence: the platform's or the delivery's error.")
     attempts = AttemptSerializer(many=True, read_only=True)
-    thread = ThreadItemSerializer(
+    thread = ReplySerializer(
         source="thread_items",
         many=True,
         read_only=True,
         help_text="The target's later posts, in order ([] when it has none); each its own reply.",
+    )
+    first_comment = FirstCommentSerializer(
+        source="thread_items",
+        read_only=True,
+        allow_null=True,
+        help_text=(
+            "The first comment `platform_settings.first_comment` asked for, sent once the post is published "
+            "(a reply by the same account on X, Bluesky and Threads; a comment elsewhere); null when none."
+        ),
     )
     media_sent = serializers.SerializerMethodField(
         help_text=(
@@ -347,6 +414,7 @@ class TargetSerializer(serializers.ModelSerializer[Target]):
             "attempt_count",
             "attempts",
             "thread",
+            "first_comment",
             "media_sent",
             "published_at",
             "updated_at",

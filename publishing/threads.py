@@ -13,6 +13,12 @@ sent again) in `policy.REPLY`. What is the thread's own is here:
 - a reply's post: its own text and media, replying to its parent with the ids (and, on
   Bluesky, the cids) its platform needs, read from the attempts that published them
   (`reply_post`).
+- the first comment (`platform_settings.first_comment`) is an item of its own kind at position
+  0, written with the target (`comment_item`) and sent once the target's own post is
+  published, beside the first reply: a reply by the same account where replies are posts (X,
+  Bluesky, Threads), a comment on the post elsewhere (the client's `first_comment`). Nothing
+  waits for it: when it fails, the replies go on and the target stays published, marked
+  FIRST_COMMENT_FAILED with the comment's evidence; a retry sends it again (`comments_retried`).
 """
 
 from __future__ import annotations
@@ -24,26 +30,96 @@ from typing import Any
 from django.utils import timezone
 
 from accounts.platforms.base import Post, ReplyTo
+from accounts.platforms.registry import NoClient, client_for
 from publishing import outbox, validation
-from publishing.models import DeliveryAttempt, DeliveryJob, Target, ThreadItem, ThreadItemState
+from publishing.models import (
+    DeliveryAttempt,
+    DeliveryJob,
+    Target,
+    TargetState,
+    ThreadItem,
+    ThreadItemKind,
+    ThreadItemState,
+)
 from publishing.transitions import move_items
+
+FIRST_COMMENT_FAILED = "FIRST_COMMENT_FAILED"
 
 
 def follow(unit: Target | ThreadItem, *, now: dt.datetime) -> list[DeliveryJob]:
     """What follows a unit's new state in its thread, written in the caller's transaction:
     published, the job of the next reply (the first, after the target's own post); a failed
     reply fails the ones after it. The jobs written, to hand over once committed."""
+    if isinstance(unit, ThreadItem) and unit.kind == ThreadItemKind.COMMENT:
+        if unit.state == ThreadItemState.FAILED:
+            _comment_failed(unit, now=now)
+        return []
     if isinstance(unit, ThreadItem) and unit.state == ThreadItemState.FAILED:
         _break_after(unit, now=now)
         return []
     if unit.state != "published":
         return []
-    if isinstance(unit, Target):
-        target_id, position = unit.pk, 1
+    positions: tuple[int, ...]
+    if isinstance(unit, Target):  # its first comment (position 0) and its first reply
+        target_id, positions = unit.pk, (0, 1)
     else:
-        target_id, position = unit.target_id, unit.position + 1
-    following = ThreadItem.objects.filter(target_id=target_id, position=position, state=ThreadItemState.PENDING).first()
-    return [] if following is None else [queue(following, now=now)]
+        target_id, positions = unit.target_id, (unit.position + 1,)
+    following = ThreadItem.objects.filter(target_id=target_id, position__in=positions, state=ThreadItemState.PENDING)
+    return [queue(item, now=now) for item in following.order_by("position")]
+
+
+def comment_item(target: Target) -> ThreadItem | None:
+    """The unsaved first comment the target's settings ask for; None when they ask for none
+    or its platform cannot comment (validation refuses the setting there)."""
+    text = target.platform_settings.get("first_comment")
+    if not isinstance(text, str) or not text.strip():
+        return None
+    try:
+        if client_for(target.platform).first_comment is None:
+            return None
+    except NoClient:
+        return None
+    return ThreadItem(target=target, kind=ThreadItemKind.COMMENT, position=0, content=text)
+
+
+def save_comment(target: Target) -> None:
+    """Store the first comment of a target not yet published in place of its stored one: its
+    settings may have changed, and an unsent comment is only what they say."""
+    ThreadItem.objects.filter(target=target, kind=ThreadItemKind.COMMENT).delete()
+    if (item := comment_item(target)) is not None:
+        item.save()
+
+
+def _comment_failed(item: ThreadItem, *, now: dt.datetime) -> None:
+    """The target stays published; its error says the comment did not go, with the evidence."""
+    message = f"The post is published, but its first comment could not be posted: {item.error_message}"
+    Target.objects.filter(pk=item.target_id, state=TargetState.PUBLISHED).update(
+        error_code=FIRST_COMMENT_FAILED, error_message=message, updated_at=now
+    )
+
+
+def comments_retried(targets: list[Target], *, now: dt.datetime) -> list[DeliveryJob]:
+    """Send again the failed first comments of published targets (a retry): each is pending
+    once more, with a new attempt, and its target's FIRST_COMMENT_FAILED is cleared."""
+    published = [t.pk for t in targets if t.state == TargetState.PUBLISHED]
+    failed = list(
+        ThreadItem.objects.filter(target_id__in=published, kind=ThreadItemKind.COMMENT, state=ThreadItemState.FAILED)
+    )
+    if not failed:
+        return []
+    move_items(failed, ThreadItemState.PENDING, error_code="", error_message="", updated_at=now)
+    Target.objects.filter(pk__in=[i.target_id for i in failed], error_code=FIRST_COMMENT_FAILED).update(
+        error_code="", error_message="", updated_at=now
+    )
+    return [queue(item, now=now) for item in failed]
+
+
+def failed_comments(targets: list[Target]) -> bool:
+    """Whether a published target among `targets` has a first comment that failed."""
+    published = [t.pk for t in targets if t.state == TargetState.PUBLISHED]
+    return ThreadItem.objects.filter(
+        target_id__in=published, kind=ThreadItemKind.COMMENT, state=ThreadItemState.FAILED
+    ).exists()
 
 
 def queue(item: ThreadItem, *, now: dt.datetime) -> DeliveryJob:
@@ -67,7 +143,7 @@ def _break_after(item: ThreadItem, *, now: dt.datetime) -> None:
     """The items after a failed one are never sent: the post they would answer does not exist."""
     message = f"Item {item.position} of this thread failed, so the items after it were not sent."
     later = ThreadItem.objects.filter(
-        target_id=item.target_id, position__gt=item.position, state=ThreadItemState.PENDING
+        target_id=item.target_id, kind=ThreadItemKind.REPLY, position__gt=item.position, state=ThreadItemState.PENDING
     )
     move_items(later, ThreadItemState.FAILED, error_code="THREAD_BROKEN", error_message=message, updated_at=now)
 
@@ -84,7 +160,7 @@ def reply_post(target: Target, item: ThreadItem) -> Post:
 def _reply_to(target: Target, item: ThreadItem) -> ReplyTo:
     root = DeliveryAttempt.objects.filter(target=target, item=None, number=target.attempt_count)
     root_cid = _cid(root)
-    if item.position == 1:
+    if item.position <= 1:  # the first comment (0) and the first reply answer the post itself
         return ReplyTo(
             parent_id=target.platform_post_id, root_id=target.platform_post_id, root_cid=root_cid, parent_cid=root_cid
         )

@@ -64,7 +64,9 @@ ITEM_TRANSITIONS: dict[IS, frozenset[IS]] = {
     # policy, `policy.REPLY`), the only unit ever sent again
     IS.UNKNOWN: frozenset({IS.UNKNOWN, IS.PENDING, IS.PUBLISHED, IS.FAILED}),
     IS.PUBLISHED: frozenset(),
-    IS.FAILED: frozenset(),
+    # a failed first comment is sent again when the user retries the publish
+    # (`threads.comments_retried`); a failed reply stays failed
+    IS.FAILED: frozenset({IS.PENDING}),
 }
 
 JOB_INITIAL = frozenset({JobState.PENDING})

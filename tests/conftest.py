@@ -188,6 +188,12 @@ class Sandbox:
         params = {"platform": platform} if platform else {}
         return requests.get(f"{self.url}/_sandbox/posts", params=params, timeout=5).json()["posts"]
 
+    def comments(self, platform: str | None = None) -> list[dict[str, Any]]:
+        import requests
+
+        params = {"platform": platform} if platform else {}
+        return requests.get(f"{self.url}/_sandbox/comments", params=params, timeout=5).json()["comments"]
+
 
 @pytest.fixture
 def sandbox(settings: Any) -> Iterator[Sandbox]:

@@ -20,9 +20,11 @@ import copy
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from accounts.platforms import bluesky, facebook, instagram, linkedin, pinterest, threads, tiktok, youtube
+from accounts.platforms import facebook, linkedin, pinterest, threads, tiktok, youtube
 from accounts.platforms import tiktok_payloads as tiktok_modes
+from accounts.platforms.interface import COMMENT
 from accounts.platforms.limits import limits_for
+from accounts.platforms.registry import client_for
 
 DIALECT = "https://json-schema.org/draft/2020-12/schema"
 Schema = dict[str, Any]
@@ -73,9 +75,7 @@ PROPERTIES: dict[str, dict[str, Schema]] = {
         },
     },
     "facebook": {"postType": _choice("A feed post, or a reel (one video).", facebook.POST_TYPES, "post")},
-    "instagram": {
-        "first_comment": _string("Posted as the first comment right after the post.", maxLength=instagram.MAX_CAPTION)
-    },
+    "instagram": {},
     "threads": {
         "link_attachment": _string("A link preview for a text post.", **_URL),
         "topic_tag": _string(
@@ -83,7 +83,6 @@ PROPERTIES: dict[str, dict[str, Schema]] = {
         ),
     },
     "bluesky": {
-        "first_comment": _string("Posted as a reply to the post.", maxLength=bluesky.MAX_GRAPHEMES),
         "reply": {
             "type": "object",
             "description": "The post this one replies to: the thread's root and the direct parent.",
@@ -172,10 +171,26 @@ def settings_schema(platform: str) -> Schema:
         "$schema": DIALECT,
         "title": f"{platform} platform_settings",
         "type": "object",
-        "properties": copy.deepcopy({**PROPERTIES[platform], **SERVICE_PROPERTIES}),
+        "properties": copy.deepcopy({**PROPERTIES[platform], **_first_comment(platform), **SERVICE_PROPERTIES}),
         "required": list(REQUIRED.get(platform, ())),
         "additionalProperties": True,
     }
+
+
+def _first_comment(platform: str) -> dict[str, Schema]:
+    """`first_comment` where the platform can comment, bounded as the client checks it."""
+    client = client_for(platform)
+    if client.first_comment is None:
+        return {}
+    if client.first_comment == COMMENT:
+        text, limit = "Posted as a comment by the account on the post, once it is published.", client.comment_max_length
+    else:
+        text, limit = (
+            "Posted as a reply by the same account, once the post is published.",
+            client.limits.text.max_length,
+        )
+    bounds = {"minLength": 1, "pattern": "\\S"} | ({"maxLength": limit} if limit else {})
+    return {"first_comment": _string(text, **bounds)}
 
 
 # --- live options -------------------------------------------------------------------------------

@@ -53,6 +53,9 @@ def _flag(key: str, label: str, *, default: bool = False, hint: str = "") -> Set
     return Setting(key, label, "bool", hint=hint, default=default)
 
 
+# A first comment: a reply by the same account where replies are posts, else a comment.
+_REPLY_COMMENT = Setting("first_comment", "First comment", "textarea", hint="Your reply, once the post is out.")
+_COMMENT = Setting("first_comment", "First comment", "textarea", hint="Your comment, once the post is out.")
 # The choices come from the platform clients, which refuse any other value.
 SETTINGS: dict[str, tuple[Setting, ...]] = {
     "x": (
@@ -60,18 +63,21 @@ SETTINGS: dict[str, tuple[Setting, ...]] = {
         Setting("quote_tweet", "Quote post (id)", hint="X does not take media together with a quote."),
         _flag("sensitive", "Mark the media as sensitive"),
         _flag("for_super_followers_only", "For super followers only"),
+        _REPLY_COMMENT,
     ),
     "linkedin": (
         Setting("title", "Title"),
         Setting("visibility", "Visibility", "select", tuple(linkedin.VISIBILITY), hint="Default: PUBLIC."),
+        _COMMENT,
     ),
-    "facebook": (Setting("postType", "Post type", "select", facebook.POST_TYPES, hint="Default: post."),),
-    "instagram": (Setting("first_comment", "First comment", "textarea", hint="Posted right after the post."),),
+    "facebook": (Setting("postType", "Post type", "select", facebook.POST_TYPES, hint="Default: post."), _COMMENT),
+    "instagram": (_COMMENT,),
     "threads": (
         Setting("link_attachment", "Link attachment", "url"),
         Setting("topic_tag", "Topic tag"),
+        _REPLY_COMMENT,
     ),
-    "bluesky": (Setting("first_comment", "First comment", "textarea", hint="Posted as a reply to the post."),),
+    "bluesky": (_REPLY_COMMENT,),
     "pinterest": (
         Setting("boardId", "Board", "board", hint="Required: the board the pin goes to."),
         Setting("title", "Title"),
@@ -85,6 +91,7 @@ SETTINGS: dict[str, tuple[Setting, ...]] = {
         Setting("category_id", "Category id"),
         Setting("tags", "Tags", "tags", hint="Separate tags with commas."),
         _flag("madeForKids", "Made for kids"),
+        _COMMENT,
     ),
     "tiktok": (
         Setting("tiktok_post_mode", "Post mode", "select", tiktok_payloads.POST_MODES, hint="Default: DIRECT_POST."),

@@ -36,7 +36,16 @@ from config.errors import ApplicationError, InvalidRequest, NotFound
 from media.models import MediaUpload
 from media.selectors import media_pull_url, ready_media, ready_media_by_ids
 from publishing import actions, approval, handover, lifecycle
-from publishing.models import ApprovalStatus, Publish, PublishStatus, Target, TargetState, ThreadItemState
+from publishing.models import (
+    ApprovalStatus,
+    Publish,
+    PublishStatus,
+    Target,
+    TargetState,
+    ThreadItem,
+    ThreadItemKind,
+    ThreadItemState,
+)
 from publishing.selectors import publish_by_id, with_accounts
 from publishing.views import dashboard_caller
 from publishing.views.compose_form import in_words
@@ -77,6 +86,8 @@ class TargetRow:
     edit_media: set[str] = field(default_factory=set)
     content_problem: str = ""
     media_problem: str = ""
+    replies: list[ThreadItem] = field(default_factory=list)  # its thread's later posts
+    comment: ThreadItem | None = None  # its first comment, if it asked for one
 
 
 # --- reading -------------------------------------------------------------------------------------
@@ -136,6 +147,9 @@ def _row(
     own = [_thumb(uploads, i) for i in target.media_ids] if target.media_ids is not None else []
     settings = [(k, v if isinstance(v, str) else json.dumps(v)) for k, v in target.platform_settings.items()]
     row = TargetRow(target=target, media=own, settings=settings, problem=fields.get(f"target-{target.pk}", ""))
+    items = list(target.thread_items.all())
+    row.replies = [item for item in items if item.kind == ThreadItemKind.REPLY]
+    row.comment = next((item for item in items if item.kind == ThreadItemKind.COMMENT), None)
     if target.state == TargetState.FAILED:
         text, media = _sends(publish, target)
         row.edit_content = typed.get(f"content-{target.pk}", text) if typed else text

@@ -36,7 +36,7 @@ from accounts.models import SocialAccount
 from config.errors import ApplicationError, NotFound
 from config.serializers import validated
 from publishing import actions, approval, duplicate, lifecycle
-from publishing.models import ApprovalStatus, Publish, PublishStatus, Target
+from publishing.models import ApprovalStatus, Publish, PublishStatus, Target, ThreadItemKind
 from publishing.selectors import publish_by_id
 from publishing.serializers import UpdatePublishSerializer, update_changes
 from publishing.views import compose, dashboard_caller, edit_form
@@ -95,7 +95,7 @@ def _render(
 ) -> HttpResponse:
     # A member's change to a submitted publish in a team that requires approval is a new submission.
     again = publish.confirmed and approval.gated(membership.team, dashboard_caller(request, membership))
-    threads = {str(t.account_id): list(t.thread_items.all()) for t in targets}
+    threads = {str(t.account_id): [i for i in t.thread_items.all() if i.kind == ThreadItemKind.REPLY] for t in targets}
     return compose.render_form(
         request,
         membership,

@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from demo.seed import sandbox_account
+from tests.media import files
 
 
 @pytest.fixture(autouse=True)
@@ -35,3 +36,20 @@ class Accounts:
 @pytest.fixture
 def accounts(team: Any) -> Accounts:
     return Accounts(team)
+
+
+@pytest.fixture
+def upload(settings, tmp_path):
+    """`upload(team, kind=...)`: a confirmed upload of a real PNG, JPEG or MP4 file, made as the
+    API makes it (register, store the bytes, confirm); `confirmed=False` stops before the confirm."""
+    settings.MEDIA_ROOT = str(tmp_path / "media")
+
+    def make(team, *, kind="image", confirmed=True):
+        data, content_type, name = {
+            "image": (files.image(), "image/png", "photo.png"),
+            "jpeg": (files.image("JPEG"), "image/jpeg", "photo.jpg"),
+            "video": (files.video(), "video/mp4", "clip.mp4"),
+        }[kind]
+        return files.stored_upload(team, data, content_type, name, confirmed=confirmed)
+
+    return make

@@ -17,7 +17,6 @@ from publishing.models import Publish
 from publishing.release import release_due
 from teams import keys
 from tests.factories import PlanFactory
-from tests.media import files
 from webhooks.models import Event
 
 pytestmark = pytest.mark.django_db
@@ -51,23 +50,6 @@ def _future(**delta):
 
 def _events(team, event_type):
     return Event.objects.filter(team=team, type=event_type)
-
-
-@pytest.fixture
-def upload(settings, tmp_path):
-    """`upload(team, kind=...)`: a confirmed upload of a real PNG, JPEG or MP4 file, made as the
-    API makes it (register, store the bytes, confirm); `confirmed=False` stops before the confirm."""
-    settings.MEDIA_ROOT = str(tmp_path / "media")
-
-    def make(team, *, kind="image", confirmed=True):
-        data, content_type, name = {
-            "image": (files.image(), "image/png", "photo.png"),
-            "jpeg": (files.image("JPEG"), "image/jpeg", "photo.jpg"),
-            "video": (files.video(), "video/mp4", "clip.mp4"),
-        }[kind]
-        return files.stored_upload(team, data, content_type, name, confirmed=confirmed)
-
-    return make
 
 
 # --- immediate ----------------------------------------------------------------------------

@@ -59,11 +59,12 @@ def test_the_reply_table_as_declared():
         R.SENDING: {R.PENDING, R.UNKNOWN, R.PUBLISHED, R.FAILED},
         R.UNKNOWN: {R.UNKNOWN, R.PENDING, R.PUBLISHED, R.FAILED},
         R.PUBLISHED: set(),
-        R.FAILED: set(),
+        R.FAILED: {R.PENDING},
     } == ITEM_TRANSITIONS
     assert set(ITEM_INITIAL) == {R.PENDING}
-    # Sent again only from unknown (read back and proven absent) or after a not-sent answer.
-    assert ITEM_SOURCES[R.PENDING] == {R.SENDING, R.UNKNOWN}
+    # Sent again only from unknown (read back and proven absent), after a not-sent answer, or
+    # when the user retries a failed first comment (`threads.comments_retried`).
+    assert ITEM_SOURCES[R.PENDING] == {R.SENDING, R.UNKNOWN, R.FAILED}
     seen, frontier = set(ITEM_INITIAL), list(ITEM_INITIAL)
     while frontier:
         for to in ITEM_TRANSITIONS[frontier.pop()] - seen:
