@@ -72,7 +72,7 @@ def publishes_at_risk(*, team: Team) -> list[Publish]:
     """The team's scheduled publishes whose check found problems, soonest first. Only those
     within the window have a check, so few rows are read."""
     checked = Publish.objects.filter(team=team, status=PublishStatus.SCHEDULED, preflight__isnull=False)
-    return [p for p in checked.order_by("scheduled_at", "id").prefetch_related("targets") if at_risk_problems(p)]
+    return [p for p in checked.order_by("scheduled_at", "id") if at_risk_problems(p)]
 
 
 # --- checking --------------------------------------------------------------------------------
