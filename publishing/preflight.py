@@ -25,6 +25,7 @@ from typing import Any
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
+from django.utils.text import capfirst
 
 from accounts.capabilities import account_capabilities
 from accounts.models import AccountStatus, SocialAccount
@@ -118,7 +119,7 @@ def publish_problems(publish: Publish) -> list[Problem]:
     problems: list[Problem] = []
     for index, target in enumerate(targets):
         if (refusal := refusals.get(index)) is not None:
-            found = [(refusal.code, refusal.message.removeprefix(f"targets[{index}]: "))]
+            found = [(refusal.code, capfirst(refusal.message.removeprefix(f"targets[{index}]: ")))]
         else:
             found = _target_problems(publish, target, accounts[str(target.account_id)], missing)
         problems += [_problem(target, code, message) for code, message in found]
