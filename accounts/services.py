@@ -273,19 +273,25 @@ def account_refresh(*, account: SocialAccount) -> bool:
     return True
 
 
+def _renews_with_access_token(platform: str) -> bool:
+    try:
+        return client_for(platform).renews_with_access_token
+    except NoClient:
+        return False
+
+
 def _renewable() -> Q:
     """The accounts whose token `refresh()` can renew: those with a refresh token, and those of
     a platform that renews the access token with itself (Instagram, Threads: they have no
     refresh token). The others (LinkedIn without a refresh token, for one) must be
     re-authorized before their token expires."""
-    by_access_token = []
-    for platform in Platform.values:
-        try:
-            if client_for(platform).renews_with_access_token:
-                by_access_token.append(platform)
-        except NoClient:
-            continue
+    by_access_token = [platform for platform in Platform.values if _renews_with_access_token(platform)]
     return ~Q(refresh_token="") | Q(platform__in=by_access_token)
+
+
+def account_renewable(account: SocialAccount) -> bool:
+    """Whether `account_refresh` can renew the account's token: `_renewable`'s rule, for one row."""
+    return bool(account.refresh_token) or _renews_with_access_token(account.platform)
 
 
 def accounts_refresh_due(*, now: dt.datetime | None = None) -> int:

@@ -146,6 +146,9 @@ else:
 
 # --- Jobs -------------------------------------------------------------------------------
 SCHEDULER_TICK_SECONDS = env.float("SCHEDULER_TICK_SECONDS", default=5.0)
+# A scheduled publish is checked against its accounts as they are now (publishing.preflight)
+# this long before its time, so that a problem shows while there is time to fix it.
+PREFLIGHT_SECONDS = env.int("PREFLIGHT_SECONDS", default=600)
 # Sending one target (a 500 MB video upload included) must end within these limits; an
 # attempt still `sending` after DISPATCH_STALE_SECONDS had its worker die mid-call.
 DISPATCH_SOFT_TIME_LIMIT = env.int("DISPATCH_SOFT_TIME_LIMIT", default=900)
@@ -254,6 +257,7 @@ CELERY_BEAT_SCHEDULE = {
     "webhooks-sweep": {"task": "webhooks.sweep", "schedule": env.float("WEBHOOK_SWEEP_SECONDS", default=5.0)},
     "publishing-release-due": {"task": "publishing.release_due", "schedule": SCHEDULER_TICK_SECONDS},
     "publishing-relay": {"task": "publishing.relay", "schedule": 15.0},
+    "publishing-preflight": {"task": "publishing.preflight", "schedule": 60.0},
     "publishing-purge-idempotency-keys": {"task": "publishing.purge_idempotency_keys", "schedule": PURGE_SECONDS},
     "publishing-purge-done-jobs": {"task": "publishing.purge_done_jobs", "schedule": PURGE_SECONDS},
     "webhooks-purge-deliveries": {"task": "webhooks.purge_deliveries", "schedule": PURGE_SECONDS},

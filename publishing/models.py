@@ -96,6 +96,10 @@ class Publish(BaseModel):
     rejection_reason = models.TextField(blank=True)
     released_at = models.DateTimeField(null=True, blank=True, help_text="When sending first started.")
     completed_at = models.DateTimeField(null=True, blank=True, help_text="When every target last settled.")
+    # The last check before its time (`publishing.preflight`): {"checked_at", "scheduled_at" (the
+    # time it was checked for: a reschedule asks for a new check), "problems": [{"target_id",
+    # "account_id", "platform", "code", "message"}]}. Empty until a check ran.
+    preflight = models.JSONField(null=True, blank=True, editable=False)
 
     # Not a column: what the create that made it found repeating an account's recent text
     # (`publishing.duplicate_content`), answered as the create's warnings.

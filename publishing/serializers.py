@@ -15,7 +15,7 @@ from accounts.models import Platform
 from config.fields import CommaSeparatedChoiceField
 from config.parsers import depth_of
 from config.schema import ErrorObjectSerializer, data_envelope
-from publishing import approval, inputs
+from publishing import approval, inputs, preflight
 from publishing.duplicate_content import WARNING_CODES
 from publishing.models import (
     CREATE_MODES,
@@ -458,6 +458,24 @@ class TargetSerializer(serializers.ModelSerializer[Target]):
         return {"code": target.error_code, "message": target.error_message}
 
 
+class PreflightProblemSerializer(serializers.Serializer[Any]):
+    target_id = serializers.UUIDField()
+    account_id = serializers.UUIDField()
+    platform = serializers.ChoiceField(choices=Platform.choices)
+    code = serializers.CharField(
+        help_text="ACCOUNT_DISCONNECTED, ACCOUNT_EXPIRED, TOKEN_EXPIRES, TOKEN_REFRESH_REFUSED, TOKEN_REFUSED, "
+        "MEDIA_NOT_FOUND, or the code of a validation problem (as POST /publishes/validate names them)."
+    )
+    message = serializers.CharField()
+
+
+class PreflightSerializer(serializers.Serializer[Any]):
+    checked_at = serializers.DateTimeField()
+    scheduled_at = serializers.DateTimeField(help_text="The time it was checked for: the publish's scheduled_at.")
+    at_risk = serializers.BooleanField(help_text="True when the check found a problem.")
+    problems = PreflightProblemSerializer(many=True)
+
+
 class PublishSerializer(serializers.ModelSerializer[Publish]):
     team_id = serializers.UUIDField()
     media_ids = serializers.ListField(child=serializers.UUIDField())
@@ -465,6 +483,7 @@ class PublishSerializer(serializers.ModelSerializer[Publish]):
     created_by = serializers.SerializerMethodField()
     approved_by = serializers.SerializerMethodField()
     rejected_by = serializers.SerializerMethodField()
+    preflight = serializers.SerializerMethodField()
 
     class Meta:
         model = Publish
@@ -489,6 +508,7 @@ class PublishSerializer(serializers.ModelSerializer[Publish]):
             "updated_at",
             "released_at",
             "completed_at",
+            "preflight",
         ]
 
     def _user(self, user: Any) -> dict[str, Any] | None:
@@ -505,6 +525,19 @@ class PublishSerializer(serializers.ModelSerializer[Publish]):
     @extend_schema_field(UserRefSerializer(allow_null=True))
     def get_rejected_by(self, publish: Publish) -> dict[str, Any] | None:
         return self._user(publish.rejected_by)
+
+    @extend_schema_field(
+        PreflightSerializer(
+            allow_null=True,
+            help_text="A scheduled publish's check against its accounts as they are now, PREFLIGHT_SECONDS (600 by "
+            "default) before its time: each target's account still connected, its token valid at that time or "
+            "renewed, its media still in the library and its post still valid. A problem is told once by the "
+            "post.at_risk event. Null until checked for the current scheduled_at (a reschedule checks again).",
+        )
+    )
+    def get_preflight(self, publish: Publish) -> dict[str, Any] | None:
+        found = preflight.findings(publish)
+        return None if found is None else {**found, "at_risk": bool(found["problems"])}
 
 
 class ApproveSerializer(PublishSerializer):

@@ -16,6 +16,7 @@ from django.utils import timezone
 
 from config import lanes
 from publishing import readback, release, sending
+from publishing.preflight import preflight_due
 
 logger = logging.getLogger(__name__)
 
@@ -105,3 +106,11 @@ def purge_done_jobs() -> int:
     from publishing.outbox import jobs_purge
 
     return jobs_purge()
+
+
+@shared_task(name="publishing.preflight", soft_time_limit=240, time_limit=270)
+def preflight() -> int:
+    """Check the scheduled publishes due soon against their accounts (`publishing.preflight`)."""
+    # It renews tokens and reads platforms: overlapping runs would do it twice.
+    with lanes.alone("publishing.preflight", lease_seconds=270) as first:
+        return preflight_due() if first else 0

@@ -1,5 +1,6 @@
-"""The dashboard page of one publish: its content and media, each target's delivery (status,
-live link, error evidence, attempts) and the actions its state allows: retry the failed targets
+"""The dashboard page of one publish: its content and media, what its check before its time
+found wrong (`publishing.preflight`), each target's delivery (status, live link, error
+evidence, attempts) and the actions its state allows: retry the failed targets
 (each editable first), approve or reject, confirm or discard a draft.
 
 Each action is one POST calling one lifecycle transition, as the API's action of the same name
@@ -35,7 +36,7 @@ from config.datetime_input import local_text, utc_moment
 from config.errors import ApplicationError, InvalidRequest, NotFound
 from media.models import MediaUpload
 from media.selectors import media_pull_url, ready_media, ready_media_by_ids
-from publishing import actions, approval, handover, lifecycle
+from publishing import actions, approval, handover, lifecycle, preflight
 from publishing.models import (
     ApprovalStatus,
     Publish,
@@ -193,6 +194,7 @@ def _context(
         choices=[_thumb_of(upload) for upload in choices],
         refusal=refusal,
         posted=posted if refusal else None,
+        at_risk=preflight.at_risk_problems(publish),
     )
 
 

@@ -1,6 +1,7 @@
-"""The home page: where a signed-in user starts the day. For the team the page shows: what goes
-out in the next seven days, what failed (or partly) lately and can be retried, the accounts to
-re-authorize and this month's usage; and, across every team where the user approves, what waits
+"""The home page: where a signed-in user starts the day. For the team the page shows: the
+scheduled posts whose check before their time found a problem (`publishing.preflight`), to fix
+now; what goes out in the next seven days, what failed (or partly) lately and can be retried,
+the accounts to re-authorize and this month's usage; and, across every team where the user approves, what waits
 for their approval (a member sees their own submissions still waiting instead).
 
 Each section shows its count and at most `LIST_SIZE` items, then leads to the page with all of
@@ -20,6 +21,7 @@ from django.shortcuts import render
 from django.utils import timezone
 
 from accounts.selectors import accounts_to_reconnect
+from publishing import preflight
 from publishing.context_processors import waiting_for
 from publishing.selectors import approvals_waiting_for, own_submissions_waiting, retryable_since, upcoming_between
 from teams import selectors as team_selectors
@@ -59,7 +61,9 @@ def home(request: HttpRequest) -> HttpResponse:
     waiting = waiting_for(user)
     names = {t.pk: t.name for t in context["teams"]}
     usage = team_selectors.usage_for(team=team)
+    at_risk = preflight.publishes_at_risk(team=team)
     extra: dict[str, Any] = {
+        "at_risk": Section(count=len(at_risk), items=at_risk[:LIST_SIZE]),
         "upcoming": section(upcoming_between(team=team, start=now, end=now + UPCOMING)),
         "retry": section(retryable_since(team=team, since=now - RECENT_FAILURES)),
         "approver": bool(approves_in),

@@ -105,6 +105,8 @@ from .post_totals import PostTotals
 from .posting_schedule import PostingSchedule
 from .posting_schedule_input_request import PostingScheduleInputRequest
 from .posting_schedule_response import PostingScheduleResponse
+from .preflight import Preflight
+from .preflight_problem import PreflightProblem
 from .problem import Problem
 from .publish import Publish
 from .publish_created_response import PublishCreatedResponse
@@ -279,6 +281,8 @@ __all__ = (
     "PostingSchedule",
     "PostingScheduleInputRequest",
     "PostingScheduleResponse",
+    "Preflight",
+    "PreflightProblem",
     "Problem",
     "Publish",
     "PublishCreatedResponse",

@@ -15,6 +15,7 @@ from ..models.publish_status_enum import PublishStatusEnum
 from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
+    from ..models.preflight import Preflight
     from ..models.target import Target
     from ..models.user_ref import UserRef
 
@@ -45,6 +46,10 @@ class Approve:
         rejected_by (None | UserRef):
         created_at (datetime.datetime):
         updated_at (datetime.datetime):
+        preflight (None | Preflight): A scheduled publish's check against its accounts as they are now,
+            PREFLIGHT_SECONDS (600 by default) before its time: each target's account still connected, its token valid at
+            that time or renewed, its media still in the library and its post still valid. A problem is told once by the
+            post.at_risk event. Null until checked for the current scheduled_at (a reschedule checks again).
         already_approved (bool): True when the publish had been approved before.
         approval_status (ApprovalStatusEnum | BlankEnum | None | Unset):
         content (str | Unset):
@@ -68,6 +73,7 @@ class Approve:
     rejected_by: None | UserRef
     created_at: datetime.datetime
     updated_at: datetime.datetime
+    preflight: None | Preflight
     already_approved: bool
     approval_status: ApprovalStatusEnum | BlankEnum | None | Unset = UNSET
     content: str | Unset = UNSET
@@ -81,6 +87,7 @@ class Approve:
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
+        from ..models.preflight import Preflight
         from ..models.user_ref import UserRef
 
         id = str(self.id)
@@ -122,6 +129,12 @@ class Approve:
         created_at = self.created_at.isoformat()
 
         updated_at = self.updated_at.isoformat()
+
+        preflight: dict[str, Any] | None
+        if isinstance(self.preflight, Preflight):
+            preflight = self.preflight.to_dict()
+        else:
+            preflight = self.preflight
 
         already_approved = self.already_approved
 
@@ -196,6 +209,7 @@ class Approve:
                 "rejected_by": rejected_by,
                 "created_at": created_at,
                 "updated_at": updated_at,
+                "preflight": preflight,
                 "already_approved": already_approved,
             }
         )
@@ -222,6 +236,7 @@ class Approve:
 
     @classmethod
     def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
+        from ..models.preflight import Preflight
         from ..models.target import Target
         from ..models.user_ref import UserRef
 
@@ -296,6 +311,21 @@ class Approve:
         created_at = datetime.datetime.fromisoformat(d.pop("created_at"))
 
         updated_at = datetime.datetime.fromisoformat(d.pop("updated_at"))
+
+        def _parse_preflight(data: object) -> None | Preflight:
+            if data is None:
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                preflight_type_1 = Preflight.from_dict(data)
+
+                return preflight_type_1
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(None | Preflight, data)
+
+        preflight = _parse_preflight(d.pop("preflight"))
 
         already_approved = d.pop("already_approved")
 
@@ -429,6 +459,7 @@ class Approve:
             rejected_by=rejected_by,
             created_at=created_at,
             updated_at=updated_at,
+            preflight=preflight,
             already_approved=already_approved,
             approval_status=approval_status,
             content=content,

@@ -15,6 +15,7 @@ from ..models.publish_status_enum import PublishStatusEnum
 from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
+    from ..models.preflight import Preflight
     from ..models.target import Target
     from ..models.user_ref import UserRef
 
@@ -45,6 +46,10 @@ class Publish:
         rejected_by (None | UserRef):
         created_at (datetime.datetime):
         updated_at (datetime.datetime):
+        preflight (None | Preflight): A scheduled publish's check against its accounts as they are now,
+            PREFLIGHT_SECONDS (600 by default) before its time: each target's account still connected, its token valid at
+            that time or renewed, its media still in the library and its post still valid. A problem is told once by the
+            post.at_risk event. Null until checked for the current scheduled_at (a reschedule checks again).
         approval_status (ApprovalStatusEnum | BlankEnum | None | Unset):
         content (str | Unset):
         scheduled_at (datetime.datetime | None | Unset):
@@ -67,6 +72,7 @@ class Publish:
     rejected_by: None | UserRef
     created_at: datetime.datetime
     updated_at: datetime.datetime
+    preflight: None | Preflight
     approval_status: ApprovalStatusEnum | BlankEnum | None | Unset = UNSET
     content: str | Unset = UNSET
     scheduled_at: datetime.datetime | None | Unset = UNSET
@@ -79,6 +85,7 @@ class Publish:
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
+        from ..models.preflight import Preflight
         from ..models.user_ref import UserRef
 
         id = str(self.id)
@@ -120,6 +127,12 @@ class Publish:
         created_at = self.created_at.isoformat()
 
         updated_at = self.updated_at.isoformat()
+
+        preflight: dict[str, Any] | None
+        if isinstance(self.preflight, Preflight):
+            preflight = self.preflight.to_dict()
+        else:
+            preflight = self.preflight
 
         approval_status: None | str | Unset
         if isinstance(self.approval_status, Unset):
@@ -192,6 +205,7 @@ class Publish:
                 "rejected_by": rejected_by,
                 "created_at": created_at,
                 "updated_at": updated_at,
+                "preflight": preflight,
             }
         )
         if approval_status is not UNSET:
@@ -217,6 +231,7 @@ class Publish:
 
     @classmethod
     def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
+        from ..models.preflight import Preflight
         from ..models.target import Target
         from ..models.user_ref import UserRef
 
@@ -291,6 +306,21 @@ class Publish:
         created_at = datetime.datetime.fromisoformat(d.pop("created_at"))
 
         updated_at = datetime.datetime.fromisoformat(d.pop("updated_at"))
+
+        def _parse_preflight(data: object) -> None | Preflight:
+            if data is None:
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                preflight_type_1 = Preflight.from_dict(data)
+
+                return preflight_type_1
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(None | Preflight, data)
+
+        preflight = _parse_preflight(d.pop("preflight"))
 
         def _parse_approval_status(
             data: object,
@@ -422,6 +452,7 @@ class Publish:
             rejected_by=rejected_by,
             created_at=created_at,
             updated_at=updated_at,
+            preflight=preflight,
             approval_status=approval_status,
             content=content,
             scheduled_at=scheduled_at,
