@@ -18,10 +18,11 @@ class SubscriptionCreateRequest:
     Attributes:
         url (str): https URL that receives POSTed events.
         events (list[EventsEnum]): The events to receive. Publishing: `post.published` (to all or some platforms),
-            `post.failed`, `post.pending_approval`, `post.approved`, `post.rejected`. Accounts: `account.connected`
-            (connected or re-authorized), `account.disconnected`, `account.expired` (a platform refused the token and it
-            could not be renewed: re-authorize it), `account.expiring` (a token that cannot be renewed expires within 7
-            days; once per account per expiry).
+            `post.failed`, `post.pending_approval`, `post.approved`, `post.rejected`, `post.removed` (a published post taken
+            down by unpublish, or found gone from its platform), `post.at_risk` (a scheduled post's checks before its time
+            found a problem). Accounts: `account.connected` (connected or re-authorized), `account.disconnected`,
+            `account.expired` (a platform refused the token and it could not be renewed: re-authorize it),
+            `account.expiring` (a token that cannot be renewed expires within 7 days; once per account per expiry).
         secret (str | Unset): Optional: your own `whsec_<base64 of 24-64 bytes>` secret. Generated when omitted.
     """
 
