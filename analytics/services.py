@@ -7,6 +7,11 @@ publishing reconciler does), and asks each account's platform for its posts' num
 batches the platform's lookup takes. A failure is kept per target in `sync_error` and never
 touches the values last read, and one account's failure never stops the others.
 
+A published post the platform returned no numbers for, or whose read it refused as a bad
+request of its own (a post gone, a bad id), is read back with `client.exists()`; only the
+platform's word that it is gone marks the target removed (`publishing.removals`, which emits
+`post.removed` once). A removed target keeps its last values and is never read again.
+
 How often a target is read depends on its age (newer posts change faster):
 
 | age of the post  | read again after                       |
@@ -50,6 +55,7 @@ from accounts.services import platform_call
 from analytics.models import MetricsSample, PostMetrics
 from config import lanes
 from publishing.models import Publish, Target, TargetState
+from publishing.removals import target_check_removed
 
 logger = logging.getLogger(__name__)
 
@@ -69,6 +75,11 @@ CREATE_BATCH = 1000
 CALLS_PER_ACCOUNT_RUN = 25
 
 NOT_RETURNED = "The platform did not return this post (deleted, or no longer visible to the account)."
+REMOVED = "The platform no longer has this post: it was deleted or removed there."
+
+
+# The targets whose metrics are read: published, and not removed since.
+READABLE = {"target__state": TargetState.PUBLISHED, "target__removed_at__isnull": True}
 
 
 def batch_size(platform: str) -> int:
@@ -115,7 +126,7 @@ def metrics_sync_fan_out(*, now: dt.datetime | None = None) -> list[str]:
 
 
 def teams_due(now: dt.datetime) -> list[str]:
-    due = PostMetrics.objects.filter(next_sync_at__lte=now, target__state=TargetState.PUBLISHED)
+    due = PostMetrics.objects.filter(next_sync_at__lte=now, **READABLE)
     return [str(team_id) for team_id in due.values_list("target__publish__team_id", flat=True).distinct()]
 
 
@@ -162,9 +173,7 @@ def metrics_refresh(*, publish: Publish, now: dt.datetime | None = None) -> Refr
         return Refresh(started=False, again_at=dt.datetime.fromtimestamp(last + window, tz=dt.UTC))
     with transaction.atomic():
         _ensure_rows(now, publish=publish)
-        PostMetrics.objects.filter(target__publish=publish, target__state=TargetState.PUBLISHED).update(
-            next_sync_at=now
-        )
+        PostMetrics.objects.filter(target__publish=publish, **READABLE).update(next_sync_at=now)
         _enqueue_team_sync(str(publish.team_id))
     return Refresh(started=True, again_at=now + dt.timedelta(seconds=window))
 
@@ -180,7 +189,7 @@ def _ensure_rows(now: dt.datetime, **scope: Any) -> None:
     Target) that has none yet."""
     while True:
         missing = list(
-            Target.objects.filter(state=TargetState.PUBLISHED, metrics__isnull=True, **scope)
+            Target.objects.filter(state=TargetState.PUBLISHED, removed_at__isnull=True, metrics__isnull=True, **scope)
             .exclude(platform_post_id="")
             .values_list("pk", flat=True)[:CREATE_BATCH]
         )
@@ -197,7 +206,7 @@ def _claim(now: dt.datetime, calls: dict[str, int], *, team_id: str) -> list[Pos
     with transaction.atomic():
         due = list(
             PostMetrics.objects.select_for_update(skip_locked=True, of=("self",))
-            .filter(next_sync_at__lte=now, target__state=TargetState.PUBLISHED, target__publish__team_id=team_id)
+            .filter(next_sync_at__lte=now, target__publish__team_id=team_id, **READABLE)
             .exclude(target__account_id__in=[uuid.UUID(account) for account in spent])
             .order_by("next_sync_at", "id")
             .values_list("pk", "target__account_id", "target__platform")[:CLAIM_BATCH]
@@ -239,11 +248,15 @@ def _sync_account(rows: list[PostMetrics], now: dt.datetime) -> int:
             outcome = exc.outcome
             logger.warning("Metrics of account %s failed: %s", account.pk, outcome.error_code)
             if not _stops_account(outcome):
-                _record_failure(chunk, now, _error_text(outcome))
+                gone = _removed(chunk, now)
+                _record_failure([row for row in chunk if row not in gone], now, _error_text(outcome))
+                _record_removed(gone)
                 continue
             _record_failure(rows[index * size :], now, _error_text(outcome), not_before=outcome.retry_after)
             break
-        synced += _record(chunk, found, now)
+        gone = _removed([row for row in chunk if row.target.platform_post_id not in found], now)
+        synced += _record([row for row in chunk if row not in gone], found, now)
+        _record_removed(gone)
     return synced
 
 
@@ -251,6 +264,19 @@ def _read(account: SocialAccount, chunk: Sequence[PostMetrics]) -> dict[str, Met
     # One call per chunk: tokens a call renews are kept on `account`, which the next call reads.
     post_ids = [row.target.platform_post_id for row in chunk]
     return platform_call(account=account, call=lambda client, conn: client.metrics(conn, post_ids))
+
+
+def _removed(rows: Sequence[PostMetrics], now: dt.datetime) -> list[PostMetrics]:
+    """The rows whose post the platform says is gone, each target marked removed. Asked one at
+    a time, outside any transaction: each is a call to the platform."""
+    return [row for row in rows if target_check_removed(target=row.target, now=now)]
+
+
+def _record_removed(rows: Sequence[PostMetrics]) -> None:
+    """Keep the values last read; say the post is gone. The row is never due again."""
+    for row in rows:
+        row.sync_error = REMOVED
+        row.save(update_fields=["sync_error", "updated_at"])
 
 
 def _inactive_reason(account: SocialAccount) -> str:

@@ -308,6 +308,13 @@ def retryable_since(*, team: Team, since: dt.datetime) -> QuerySet[Publish]:
     return publishes_for(team=team).filter(settled).exclude(decided).order_by("-completed_at", "-id")
 
 
+def removed_since(*, team: Team, since: dt.datetime) -> QuerySet[Target]:
+    """The team's published targets taken down since `since` (by a person, or found gone from
+    their platform), latest first, each with its publish and account."""
+    query = Target.objects.filter(publish__team=team, removed_at__gte=since).select_related("publish", "account")
+    return query.order_by("-removed_at", "-id")
+
+
 def _memberships(user: User, *, approver: bool) -> QuerySet[Membership]:
     """The user's memberships where they approve (owner or admin), or where they do not."""
     approvers = Q(role__in=[Role.OWNER, Role.ADMIN])

@@ -23,6 +23,7 @@ from publishing.models import (
     DeliveryAttempt,
     Publish,
     PublishStatus,
+    RemovedBy,
     Target,
     ThreadItem,
     ThreadItemKind,
@@ -374,6 +375,20 @@ class TargetSerializer(serializers.ModelSerializer[Target]):
     platform_post_id = serializers.SerializerMethodField(help_text="The platform's content id once published.")
     platform_post_url = serializers.SerializerMethodField(help_text="The live post's URL once published.")
     error = serializers.SerializerMethodField(help_text="Failure evidence: the platform's or the delivery's error.")
+    removed_at = serializers.DateTimeField(
+        read_only=True,
+        allow_null=True,
+        help_text="When the published post was found gone from its platform or taken down; null while it is there.",
+    )
+    removed_by = serializers.SerializerMethodField(
+        help_text=(
+            "Who took the post down: `user` (removed through this service) or `platform` (deleted on the network "
+            "by its owner, or removed by moderation: noticed by a read-back or a metrics sync); null when not removed."
+        )
+    )
+    removal_error = serializers.SerializerMethodField(
+        help_text="Why a removal that was asked for could not be done, in plain words; null when there is none."
+    )
     attempts = AttemptSerializer(many=True, read_only=True)
     thread = ReplySerializer(
         source="thread_items",
@@ -411,6 +426,9 @@ class TargetSerializer(serializers.ModelSerializer[Target]):
             "platform_post_id",
             "platform_post_url",
             "error",
+            "removed_at",
+            "removed_by",
+            "removal_error",
             "attempt_count",
             "attempts",
             "thread",
@@ -425,6 +443,13 @@ class TargetSerializer(serializers.ModelSerializer[Target]):
 
     def get_platform_post_url(self, target: Target) -> str | None:
         return target.platform_post_url or None
+
+    @extend_schema_field({"type": "string", "enum": RemovedBy.values, "nullable": True})
+    def get_removed_by(self, target: Target) -> str | None:
+        return target.removed_by or None
+
+    def get_removal_error(self, target: Target) -> str | None:
+        return target.removal_error or None
 
     @extend_schema_field(
         {

@@ -54,6 +54,9 @@ def event_data(publish: Publish, *, targets: Sequence[Target] | None = None, **e
             "platform_post_url": t.platform_post_url or None,
             "error_code": t.error_code or None,
             "error_message": t.error_message or None,
+            "removed_at": t.removed_at.isoformat().replace("+00:00", "Z") if t.removed_at else None,
+            "removed_by": t.removed_by or None,
+            "removal_error": t.removal_error or None,
         }
         for t in (publish.targets.all() if targets is None else targets)
     ]

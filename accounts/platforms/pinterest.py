@@ -23,6 +23,9 @@ Why it looks the way it does:
   in our interface and an integer in Pinterest's, so it is sent rounded down. Pinterest's
   OAuth has no PKCE: the code challenge and verifier are not sent; the app authenticates at
   the token endpoint with HTTP Basic (client id and secret).
+- A pin is deleted with `DELETE /v5/pins/{id}` (204; a 404 says it is already gone) and read
+  back with `GET /v5/pins/{id}` (a 404 says it is gone). Pinterest has no comment call: no
+  first comment (`first_comment` stays None).
 - Metrics come from `GET /v5/pins/{id}/analytics` (the last 90 days, Pinterest's maximum):
   views = IMPRESSION, likes = TOTAL_REACTIONS, comments = TOTAL_COMMENTS, shares = SAVE (a
   save is Pinterest's re-share); the raw metrics stay in `extra`.
@@ -50,6 +53,7 @@ from accounts.platforms.base import (
     HttpClient,
     Media,
     Metrics,
+    NoAnswer,
     Outcome,
     OutcomeKind,
     PlatformError,
@@ -361,6 +365,25 @@ class Client(HttpClient[Prepared]):
         if not _is_digits(pin.get("id")) or str(pin.get("created_at") or "") < since[:19]:
             return False
         return all((pin.get(key) or "") == (wanted.get(key) or "") for key in ("description", "title", "link"))
+
+    # --- after publishing ------------------------------------------------------------------
+
+    def delete(self, conn: Connection, post_id: str, ref: Mapping[str, str]) -> Outcome:
+        try:
+            response = self.send(conn, "DELETE", f"/pins/{post_id}")
+        except NoAnswer as exc:
+            return exc.outcome
+        if response.status_code in (204, 404):  # a 404: the pin is already gone
+            return Outcome(OutcomeKind.PUBLISHED, post_id=post_id, http_status=response.status_code)
+        return self.refusal(response)
+
+    def exists(self, conn: Connection, post_id: str, ref: Mapping[str, str]) -> bool:
+        response = self.send(conn, "GET", f"/pins/{post_id}")
+        if response.status_code == 404:
+            return False
+        if response.status_code != 200:
+            raise PlatformError(self.refusal(response))
+        return True
 
     # --- metrics ---------------------------------------------------------------------------
 

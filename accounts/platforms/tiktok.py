@@ -35,6 +35,9 @@ Why it looks the way it does:
   RFC 7636 base64url; TikTok documents a hex challenge for desktop/mobile, web apps authenticate
   with the client secret). Refresh rotates the refresh token: always store the newest.
 - Metrics: `/v2/video/query/` (20 ids a call): views, likes, comments, shares; `share_url` in extra.
+- After publishing: the Content Posting API has no delete call and no comment call (no first
+  comment). `exists()` asks `/v2/video/query/` for the id: a post absent from the answer is gone.
+  A private post's stand-in id (its publish_id) is not a video id, so it cannot be read back.
 """
 
 from __future__ import annotations
@@ -227,6 +230,7 @@ class Client(HttpClient[Plan]):
     chunk_bytes = 10 * MB
     video_source = "FILE_UPLOAD"  # or "PULL_FROM_URL" (needs the pull domain verified at TikTok)
     status_polls = 1  # status checks inside publish() before answering PROCESSING
+    no_delete_reason = "TikTok has no delete call: delete it in the app."
 
     # --- validation ------------------------------------------------------------------------
 
@@ -405,6 +409,13 @@ class Client(HttpClient[Plan]):
         data = self.call(conn, "POST", f"/video/query/?{urlencode({'fields': METRIC_FIELDS})}", json=filters)
         videos = [v for v in data.get("videos") or [] if isinstance(v, dict)]
         return {str(v["id"]): self._metrics_of(v) for v in videos if "id" in v}
+
+    def exists(self, conn: Connection, post_id: str, ref: Mapping[str, str]) -> bool:
+        if post_id == ref.get("publish_id"):  # a private post: no video id to ask about
+            raise PlatformError(failed("NOT_READABLE", "a private TikTok post cannot be read back"))
+        filters = {"filters": {"video_ids": [post_id]}}
+        data = self.call(conn, "POST", f"/video/query/?{urlencode({'fields': 'id'})}", json=filters)
+        return any(isinstance(v, dict) and str(v.get("id")) == post_id for v in data.get("videos") or [])
 
     @staticmethod
     def _metrics_of(video: Mapping[str, Any]) -> Metrics:

@@ -1,7 +1,8 @@
 """The home page: where a signed-in user starts the day. For the team the page shows: the
 scheduled posts whose check before their time found a problem (`publishing.preflight`), to fix
 now; what goes out in the next seven days, what failed (or partly) lately and can be retried,
-the accounts to re-authorize and this month's usage; and, across every team where the user approves, what waits
+the posts taken down lately (found gone from their network, or removed), the accounts to
+re-authorize and this month's usage; and, across every team where the user approves, what waits
 for their approval (a member sees their own submissions still waiting instead).
 
 Each section shows its count and at most `LIST_SIZE` items, then leads to the page with all of
@@ -23,7 +24,13 @@ from django.utils import timezone
 from accounts.selectors import accounts_to_reconnect
 from publishing import preflight
 from publishing.context_processors import waiting_for
-from publishing.selectors import approvals_waiting_for, own_submissions_waiting, retryable_since, upcoming_between
+from publishing.selectors import (
+    approvals_waiting_for,
+    own_submissions_waiting,
+    removed_since,
+    retryable_since,
+    upcoming_between,
+)
 from teams import selectors as team_selectors
 from teams.dashboard import page_context, requested_membership, signed_in_user
 from teams.views.usage import meters_for
@@ -66,6 +73,7 @@ def home(request: HttpRequest) -> HttpResponse:
         "at_risk": Section(count=len(at_risk), items=at_risk[:LIST_SIZE]),
         "upcoming": section(upcoming_between(team=team, start=now, end=now + UPCOMING)),
         "retry": section(retryable_since(team=team, since=now - RECENT_FAILURES)),
+        "removed": section(removed_since(team=team, since=now - RECENT_FAILURES)),
         "approver": bool(approves_in),
         "approvals": section(approvals_waiting_for(user=user)) if approves_in else None,
         "approvals_waiting": waiting,

@@ -3,7 +3,8 @@
 It answers with Pinterest's own shapes (specs/pinterest/openapi.json, v5.23): `{code, message}`
 errors, `Pin` objects, paginated `{items, bookmark}` lists, the media registration + S3 POST
 upload + status protocol, pin analytics, and OAuth 2.0 with HTTP Basic client authentication and
-rotating ("continuous") refresh tokens. Images are really fetched from the `image_url`s the pin
+rotating ("continuous") refresh tokens; a pin is deleted with `DELETE /v5/pins/{id}` (204), after
+which every read of it is a 404. Images are really fetched from the `image_url`s the pin
 names (urllib, short timeout) and checked by their magic bytes and size; an uploaded video must
 be an ISO BMFF file.
 
@@ -325,6 +326,21 @@ def _own_pin(ctx: Context, account: str, pin_id: str) -> SandboxPost | None:
 def get_pin(ctx: Context, request: Request, account: str, pin_id: str) -> Response:
     post = _own_pin(ctx, account, pin_id)
     return json_response(_pin(post)) if post else error(404, 50, "Pin not found.")
+
+
+@route("DELETE", f"{API}/pins/<pin_id>")
+@_signed_in
+def delete_pin(ctx: Context, request: Request, account: str, pin_id: str) -> Response:
+    """Pinterest's `pins/delete`: 204 without a body; a pin of another account, or one already
+    deleted, is not found. It takes the next queued outcome, as a publish does."""
+    if _own_pin(ctx, account, pin_id) is None:
+        return error(404, 50, "Pin not found.")
+    return publish_outcome(ctx, PLATFORM, OUTCOME_REFUSALS, lambda _: _delete(ctx, pin_id))
+
+
+def _delete(ctx: Context, pin_id: str) -> Response:
+    ctx.state.remove_post(PLATFORM, pin_id)
+    return Response(status=204)
 
 
 @route("GET", f"{API}/boards/<board_id>/pins")

@@ -428,6 +428,89 @@ def test_metrics_come_from_the_pin_analytics(sandbox, client, origin):
     assert query["metric_types"][0].split(",")[:2] == ["IMPRESSION", "SAVE"]
 
 
+# --- deleting and reading back ---------------------------------------------------------------
+
+
+def _remove(sandbox, pin_id):
+    response = requests.post(
+        f"{sandbox.url}/_sandbox/posts/remove", json={"platform": "pinterest", "id": pin_id}, timeout=5
+    )
+    response.raise_for_status()
+
+
+def test_a_deleted_pin_is_gone_from_the_board_and_its_reads(sandbox, client, origin):
+    pin_id = client.publish(connection(), _post("to delete", [image(origin)])).post_id
+
+    outcome = client.delete(connection(), pin_id, {"post_id": pin_id})
+
+    assert (outcome.kind, outcome.http_status) == (OutcomeKind.PUBLISHED, 204)
+    assert sandbox.posts("pinterest") == []
+    assert client.exists(connection(), pin_id, {}) is False
+    assert [r["path"] for r in logged(sandbox.state, "DELETE", f"/pins/{pin_id}")] == [
+        f"/api.pinterest.com/v5/pins/{pin_id}"
+    ]
+
+
+def test_deleting_a_pin_already_gone_is_done(sandbox, client, origin):
+    pin_id = client.publish(connection(), _post("gone", [image(origin)])).post_id
+    _remove(sandbox, pin_id)
+
+    assert client.delete(connection(), pin_id, {}).kind is OutcomeKind.PUBLISHED
+
+
+def test_a_pin_exists_until_its_owner_removes_it(sandbox, client, origin):
+    pin_id = client.publish(connection(), _post("here", [image(origin)])).post_id
+
+    assert client.exists(connection(), pin_id, {}) is True
+    _remove(sandbox, pin_id)
+    assert client.exists(connection(), pin_id, {}) is False
+
+
+@pytest.mark.parametrize(
+    ("queued", "kind", "code"),
+    [
+        ("error", OutcomeKind.FAILED, "PINTEREST_29"),
+        ("rate_limited", OutcomeKind.NOT_SENT, "RATE_LIMITED"),
+        ("timeout", OutcomeKind.UNKNOWN, "NO_ANSWER"),
+    ],
+)
+def test_a_delete_refused_or_unanswered_says_so(sandbox, client, origin, queued, kind, code):
+    pin_id = client.publish(connection(), _post("stays?", [image(origin)])).post_id
+    sandbox.outcomes("pinterest", queued)
+
+    outcome = client.delete(connection(), pin_id, {})
+
+    assert (outcome.kind, outcome.error_code) == (kind, code)
+    # A refusal leaves the pin; a timeout did the work, only the answer was lost.
+    assert client.exists(connection(), pin_id, {}) is (queued != "timeout")
+
+
+def test_a_delete_that_never_reached_pinterest_may_be_sent_again(sandbox, client, settings):
+    settings.SANDBOX_URL = "http://127.0.0.1:9"  # nothing listens there
+
+    assert client.delete(connection(), "123", {}).kind is OutcomeKind.NOT_SENT
+    with pytest.raises(PlatformError):
+        client.exists(connection(), "123", {})
+
+
+def test_the_stand_in_deletes_only_the_accounts_own_pins(sandbox, client, origin):
+    pin_id = client.publish(connection(), _post("mine", [image(origin)])).post_id
+    url = f"{sandbox.url}/api.pinterest.com/v5/pins/{pin_id}"
+
+    other = requests.delete(url, headers={"Authorization": f"Bearer {tokens.issue('pinterest', '999')}"}, timeout=5)
+    anonymous = requests.delete(url, timeout=5)
+
+    assert (other.status_code, other.json()) == (404, {"code": 50, "message": "Pin not found."})
+    assert anonymous.status_code == 401
+    assert len(sandbox.posts("pinterest")) == 1
+
+
+def test_pinterest_has_no_first_comment(client, origin):
+    post = _post("pin", [image(origin)], first_comment="hello")
+
+    assert [p.code for p in client.problems(post)] == ["FIRST_COMMENT_UNSUPPORTED"]
+
+
 # --- OAuth 2.0 -------------------------------------------------------------------------------
 
 

@@ -377,6 +377,49 @@ def test_metrics_ask_for_at_most_twenty_ids_a_call(sandbox, client):
     assert [len(b["filters"]["video_ids"]) for b in bodies(sandbox, "/v2/video/query/")] == [20, 20, 5]
 
 
+# --- after publishing ------------------------------------------------------------------------
+
+
+def test_a_post_exists_until_its_owner_removes_it(sandbox, client, server):
+    outcome = client.publish(connection(), base.Post(text="here", media=[server.jpeg()]))
+
+    assert client.exists(connection(), outcome.post_id, outcome.ref) is True
+    removed = {"platform": "tiktok", "id": outcome.post_id}
+    requests.post(f"{sandbox.url}/_sandbox/posts/remove", json=removed, timeout=5).raise_for_status()
+    assert client.exists(connection(), outcome.post_id, outcome.ref) is False
+    [read] = bodies(sandbox, "/v2/video/query/")[-1:]
+    assert read == {"filters": {"video_ids": [outcome.post_id]}}
+
+
+def test_a_private_post_known_by_its_publish_id_cannot_be_read_back(sandbox, client):
+    with pytest.raises(base.PlatformError) as raised:
+        client.exists(connection(), "v_pub_file~v2-1.7", {"publish_id": "v_pub_file~v2-1.7"})
+
+    assert raised.value.outcome.error_code == "NOT_READABLE"
+    assert bodies(sandbox, "/v2/video/query/") == []
+
+
+def test_a_refused_read_back_raises_rather_than_saying_gone(sandbox, client):
+    with pytest.raises(base.PlatformError) as raised:
+        client.exists(connection("not-a-token"), "7300000000000000001", {})
+
+    assert raised.value.outcome.auth_failed
+
+
+def test_tiktok_has_no_delete_call_and_sends_nothing(sandbox, client):
+    outcome = client.delete(connection(), "7300000000000000001", {})
+
+    assert (outcome.kind, outcome.error_code) == (Kind.FAILED, "DELETE_UNSUPPORTED")
+    assert outcome.error_message == "TikTok has no delete call: delete it in the app."
+    assert list(sandbox.state.requests) == []
+
+
+def test_tiktok_has_no_first_comment(client, server):
+    post = base.Post(text="clip", media=[server.jpeg()], settings={"first_comment": "hi"})
+
+    assert [p.code for p in client.problems(post)] == ["FIRST_COMMENT_UNSUPPORTED"]
+
+
 def test_a_silent_upload_init_created_nothing_so_it_is_not_sent(sandbox, client, server, monkeypatch):
     real = client.session.request
 

@@ -100,6 +100,7 @@ def _drive(sandbox, server):
     assert client.check(conn, outcomes[3].ref).kind is OutcomeKind.PUBLISHED
     assert client.find_recent(conn, Post(text="video"), since).kind is OutcomeKind.PUBLISHED
     assert client.metrics(conn, [outcomes[0].post_id]).keys() == {outcomes[0].post_id}
+    assert client.exists(conn, outcomes[0].post_id, outcomes[0].ref) is True
     assert client.options(conn)["privacy_level_options"]  # the capabilities' creator_info read
     _oauth(client)
     return answers

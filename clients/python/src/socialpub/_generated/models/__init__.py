@@ -114,6 +114,7 @@ from .publish_mode_enum import PublishModeEnum
 from .publish_response import PublishResponse
 from .publish_status_enum import PublishStatusEnum
 from .reject_request import RejectRequest
+from .removed_by_enum import RemovedByEnum
 from .reschedule_request import RescheduleRequest
 from .retry_publish_request import RetryPublishRequest
 from .retry_target_request import RetryTargetRequest
@@ -290,6 +291,7 @@ __all__ = (
     "PublishResponse",
     "PublishStatusEnum",
     "RejectRequest",
+    "RemovedByEnum",
     "RescheduleRequest",
     "RetryPublishRequest",
     "RetryTargetRequest",

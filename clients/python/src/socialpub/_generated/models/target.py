@@ -8,6 +8,7 @@ from uuid import UUID
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
+from ..models.removed_by_enum import RemovedByEnum
 from ..models.target_status_enum import TargetStatusEnum
 from ..types import UNSET, Unset
 
@@ -39,6 +40,13 @@ class Target:
         platform_post_id (None | str): The platform's content id once published.
         platform_post_url (None | str): The live post's URL once published.
         error (None | TargetErrorType0): Failure evidence: the platform's or the delivery's error.
+        removed_at (datetime.datetime | None): When the published post was found gone from its platform or taken down;
+            null while it is there.
+        removed_by (None | RemovedByEnum): Who took the post down: `user` (removed through this service) or `platform`
+            (deleted on the network by its owner, or removed by moderation: noticed by a read-back or a metrics sync); null
+            when not removed.
+        removal_error (None | str): Why a removal that was asked for could not be done, in plain words; null when there
+            is none.
         attempts (list[Attempt]):
         thread (list[ThreadItem]): The target's later posts, in order ([] when it has none); each its own reply.
         media_sent (None | TargetMediaSentType0): The files the last attempt sent: each upload, or the rendition fitted
@@ -60,6 +68,9 @@ class Target:
     platform_post_id: None | str
     platform_post_url: None | str
     error: None | TargetErrorType0
+    removed_at: datetime.datetime | None
+    removed_by: None | RemovedByEnum
+    removal_error: None | str
     attempts: list[Attempt]
     thread: list[ThreadItem]
     media_sent: None | TargetMediaSentType0
@@ -96,6 +107,21 @@ class Target:
             error = self.error.to_dict()
         else:
             error = self.error
+
+        removed_at: None | str
+        if isinstance(self.removed_at, datetime.datetime):
+            removed_at = self.removed_at.isoformat()
+        else:
+            removed_at = self.removed_at
+
+        removed_by: None | str
+        if isinstance(self.removed_by, RemovedByEnum):
+            removed_by = self.removed_by.value
+        else:
+            removed_by = self.removed_by
+
+        removal_error: None | str
+        removal_error = self.removal_error
 
         attempts = []
         for attempts_item_data in self.attempts:
@@ -147,6 +173,9 @@ class Target:
                 "platform_post_id": platform_post_id,
                 "platform_post_url": platform_post_url,
                 "error": error,
+                "removed_at": removed_at,
+                "removed_by": removed_by,
+                "removal_error": removal_error,
                 "attempts": attempts,
                 "thread": thread,
                 "media_sent": media_sent,
@@ -212,6 +241,43 @@ class Target:
             return cast(None | TargetErrorType0, data)
 
         error = _parse_error(d.pop("error"))
+
+        def _parse_removed_at(data: object) -> datetime.datetime | None:
+            if data is None:
+                return data
+            try:
+                if not isinstance(data, str):
+                    raise TypeError()
+                removed_at_type_0 = datetime.datetime.fromisoformat(data)
+
+                return removed_at_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(datetime.datetime | None, data)
+
+        removed_at = _parse_removed_at(d.pop("removed_at"))
+
+        def _parse_removed_by(data: object) -> None | RemovedByEnum:
+            if data is None:
+                return data
+            try:
+                if not isinstance(data, str):
+                    raise TypeError()
+                removed_by_type_1 = RemovedByEnum(data)
+
+                return removed_by_type_1
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(None | RemovedByEnum, data)
+
+        removed_by = _parse_removed_by(d.pop("removed_by"))
+
+        def _parse_removal_error(data: object) -> None | str:
+            if data is None:
+                return data
+            return cast(None | str, data)
+
+        removal_error = _parse_removal_error(d.pop("removal_error"))
 
         attempts = []
         _attempts = d.pop("attempts")
@@ -285,6 +351,9 @@ class Target:
             platform_post_id=platform_post_id,
             platform_post_url=platform_post_url,
             error=error,
+            removed_at=removed_at,
+            removed_by=removed_by,
+            removal_error=removal_error,
             attempts=attempts,
             thread=thread,
             media_sent=media_sent,
