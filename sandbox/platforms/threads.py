@@ -99,7 +99,7 @@ def rate_limited() -> Response:
     return response
 
 
-def refused() -> Response:
+def not_allowed() -> Response:
     return graph.error(
         400, 10, "(#10) The user is not allowed to publish.", kind=KIND, error_user_title="Can't post",
         error_user_msg="This account can't publish posts right now.",
@@ -182,7 +182,7 @@ def create_container(ctx: Context, request: Request, account: str, user_id: str)
     carousel_item = params.get("is_carousel_item") == "true"
     outcome = "ok" if carousel_item else ctx.state.take_outcome("threads")
     if outcome == "error":
-        return refused()
+        return not_allowed()
     if outcome == "rate_limited":
         return rate_limited()
     return _build(ctx, account, params, outcome)
@@ -398,7 +398,7 @@ def delete_thread(ctx: Context, request: Request, account: str, media_id: str) -
         return graph.no_object(media_id, verb="delete", kind=KIND)
     if post.account != account:
         return graph.error(403, 10, "(#10) Application does not have permission for this action", kind=KIND)
-    refusals = {"error": refused, "rate_limited": rate_limited}
+    refusals = {"error": not_allowed, "rate_limited": rate_limited}
     return publish_outcome(ctx, "threads", refusals, lambda _: _delete(ctx, media_id))
 
 
