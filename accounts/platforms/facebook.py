@@ -34,7 +34,7 @@ Why it looks the way it does:
   what it is on (`parent_id`). Comments are read back with `GET /{comment-id}` and found among
   `GET /{parent}/comments` (newest first, by the Page). Posts, videos, reels and comments are
   all deleted with `DELETE /{id}` (`GraphClient.delete`). Meta's references name no comment
-  length; 8000 characters is the limit Facebook's composer applies and is commonly cited.
+  length; 8000 characters is the commonly cited limit, and the one applied here.
 - Metrics: `shares`, `reactions.summary(total_count)`, `comments.summary(total_count)` on the
   post, views from `/insights?metric=post_total_media_view_unique` (the replacement of the
   deprecated `post_impressions_unique`); videos and reels read `views`, `likes` and `comments`
