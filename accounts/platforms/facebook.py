@@ -98,6 +98,7 @@ CODES = GraphCodes(
     subcode_separator=".",
 )
 _URL = re.compile(r"https?://[^\s<>\"]+")
+Matches = Callable[[Mapping[str, Any]], bool]
 
 
 def _first_link(text: str) -> str:
@@ -392,34 +393,36 @@ class Client(GraphClient[dict[str, str]]):
         return _commented(comment_id, parent_id, _absolute(node.get("permalink_url")))
 
     def find_recent(self, conn: Connection, post: Post, since: dt.datetime) -> Outcome:
-        """The Page's posts (or videos, or reels; or, for a comment, the Page's comments on its
-        parent), newest first."""
+        """The Page's posts (or videos, or reels) newest first; a comment, among its parent's."""
         if post.reply_to is not None:
-            parent = post.reply_to.parent_id
-            params = {"fields": COMMENT_FIELDS, "order": "reverse_chronological", "limit": PAGE_LIMIT}
-            found = self._newest(conn, f"/{parent}/comments", params, lambda c: _by(c, _page(conn)), post, since)
-            return found if isinstance(found, Outcome) else _commented(str(found["id"]), parent)
+            return self._find_comment(conn, post, post.reply_to.parent_id, since)
         edge, text_field, kind = self._edge_of(post)
         params = {"fields": f"id,{text_field},created_time", "limit": PAGE_LIMIT}
-        found = self._newest(conn, f"/{_page(conn)}/{edge}", params, lambda _: True, post, since, text_field)
+        path = f"/{_page(conn)}/{edge}"
+        found = self._newest(conn, path, params, lambda item: _same(item, text_field, post.text, since), since)
         return found if isinstance(found, Outcome) else self._found(conn, str(found["id"]), kind)
 
+    def _find_comment(self, conn: Connection, post: Post, parent_id: str, since: dt.datetime) -> Outcome:
+        params = {"fields": COMMENT_FIELDS, "order": "reverse_chronological", "limit": PAGE_LIMIT}
+        page_id = _page(conn)
+        found = self._newest(
+            conn,
+            f"/{parent_id}/comments",
+            params,
+            lambda item: _by(item, page_id) and _same(item, "message", post.text, since),
+            since,
+        )
+        return found if isinstance(found, Outcome) else _commented(str(found["id"]), parent_id)
+
     def _newest(
-        self,
-        conn: Connection,
-        path: str,
-        params: Mapping[str, Any],
-        mine: Callable[[Mapping[str, Any]], bool],
-        post: Post,
-        since: dt.datetime,
-        text_field: str = "message",
+        self, conn: Connection, path: str, params: Mapping[str, Any], matches: Matches, since: dt.datetime
     ) -> Mapping[str, Any] | Outcome:
-        """The first item of the edge, page after page (`after`), that is `mine` with the post's
-        text; read until a page reaches back before `since`, there is no next page, or
-        MAX_RECENT_PAGES were read. Else FAILED NOT_FOUND, or what a failed read says."""
+        """The first item of the edge that `matches`, page after page (`after`) until a page
+        reaches back before `since`, there is no next page, or MAX_RECENT_PAGES were read. Else
+        FAILED NOT_FOUND, or what a failed read says."""
         try:
             for listed in self.edge_pages(conn, path, params):
-                found = next((i for i in listed if mine(i) and _same(i, text_field, post.text, since)), None)
+                found = next((item for item in listed if matches(item)), None)
                 if found is not None:
                     return found
                 if reaches_before(listed, "created_time", since):
