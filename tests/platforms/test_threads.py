@@ -627,3 +627,20 @@ def test_exists_raises_on_a_refusal_that_says_nothing_of_the_thread(sandbox, cli
         client.exists(conn, post.post_id, post.ref)
 
     assert raised.value.outcome.auth_failed
+
+
+@pytest.mark.parametrize(
+    ("outcome", "kind", "code"),
+    [
+        ("error", OutcomeKind.FAILED, "10"),
+        ("rate_limited", OutcomeKind.NOT_SENT, "4/2446079"),
+        ("timeout", OutcomeKind.UNKNOWN, "NO_ANSWER"),
+    ],
+)
+def test_a_refused_or_lost_first_reply_says_so(sandbox, client, outcome, kind, code):
+    post = client.publish(connection(), Post(text="main"))
+    sandbox.outcomes("threads", outcome)
+
+    reply = client.publish(connection(), _reply_to(post.post_id))
+
+    assert (reply.kind, reply.error_code) == (kind, code)
