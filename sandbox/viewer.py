@@ -28,8 +28,6 @@ PARENT_PATHS: dict[str, tuple[str, ...]] = {
     "bluesky": ("record", "reply", "parent", "uri"),
     "threads": ("params", "reply_to_id"),
 }
-# Platforms whose comments are objects of their own, not posts: the scratch store holding them.
-COMMENT_STORES = {"instagram": "comments"}
 
 
 def _at(document: Any, path: tuple[str, ...]) -> Any:
@@ -123,12 +121,8 @@ def replies_to(ctx: Context, post: SandboxPost) -> list[tuple[str, str, str]]:
         for reply in ctx.state.posts_of(post.platform)
         if path and _at(reply.extra, path) == post.id
     ]
-    if post.platform in COMMENT_STORES:
-        store = ctx.state.store(post.platform, COMMENT_STORES[post.platform])
-        with ctx.state.lock:
-            comments = list(store.values())
-        found += [(c["account"], c["message"], "") for c in comments if c.get("media_id") == post.id]
-    return found
+    comments = ctx.state.comments_of(post.platform, post.id)  # where comments are not posts
+    return found + [(comment.account, comment.text, comment.created_at) for comment in comments]
 
 
 _STYLE = """

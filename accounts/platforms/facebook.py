@@ -29,6 +29,12 @@ Why it looks the way it does:
   never-expiring Page token. The long-lived user token is kept as `refresh_token`; `refresh()`
   exchanges it again and re-reads the Page token (Meta does not rotate tokens). A disconnect
   deletes the login's permissions with that user token, which ends the Page token too.
+- A first comment (`publish()` of a Post with `reply_to`) is `POST /{post-or-video-id}/comments`
+  with `message`, made as the Page by its token; its ref names the comment (`comment_id`) and
+  what it is on (`parent_id`). Comments are read back with `GET /{comment-id}` and found among
+  `GET /{parent}/comments` (newest first, by the Page). Posts, videos, reels and comments are
+  all deleted with `DELETE /{id}` (`GraphClient.delete`). Meta's references name no comment
+  length; 8000 characters is the commonly cited limit, and the one applied here.
 - Metrics: `shares`, `reactions.summary(total_count)`, `comments.summary(total_count)` on the
   post, views from `/insights?metric=post_total_media_view_unique` (the replacement of the
   deprecated `post_impressions_unique`); videos and reels read `views`, `likes` and `comments`
@@ -40,7 +46,7 @@ from __future__ import annotations
 import datetime as dt
 import json
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -57,6 +63,7 @@ from accounts.platforms.base import (
     Post,
     Problem,
     bare_connection,
+    failed,
     json_object,
 )
 from accounts.platforms.graph import (
@@ -74,7 +81,7 @@ GRAPH = f"https://graph.facebook.com/{VERSION}"
 GRAPH_VIDEO = f"https://graph-video.facebook.com/{VERSION}"
 RUPLOAD = f"https://rupload.facebook.com/video-upload/{VERSION}"
 DIALOG = f"https://www.facebook.com/{VERSION}/dialog/oauth"
-SCOPES = "pages_show_list,pages_read_engagement,pages_manage_posts,publish_video,read_insights"
+SCOPES = "pages_show_list,pages_read_engagement,pages_manage_posts,pages_manage_engagement,publish_video,read_insights"
 POST_TYPES = ("post", "reels")
 REEL_MIN_SECONDS, REEL_MAX_SECONDS = 3, 90
 REEL_MIN_WIDTH, REEL_MIN_HEIGHT = 540, 960
@@ -82,6 +89,7 @@ PAGE_LIMIT = 25  # items per page of a find_recent() listing
 POST_FIELDS = "shares,reactions.summary(total_count).limit(0),comments.summary(total_count).limit(0)"
 VIDEO_FIELDS = "views,likes.summary(total_count).limit(0),comments.summary(total_count).limit(0)"
 VIEWS_METRIC = "post_total_media_view_unique"
+COMMENT_FIELDS = "id,message,from,created_time"
 VIDEO_STATE_FIELDS = "status,permalink_url,post_id,published"
 CODES = GraphCodes(
     auth=frozenset({102, 190}),
@@ -90,6 +98,7 @@ CODES = GraphCodes(
     subcode_separator=".",
 )
 _URL = re.compile(r"https?://[^\s<>\"]+")
+Matches = Callable[[Mapping[str, Any]], bool]
 
 
 def _first_link(text: str) -> str:
@@ -129,6 +138,11 @@ def _published(post_id: str, url: str = "", ref: Mapping[str, str] | None = None
     return Outcome(OutcomeKind.PUBLISHED, post_id=post_id, url=url, ref=dict(ref or {}))
 
 
+def _commented(comment_id: str, parent_id: str, url: str = "") -> Outcome:
+    ref = {"comment_id": comment_id, "parent_id": parent_id}
+    return Outcome(OutcomeKind.PUBLISHED, post_id=comment_id, url=url, ref=ref)
+
+
 def _video_url(page_id: str, video_id: str, kind: str) -> str:
     if kind == "reel":
         return f"https://www.facebook.com/reel/{video_id}"
@@ -151,6 +165,11 @@ def _total(node: Mapping[str, Any], edge: str) -> int:
 
 def _same(item: Mapping[str, Any], field: str, text: str, since: dt.datetime) -> bool:
     return str(item.get(field) or "").strip() == text.strip() and created_since(item.get("created_time"), since)
+
+
+def _by(item: Mapping[str, Any], page_id: str) -> bool:
+    author = item.get("from")
+    return isinstance(author, dict) and str(author.get("id") or "") == page_id
 
 
 def _post_type(post: Post) -> str:
@@ -235,6 +254,8 @@ class Client(GraphClient[dict[str, str]]):
         return {}
 
     def create(self, conn: Connection, post: Post, prepared: dict[str, str]) -> Outcome:
+        if post.reply_to is not None:
+            return self._comment(conn, post.reply_to.parent_id, post.text)
         if _is_reel(post):
             return self._finish_reel(conn, post, prepared)
         if post.media and post.media[0].is_video:
@@ -254,6 +275,12 @@ class Client(GraphClient[dict[str, str]]):
         if not post_id:
             return Outcome(OutcomeKind.FAILED, error_code="NO_ID", http_status=response.status_code)
         return _published(post_id, ref={"post_id": post_id})
+
+    def _comment(self, conn: Connection, parent_id: str, text: str) -> Outcome:
+        """The Page's comment on its post or video; Graph answers only the comment's id."""
+        created = self.call(conn, "POST", f"/{parent_id}/comments", data={"message": text})
+        comment_id = str(created.get("id") or "")
+        return _commented(comment_id, parent_id) if comment_id else failed("NO_ID", "The comment has no id.")
 
     def _publish_video(self, conn: Connection, post: Post) -> Outcome:
         form = {"file_url": post.media[0].pull_url(), "published": "true", **_described(post)}
@@ -343,6 +370,8 @@ class Client(GraphClient[dict[str, str]]):
     # --- settling --------------------------------------------------------------------------
 
     def check(self, conn: Connection, ref: Mapping[str, str]) -> Outcome:
+        if ref.get("comment_id"):
+            return self._read_comment(conn, ref["comment_id"], ref.get("parent_id", ""))
         if ref.get("video_id"):
             return self._follow_video(conn, ref, 1)
         if ref.get("post_id"):
@@ -356,23 +385,51 @@ class Client(GraphClient[dict[str, str]]):
             return read_failure(exc)
         return _published(post_id, _absolute(node.get("permalink_url")), {"post_id": post_id})
 
+    def _read_comment(self, conn: Connection, comment_id: str, parent_id: str) -> Outcome:
+        try:
+            node = self.node(conn, f"/{comment_id}", params={"fields": "id,permalink_url"})
+        except PlatformError as exc:
+            return read_failure(exc)
+        return _commented(comment_id, parent_id, _absolute(node.get("permalink_url")))
+
     def find_recent(self, conn: Connection, post: Post, since: dt.datetime) -> Outcome:
-        """The Page's posts (or videos, or reels), newest first, page after page (`after`) until
-        one has the post's text, a page reaches back before `since`, there is no next page, or
-        MAX_RECENT_PAGES were read."""
+        """The Page's posts (or videos, or reels) newest first; a comment, among its parent's."""
+        if post.reply_to is not None:
+            return self._find_comment(conn, post, post.reply_to.parent_id, since)
         edge, text_field, kind = self._edge_of(post)
         params = {"fields": f"id,{text_field},created_time", "limit": PAGE_LIMIT}
+        path = f"/{_page(conn)}/{edge}"
+        found = self._newest(conn, path, params, lambda item: _same(item, text_field, post.text, since), since)
+        return found if isinstance(found, Outcome) else self._found(conn, str(found["id"]), kind)
+
+    def _find_comment(self, conn: Connection, post: Post, parent_id: str, since: dt.datetime) -> Outcome:
+        params = {"fields": COMMENT_FIELDS, "order": "reverse_chronological", "limit": PAGE_LIMIT}
+        page_id = _page(conn)
+        found = self._newest(
+            conn,
+            f"/{parent_id}/comments",
+            params,
+            lambda item: _by(item, page_id) and _same(item, "message", post.text, since),
+            since,
+        )
+        return found if isinstance(found, Outcome) else _commented(str(found["id"]), parent_id)
+
+    def _newest(
+        self, conn: Connection, path: str, params: Mapping[str, Any], matches: Matches, since: dt.datetime
+    ) -> Mapping[str, Any] | Outcome:
+        """The first item of the edge that `matches`, page after page (`after`) until a page
+        reaches back before `since`, there is no next page, or MAX_RECENT_PAGES were read. Else
+        FAILED NOT_FOUND, or what a failed read says."""
         try:
-            for listed in self.edge_pages(conn, f"/{_page(conn)}/{edge}", params):
-                found = next((item for item in listed if _same(item, text_field, post.text, since)), None)
+            for listed in self.edge_pages(conn, path, params):
+                found = next((item for item in listed if matches(item)), None)
                 if found is not None:
-                    return self._found(conn, str(found["id"]), kind)
+                    return found
                 if reaches_before(listed, "created_time", since):
                     break
         except PlatformError as exc:
             return read_failure(exc)
-        message = f"No recent {edge} item with this text."
-        return Outcome(OutcomeKind.FAILED, error_code="NOT_FOUND", error_message=message)
+        return failed("NOT_FOUND", f"No recent item of {path} with this text.")
 
     @staticmethod
     def _edge_of(post: Post) -> tuple[str, str, str]:

@@ -12,7 +12,9 @@ What the three hosts (graph.facebook.com, graph.instagram.com, graph.threads.net
   from Retry-After. What each code means differs by product, so every client names its own
   in `GraphCodes`.
 - A node that does not exist is a 404 or code 100 with subcode 33 (`GraphClient.node` raises
-  `Missing`). Containers, videos and reels process after the call and are polled
+  `Missing`). Every node, a post, a video, a reply or a comment, is deleted with
+  `DELETE /{id}` answering `{"success": true}` (`GraphClient.delete`), and one that is gone is
+  already deleted. Containers, videos and reels process after the call and are polled
   (`GraphClient.poll`). Timestamps look like 2017-08-31T18:10:00+0000; insights are read one
   post at a time and carry `values[0].value` or `total_value.value`.
 - An edge pages by cursor: `paging.cursors.after` goes back as `after`; Graph says to stop
@@ -43,6 +45,7 @@ from accounts.platforms.base import (
     Outcome,
     OutcomeKind,
     PlatformError,
+    failed,
     json_object,
 )
 
@@ -191,6 +194,27 @@ class GraphClient(HttpClient[Prepared]):
         if not self.succeeded(response):
             raise PlatformError(self.refusal(response))
         return self.body(response)
+
+    def delete(self, conn: Connection, post_id: str, ref: Mapping[str, str]) -> Outcome:
+        """`DELETE /{id}`; a node Graph says does not exist is deleted already."""
+        try:
+            response = self.send(conn, "DELETE", f"/{post_id}")
+        except PlatformError as exc:
+            return exc.outcome
+        if is_missing(response):
+            return Outcome(OutcomeKind.PUBLISHED, post_id=post_id)
+        if not self.succeeded(response):
+            return self.refusal(response)
+        if self.body(response).get("success") is not True:
+            return failed("NOT_DELETED", "Graph did not confirm the delete.", response.status_code)
+        return Outcome(OutcomeKind.PUBLISHED, post_id=post_id)
+
+    def exists(self, conn: Connection, post_id: str, ref: Mapping[str, str]) -> bool:
+        try:
+            self.node(conn, f"/{post_id}", params={"fields": "id"})
+        except Missing:
+            return False
+        return True
 
     def edge_pages(
         self, conn: Connection, path: str, params: Mapping[str, Any], *, needs_next: bool = True

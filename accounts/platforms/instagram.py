@@ -18,11 +18,15 @@ Why it looks the way it does:
   is published at most once, so `check()` may call media_publish again on a FINISHED container;
   a PUBLISHED container gives no media id, so the media is found among the account's recent
   media (timestamp after `since`, same caption), read page after page by cursor (`after`).
-- `ref` is strings only: ig_user_id, since, caption, first_comment, container_id or children,
-  and media_id once published. `check()` posts the first comment when IT publishes or settles
-  the post (publish() never reached it then).
-- first_comment goes through `/{media-id}/comments` after publishing; if it fails the post is
-  still PUBLISHED with error_code FIRST_COMMENT_FAILED.
+- `ref` is strings only: ig_user_id, since, caption, container_id or children, and media_id
+  once published.
+- A first comment is `publish()` of a Post with `reply_to`: `POST /{media-id}/comments` with
+  `message` (no container). Its ref is `comment_id` and `parent_id`; `check()` reads it with
+  `GET /{comment-id}`, `find_recent()` looks among `GET /{media-id}/comments` for the account's.
+  Meta documents no comment limits of their own; a caption's are applied (2200 characters,
+  30 hashtags, 20 @-mentions).
+- The API cannot delete media (`no_delete_reason`); a comment is deleted with
+  `DELETE /{ig-comment-id}` (`GraphClient.delete`). `exists()` reads the media or comment node.
 - Errors are read as `graph.py` reads every Graph answer, with Instagram's codes (`CODES`):
   error_code is "<code>" or "<code>/<subcode>". 190 and 102 are a dead token (auth_failed;
   Instagram has no refresh token to fall back on); the throttling codes 4/17/32/613/80002 and
@@ -87,6 +91,7 @@ MAX_CAPTION, MAX_HASHTAGS, MAX_MENTIONS = 2200, 30, 20
 MAX_ALT_TEXT = 1000  # an image container's alt_text
 MIN_ASPECT, MAX_ASPECT = 4 / 5, 1.91
 RECENT_MEDIA_FIELDS = "id,caption,permalink,timestamp"
+COMMENT_FIELDS = "id,text,from,timestamp"
 PAGE_LIMIT = 25  # media per page of the find_recent() listing (Graph's default)
 CODES = GraphCodes(
     auth=frozenset({102, 190}),
@@ -119,6 +124,18 @@ def _published(ref: Mapping[str, str], media_id: str, permalink: str) -> Outcome
     return Outcome(OutcomeKind.PUBLISHED, post_id=media_id, url=permalink, ref={**ref, "media_id": media_id})
 
 
+def _commented(comment_id: str, media_id: str) -> Outcome:
+    """A comment's outcome: Instagram gives comments no permalink."""
+    ref = {"comment_id": comment_id, "parent_id": media_id}
+    return Outcome(OutcomeKind.PUBLISHED, post_id=comment_id, ref=ref)
+
+
+def _is_comment_of(item: Mapping[str, Any], account: str, text: str) -> bool:
+    author = item.get("from")
+    by = str(author.get("id") or "") if isinstance(author, dict) else ""
+    return by == account and str(item.get("text") or "").strip() == text.strip()
+
+
 def _gone(outcome: Outcome) -> bool:
     """A refusal that means the media does not exist (not the token, not a rate limit)."""
     return outcome.kind is OutcomeKind.FAILED and not outcome.auth_failed
@@ -145,16 +162,11 @@ def _aspect_problems(index: int, media: Media) -> list[Problem]:
     return [Problem(f"media[{index}]", "UNSUPPORTED_ASPECT_RATIO", message)]
 
 
-def _first_comment_problems(settings_: Mapping[str, Any]) -> list[Problem]:
-    if "first_comment" not in settings_:
-        return []
-    return caption_problems(settings_["first_comment"], "first_comment")
-
-
 class Client(GraphClient[dict[str, str]]):
     platform = "instagram"
     first_comment = COMMENT
-    comment_max_length = 2200
+    comment_max_length = MAX_CAPTION
+    no_delete_reason = "Instagram has no delete call for posts: delete it in the app."
     api = GRAPH
     codes = CODES
     authorize_endpoint = AUTHORIZE_URL
@@ -169,22 +181,34 @@ class Client(GraphClient[dict[str, str]]):
     # --- validation ------------------------------------------------------------------------
 
     def validate(self, post: Post) -> list[Problem]:
+        if post.reply_to is not None:  # a comment: text only
+            return caption_problems(post.text)
         problems = caption_problems(post.text) + self.media_problems(post.media)
-        problems += [p for i, m in enumerate(post.media) for p in _aspect_problems(i, m)]
-        return problems + _first_comment_problems(post.settings)
+        return problems + [p for i, m in enumerate(post.media) for p in _aspect_problems(i, m)]
+
+    def first_comment_problems(self, text: str) -> list[Problem]:
+        found = super().first_comment_problems(text)
+        return found or [p for p in caption_problems(text, "first_comment") if p.code != "TEXT_TOO_LONG"]
 
     # --- publishing ------------------------------------------------------------------------
 
     def prepare(self, conn: Connection, post: Post) -> dict[str, str]:
         """The ref of the post's containers: a single media's (saved), or a carousel's children."""
+        if post.reply_to is not None:  # a comment needs no container
+            return {}
         ref = {"ig_user_id": conn.credentials.external_id, "since": _now_iso(), "caption": post.text}
-        comment = post.settings.get("first_comment")
-        if isinstance(comment, str) and comment:
-            ref["first_comment"] = comment
         return self._containers(conn, post.media, ref)
 
     def create(self, conn: Connection, post: Post, prepared: dict[str, str]) -> Outcome:
+        if post.reply_to is not None:
+            return self._comment(conn, post.reply_to.parent_id, post.text)
         return self._settle(conn, prepared, self.status_polls)
+
+    def _comment(self, conn: Connection, media_id: str, text: str) -> Outcome:
+        """The account's comment on its media; Instagram answers only the comment's id."""
+        created = self.call(conn, "POST", f"/{media_id}/comments", json={"message": text})
+        comment_id = str(created.get("id") or "")
+        return _commented(comment_id, media_id) if comment_id else _failed("NO_ID", "The comment has no id.")
 
     def _containers(self, conn: Connection, media: Sequence[Media], ref: dict[str, str]) -> dict[str, str]:
         """Single media: its container. Several: the children (the carousel comes in _settle)."""
@@ -261,7 +285,7 @@ class Client(GraphClient[dict[str, str]]):
         media_id = str(created.get("id") or "")
         if not media_id:
             return _failed("NO_MEDIA_ID", "media_publish answered without an id.", ref)
-        return self._first_comment(conn, _published(ref, media_id, self._permalink(conn, media_id)))
+        return _published(ref, media_id, self._permalink(conn, media_id))
 
     def _permalink(self, conn: Connection, media_id: str) -> str:
         try:
@@ -269,22 +293,13 @@ class Client(GraphClient[dict[str, str]]):
         except PlatformError:
             return ""  # the post exists; only its URL is missing
 
-    def _first_comment(self, conn: Connection, outcome: Outcome) -> Outcome:
-        message = outcome.ref.get("first_comment", "")
-        if not message:
-            return outcome
-        try:
-            created = self.call(conn, "POST", f"/{outcome.post_id}/comments", json={"message": message})
-        except PlatformError as exc:
-            text = f"The post exists; its first comment failed ({exc.outcome.kind}): {exc}"
-            return replace(outcome, error_code="FIRST_COMMENT_FAILED", error_message=text)
-        return replace(outcome, ref={**outcome.ref, "comment_id": str(created.get("id", ""))})
-
     # --- settling --------------------------------------------------------------------------
 
     def check(self, conn: Connection, ref: Mapping[str, str]) -> Outcome:
         """A media id is read back; a container (or pending carousel items) is followed one
         status check further and published once FINISHED."""
+        if ref.get("comment_id"):
+            return self._read_comment(conn, ref["comment_id"], ref.get("parent_id", ""))
         ref = {"ig_user_id": conn.credentials.external_id, **ref}
         if ref.get("media_id"):
             return self._read_back(conn, ref)
@@ -301,17 +316,27 @@ class Client(GraphClient[dict[str, str]]):
             return replace(read_failure(exc), ref=ref)
         return _published(ref, ref["media_id"], str(found.get("permalink", "")))
 
+    def _read_comment(self, conn: Connection, comment_id: str, media_id: str) -> Outcome:
+        try:
+            self.node(conn, f"/{comment_id}", params={"fields": "id"})
+        except PlatformError as exc:
+            return read_failure(exc)
+        return _commented(comment_id, media_id)
+
     def _find_published(self, conn: Connection, ref: dict[str, str]) -> Outcome:
         """A PUBLISHED container names no media: the newest media since `since` with the caption."""
         since = graph_time(ref.get("since", "")) or dt.datetime.now(dt.UTC) - dt.timedelta(days=1)
         found = self.find_recent(conn, Post(text=ref.get("caption", "")), since)
         if found.kind is not OutcomeKind.PUBLISHED:
             return replace(found, ref=ref)
-        return self._first_comment(conn, _published(ref, found.post_id, found.url))
+        return _published(ref, found.post_id, found.url)
 
     def find_recent(self, conn: Connection, post: Post, since: dt.datetime) -> Outcome:
         """The account's media since `since` (newest first), page after page (`after`) until one
-        has the same caption, there is no next page, or MAX_RECENT_PAGES were read."""
+        has the same caption, there is no next page, or MAX_RECENT_PAGES were read. A comment is
+        looked for among its media's comments instead."""
+        if post.reply_to is not None:
+            return self._find_comment(conn, post, post.reply_to.parent_id, since)
         params = {"fields": RECENT_MEDIA_FIELDS, "since": str(int(since.timestamp())), "limit": PAGE_LIMIT}
         try:
             for listed in self.edge_pages(conn, f"/{conn.credentials.external_id}/media", params):
@@ -323,6 +348,28 @@ class Client(GraphClient[dict[str, str]]):
         except PlatformError as exc:
             return read_failure(exc)
         return _failed("NOT_FOUND", "No recent media with this caption.")
+
+    def _find_comment(self, conn: Connection, post: Post, media_id: str, since: dt.datetime) -> Outcome:
+        """The account's comment with this text among the media's comments (Meta documents no
+        order for them, so every page up to MAX_RECENT_PAGES is read)."""
+        params = {"fields": COMMENT_FIELDS, "limit": PAGE_LIMIT}
+        try:
+            for listed in self.edge_pages(conn, f"/{media_id}/comments", params):
+                mine = (c for c in listed if _is_comment_of(c, conn.credentials.external_id, post.text))
+                found = next((c for c in mine if created_since(c.get("timestamp"), since)), None)
+                if found is not None:
+                    return _commented(str(found["id"]), media_id)
+        except PlatformError as exc:
+            return read_failure(exc)
+        return _failed("NOT_FOUND", "No comment of this account with this text.")
+
+    # --- deleting --------------------------------------------------------------------------
+
+    def delete(self, conn: Connection, post_id: str, ref: Mapping[str, str]) -> Outcome:
+        """A comment is deleted; a post cannot be, through this API."""
+        if not ref.get("comment_id"):
+            return _failed("DELETE_UNSUPPORTED", self.no_delete_reason)
+        return super().delete(conn, post_id, ref)
 
     # --- metrics ---------------------------------------------------------------------------
 

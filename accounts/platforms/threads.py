@@ -31,6 +31,10 @@ Why it looks the way it does:
 - Text counts emoji by their UTF-8 bytes (limits notes); other graphemes count their code
   points. At most 5 unique links (text plus link_attachment), one topic tag of 1-50
   characters without '.' or '&', and link_attachment only on text posts.
+- A first comment is a reply (`first_comment = REPLY`): a thread item with `reply_to_id`.
+  A thread or reply is deleted with `DELETE /{threads-media-id}` (scope `threads_delete`,
+  answering `{"success": true, "deleted_id"}`) and read back with `GET /{id}`, as every Graph
+  node is (`GraphClient.delete`, `exists`).
 - Metrics: `GET /{media-id}/insights?metric=views,likes,replies,reposts,quotes,shares`;
   `comments` = replies and `shares` = reposts + quotes + shares; the raw counts stay in `extra`.
 """
@@ -75,8 +79,9 @@ from accounts.platforms.interface import REPLY
 GRAPH = "https://graph.threads.net"
 API = f"{GRAPH}/v1.0"
 AUTHORIZE_URL = "https://www.threads.net/oauth/authorize"
-# threads_read_replies: a thread's later items are read back among their parent's replies.
-SCOPES = "threads_basic,threads_content_publish,threads_manage_insights,threads_read_replies"
+# threads_read_replies: a thread's later items are read back among their parent's replies;
+# threads_delete: `DELETE /{threads-media-id}` (GraphClient.delete) needs it.
+SCOPES = "threads_basic,threads_content_publish,threads_manage_insights,threads_read_replies,threads_delete"
 SANDBOX_CLIENT_SECRET = "sandbox-threads-secret"  # noqa: S105 - a fixed value only the sandbox accepts
 MAX_LINKS = 5
 MAX_TOPIC_TAG = 50

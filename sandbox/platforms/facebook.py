@@ -16,6 +16,11 @@ rupload's `file_size` and `file_url` headers reach the stand-in (sandbox/server.
 headers whose names contain "_"); a binary upload is checked against `Content-Length` and
 `offset`, and a `file_url` header upload is fetched like the platform fetches it.
 
+Comments live in `state.comments`: `POST /{post-or-video-id}/comments` (Page as author, at most
+8000 characters), read with `GET /{comment-id}` and `GET /{id}/comments`. `DELETE /{id}` takes a
+post, video, reel or comment down (the Page's own, or a comment on its posts); a node that is
+gone answers every read and delete with code 100, subcode 33, as Graph does.
+
 Not modelled: scheduled and unpublished feed posts (refused with #100), the Resumable Upload
 API (`/{app-id}/uploads`), multipart `source` uploads, Reels `DRAFT`/`SCHEDULED` publishing
 beyond DRAFT creating no post, and duplicate-post (#506) detection.
@@ -32,7 +37,7 @@ from werkzeug.wrappers import Request, Response
 from sandbox import graph, media, oauth, tokens
 from sandbox.http import Context, json_response, publish_outcome, routes, signed_in, token_problem
 from sandbox.media import MB
-from sandbox.state import SandboxPost
+from sandbox.state import SandboxComment, SandboxPost
 
 VERSION = "v25.0"
 PHOTO_MAX_BYTES = 4 * MB
@@ -48,6 +53,11 @@ VIDEO_FIELDS = frozenset(
      "views", "post_views", "likes", "comments", "length", "title", "from"}
 )  # fmt: skip
 PHOTO_FIELDS = frozenset({"id", "name", "created_time", "link", "page_story_id", "alt_text_custom", "from"})
+COMMENT_FIELDS = frozenset(
+    {"id", "message", "created_time", "from", "permalink_url", "like_count", "comment_count", "can_remove",
+     "is_hidden", "object"}
+)  # fmt: skip
+COMMENT_MAX = 8000
 INSIGHT_METRICS = {
     "post_total_media_view_unique": ("views", "Lifetime Post Total Media Viewers"),
     "post_reactions_by_type_total": ("likes", "Lifetime Total post Reactions by Type."),
@@ -348,8 +358,12 @@ def _node_of(ctx: Context, node_id: str) -> tuple[str, Any] | None:
     post = ctx.state.find_post("facebook", node_id)
     if post is not None and post.extra.get("kind") in ("post", "photo"):
         return "PagePost", post
-    if node_id in _objects(ctx, "videos"):
+    video = _objects(ctx, "videos").get(node_id)
+    if video is not None and not (video.get("posted") and post is None):  # a posted video is gone with its post
         return "Video", node_id
+    comment = ctx.state.find_comment("facebook", node_id)
+    if comment is not None:
+        return "Comment", comment
     if node_id in _objects(ctx, "photos"):
         return "Photo", node_id
     return None
@@ -416,7 +430,7 @@ def get_node(ctx: Context, request: Request, page: str, node_id: str) -> Respons
         return graph.no_object(node_id, kind="GraphMethodException")
     kind, node = found
     names = graph.field_names(request.args.get("fields", "id"))
-    allowed = {"PagePost": POST_FIELDS, "Video": VIDEO_FIELDS, "Photo": PHOTO_FIELDS}[kind]
+    allowed = {"PagePost": POST_FIELDS, "Video": VIDEO_FIELDS, "Photo": PHOTO_FIELDS, "Comment": COMMENT_FIELDS}[kind]
     unknown = [n for n in names if n not in allowed]
     if unknown:
         return graph.invalid(f"Tried accessing nonexisting field ({unknown[0]}) on node type ({kind})")
@@ -424,6 +438,8 @@ def get_node(ctx: Context, request: Request, page: str, node_id: str) -> Respons
         return json_response(_post_node(ctx, node, names))
     if kind == "Video":
         return json_response(_video_node(ctx, node, names))
+    if kind == "Comment":
+        return json_response(_comment_node(node, names))
     return json_response(_photo_node(ctx, node, names))
 
 
@@ -433,6 +449,8 @@ def _owner(ctx: Context, found: tuple[str, Any] | None) -> str:
     kind, node = found
     if kind == "PagePost":
         return str(node.account)
+    if kind == "Comment":
+        return _owner(ctx, _node_of(ctx, node.post_id))
     return str(_objects(ctx, "videos" if kind == "Video" else "photos")[node]["page"])
 
 
@@ -506,6 +524,93 @@ def _listing(ctx: Context, request: Request, page: str, kinds: tuple[str, ...]) 
     else:
         data = [_video_node(ctx, p.id, names) for p in chosen]
     return json_response({"data": data, **({"paging": paging} if paging else {})})
+
+
+# --- comments and deleting -------------------------------------------------------------------------
+
+
+def _commentable(ctx: Context, node_id: str) -> bool:
+    """Posts and published videos take comments; a comment's replies are not modelled."""
+    found = _node_of(ctx, node_id)
+    if found is None or found[0] == "Photo" or found[0] == "Comment":
+        return False
+    return found[0] == "PagePost" or ctx.state.find_post("facebook", node_id) is not None
+
+
+@route("POST", f"{GRAPH}/<node_id>/comments")
+@_page
+def create_comment(ctx: Context, request: Request, page: str, node_id: str) -> Response:
+    params = _params(request)
+    if not _commentable(ctx, node_id):
+        return graph.no_object(node_id, verb="post", kind="GraphMethodException")
+    message = params.get("message", "")
+    if not message.strip() and not params.get("attachment_url") and not params.get("attachment_id"):
+        return graph.invalid("Missing message or attachment")
+    if len(message) > COMMENT_MAX:
+        return graph.invalid(f"Param message must be at most {COMMENT_MAX} characters long")
+    return _outcome(ctx, page, lambda _: {"id": _new_comment(ctx, page, node_id, message).id})
+
+
+def _new_comment(ctx: Context, page: str, node_id: str, message: str) -> SandboxComment:
+    number = node_id.rsplit("_", 1)[-1]
+    return ctx.state.add_comment("facebook", node_id, page, message, comment_id=f"{number}_{ctx.state.next_id()}")
+
+
+def _comment_node(comment: SandboxComment, names: list[str]) -> dict[str, Any]:
+    page, number = comment.account, comment.post_id.rsplit("_", 1)[-1]
+    values = {
+        "id": comment.id, "message": comment.text, "created_time": graph.timestamp(comment.created_at),
+        "from": {"id": page, "name": f"Sandbox Page {page}"}, "like_count": 0, "comment_count": 0,
+        "permalink_url": f"https://www.facebook.com/{page}/posts/{number}?comment_id={comment.id.split('_')[-1]}",
+        "can_remove": True, "is_hidden": False, "object": {"id": comment.post_id},
+    }  # fmt: skip
+    return {name: values[name] for name in ["id", *names] if name in values}
+
+
+@route("GET", f"{GRAPH}/<node_id>/comments")
+@_page
+def list_comments(ctx: Context, request: Request, page: str, node_id: str) -> Response:
+    """A post's or video's comments, oldest first (newest first with
+    `order=reverse_chronological`), `limit` a page, paged by cursor."""
+    if not _commentable(ctx, node_id) or _owner(ctx, _node_of(ctx, node_id)) != page:
+        return graph.no_object(node_id, kind="GraphMethodException")
+    limit, names = _limit(request), graph.field_names(request.args.get("fields", "id,message,created_time,from"))
+    order = request.args.get("order", "chronological")
+    if limit is None or order not in ("chronological", "reverse_chronological") or set(names) - COMMENT_FIELDS:
+        return graph.invalid("limit must be 1-100, order (reverse_)chronological, and fields those of a Comment")
+    comments = ctx.state.comments_of("facebook", node_id)
+    listed = comments[::-1] if order == "reverse_chronological" else comments
+    page_of = graph.cursor_page(request, listed, lambda c: c.id, limit)
+    if page_of is None:
+        return graph.invalid("The after or before cursor is not valid for this edge")
+    chosen, paging = page_of
+    return json_response({"data": [_comment_node(c, names) for c in chosen], **({"paging": paging} if paging else {})})
+
+
+@route("DELETE", f"{GRAPH}/<node_id>")
+@_page
+def delete_node(ctx: Context, request: Request, page: str, node_id: str) -> Response:
+    """A Page deletes its own posts, videos and reels, and its comments or any on its posts."""
+    found = _node_of(ctx, node_id)
+    if found is None or found[0] == "Photo" or not _may_delete(ctx, found, page):
+        return graph.no_object(node_id, verb="delete", kind="GraphMethodException")
+    return _outcome(ctx, page, lambda _: _delete(ctx, found))
+
+
+def _may_delete(ctx: Context, found: tuple[str, Any], page: str) -> bool:
+    kind, node = found
+    return _owner(ctx, found) == page or (kind == "Comment" and node.account == page)
+
+
+def _delete(ctx: Context, found: tuple[str, Any]) -> dict[str, Any]:
+    kind, node = found
+    if kind == "Comment":
+        ctx.state.remove_comment("facebook", node.id)
+    elif kind == "Video":
+        ctx.state.remove_post("facebook", node)
+    else:
+        ctx.state.remove_post("facebook", node.id)
+    return {"success": True}
 
 
 # --- Facebook Login --------------------------------------------------------------------------------

@@ -17,8 +17,14 @@ published.
 
 Outcomes: one per publish call, taken when the top-level container is created (not for carousel
 items): `error` and `rate_limited` answer there; `timeout` is kept on the container and applied
-by `media_publish` (the post is created, then the answer held). Posting a comment also takes
-an outcome (it creates content), which is how a failing first comment is simulated.
+by `media_publish` (the post is created, then the answer held). Posting or deleting a comment
+also takes an outcome, which is how a failing first comment or delete is simulated.
+
+Comments live in `state.comments` (`POST /{media-id}/comments`, 1-2200 characters), are read
+with `GET /{comment-id}` and listed newest first by `GET /{media-id}/comments`, and are deleted
+with `DELETE /{comment-id}` by their author or the media's owner. Media cannot be deleted
+through the API: `DELETE /{media-id}` is refused as Graph refuses an unsupported delete. A post
+taken down (`state.remove_post`) answers every read with code 100, subcode 33.
 
 Not modelled: resumable uploads (`upload_type=resumable`, rupload.facebook.com), the
 publishing quota (content_publishing_limit), container expiry after 24 h, the "at least 24 h
@@ -40,7 +46,7 @@ from werkzeug.wrappers import Request, Response
 from sandbox import graph, media, oauth, tokens
 from sandbox.http import Context, json_body, json_response, publish_outcome, routes, signed_in, token_problem
 from sandbox.media import MB
-from sandbox.state import SandboxPost
+from sandbox.state import SandboxComment, SandboxPost
 
 VERSION = "v25.0"
 GRAPH = f"/graph.instagram.com/{VERSION}"
@@ -62,6 +68,9 @@ MEDIA_FIELDS = frozenset(
         "timestamp", "username",
     }
 )  # fmt: skip
+COMMENT_FIELDS = frozenset(
+    {"id", "text", "timestamp", "username", "from", "like_count", "hidden", "media", "parent_id"}
+)
 USER_FIELDS = frozenset({"id", "user_id", "username", "name", "account_type", "media_count", "profile_picture_url"})
 METRICS = frozenset(
     {
@@ -432,6 +441,10 @@ def get_node(ctx: Context, request: Request, account: str, node_id: str) -> Resp
     if post is not None and post.account == account:
         fields = _fields(request, MEDIA_FIELDS, "Media")
         return fields if isinstance(fields, Response) else json_response(_media_node(ctx, post, fields))
+    comment = ctx.state.find_comment("instagram", node_id)
+    if comment is not None and _may_moderate(ctx, comment, account):
+        fields = _fields(request, COMMENT_FIELDS, "IGComment")
+        return fields if isinstance(fields, Response) else json_response(_comment_node(comment, fields))
     if node_id in (account, "me"):
         return _user_answer(request, account)
     return graph.no_object(node_id)
@@ -507,9 +520,64 @@ def create_comment(ctx: Context, request: Request, account: str, media_id: str) 
 
 
 def _comment(ctx: Context, account: str, media_id: str, message: str) -> Response:
-    comment_id = ctx.state.next_id()
-    _store(ctx, "comments")[comment_id] = {"media_id": media_id, "account": account, "message": message}
-    return json_response({"id": comment_id})
+    return json_response({"id": ctx.state.add_comment("instagram", media_id, account, message).id})
+
+
+def _may_moderate(ctx: Context, comment: SandboxComment, account: str) -> bool:
+    """The comment's author and the owner of its media may read and delete it."""
+    media = ctx.state.find_post("instagram", comment.post_id)
+    return comment.account == account or (media is not None and media.account == account)
+
+
+def _comment_node(comment: SandboxComment, fields: list[str]) -> dict[str, Any]:
+    values = {
+        "id": comment.id, "text": comment.text, "timestamp": graph.timestamp(comment.created_at),
+        "username": _username(comment.account), "from": {"id": comment.account, "username": _username(comment.account)},
+        "like_count": 0, "hidden": False, "media": {"id": comment.post_id},
+    }  # fmt: skip
+    return {f: values[f] for f in fields if f in values}
+
+
+@route("GET", f"{GRAPH}/<media_id>/comments")
+@_signed_in
+def list_comments(ctx: Context, request: Request, account: str, media_id: str) -> Response:
+    """A media's comments newest first, `limit` (1-100, 25 by default) a page, paged by cursor."""
+    post = ctx.state.find_post("instagram", media_id)
+    if post is None or post.account != account:
+        return graph.no_object(media_id)
+    fields = _fields(request, COMMENT_FIELDS, "IGComment")
+    if isinstance(fields, Response):
+        return fields
+    limit = str(_params(request).get("limit", "25"))
+    if not limit.isdigit() or not 1 <= int(limit) <= 100:
+        return graph.invalid("Param limit must be between 1 and 100")
+    comments = ctx.state.comments_of("instagram", media_id)[::-1]
+    page = graph.cursor_page(request, comments, lambda c: c.id, int(limit))
+    if page is None:
+        return graph.invalid("The after or before cursor is not valid for this edge")
+    chosen, paging = page
+    return json_response({"data": [_comment_node(c, fields) for c in chosen], **({"paging": paging} if paging else {})})
+
+
+@route("DELETE", f"{GRAPH}/<node_id>")
+@_signed_in
+def delete_node(ctx: Context, request: Request, account: str, node_id: str) -> Response:
+    """Only a comment can be deleted; a media (or anything else) is an unsupported delete."""
+    comment = ctx.state.find_comment("instagram", node_id)
+    if comment is None or not _may_moderate(ctx, comment, account):
+        return graph.no_object(node_id, verb="delete")
+    if set(_params(request)) - {"ad_id"}:
+        return graph.invalid("DELETE /{ig-comment-id} takes no parameter but ad_id")
+    refusals = {
+        "error": lambda: graph.error(400, 10, "(#10) Application does not have permission for this action"),
+        "rate_limited": lambda: rate_limited(account),
+    }
+    return publish_outcome(ctx, "instagram", refusals, lambda _: _delete_comment(ctx, node_id))
+
+
+def _delete_comment(ctx: Context, comment_id: str) -> Response:
+    ctx.state.remove_comment("instagram", comment_id)
+    return json_response({"success": True})
 
 
 @route("GET", f"{GRAPH}/<media_id>/insights")

@@ -21,6 +21,10 @@ th_refresh_token (only a long-lived token at least 24 h old; a new token, the ol
 Replies: `reply_to_id` must name an existing thread (else refused as a missing object);
 a reply is read with `is_reply`, `replied_to` and `root_post`, and listed under its parent's
 `/{id}/replies` (newest first unless `reverse=false`).
+Deleting: `DELETE /{id}` takes down a thread or reply of the token's user (answering
+`{"success": true, "deleted_id"}`, as the Postman collection shows), under the next queued
+outcome; it is gone from every read since (code 100, subcode 33). Another user's thread is
+refused with #10; its replies stay, as on Threads.
 Not modelled: the 250-posts-a-day quota, quote/poll/GIF parameters beyond validation,
 container expiry after 24 h.
 """
@@ -38,7 +42,7 @@ from werkzeug.datastructures import MultiDict
 from werkzeug.wrappers import Request, Response
 
 from sandbox import graph, media, oauth, tokens
-from sandbox.http import Context, json_response, routes, signed_in, token_problem
+from sandbox.http import Context, json_response, publish_outcome, routes, signed_in, token_problem
 from sandbox.media import MB
 
 MAX_TEXT = 500
@@ -93,6 +97,13 @@ def rate_limited() -> Response:
     response = graph.error(429, 4, "(#4) Application request limit reached", subcode=2446079, is_transient=True)
     response.headers.update({"X-App-Usage": usage, "X-Business-Use-Case-Usage": business})
     return response
+
+
+def not_allowed() -> Response:
+    return graph.error(
+        400, 10, "(#10) The user is not allowed to publish.", kind=KIND, error_user_title="Can't post",
+        error_user_msg="This account can't publish posts right now.",
+    )  # fmt: skip
 
 
 def _params(request: Request) -> MultiDict[str, str]:
@@ -171,10 +182,7 @@ def create_container(ctx: Context, request: Request, account: str, user_id: str)
     carousel_item = params.get("is_carousel_item") == "true"
     outcome = "ok" if carousel_item else ctx.state.take_outcome("threads")
     if outcome == "error":
-        return graph.error(
-            400, 10, "(#10) The user is not allowed to publish.", kind=KIND, error_user_title="Can't post",
-            error_user_msg="This account can't publish posts right now.",
-        )  # fmt: skip
+        return not_allowed()
     if outcome == "rate_limited":
         return rate_limited()
     return _build(ctx, account, params, outcome)
@@ -380,6 +388,23 @@ def _profile(request: Request, account: str) -> Response:
         return fields
     values = {"id": account, "username": _username(account), "name": f"Sandbox {account}"}
     return json_response({name: values[name] for name in fields if name in values})
+
+
+@route("DELETE", "/graph.threads.net/v1.0/<media_id>")
+@_signed_in
+def delete_thread(ctx: Context, request: Request, account: str, media_id: str) -> Response:
+    post = ctx.state.find_post("threads", media_id)
+    if post is None:
+        return graph.no_object(media_id, verb="delete", kind=KIND)
+    if post.account != account:
+        return graph.error(403, 10, "(#10) Application does not have permission for this action", kind=KIND)
+    refusals = {"error": not_allowed, "rate_limited": rate_limited}
+    return publish_outcome(ctx, "threads", refusals, lambda _: _delete(ctx, media_id))
+
+
+def _delete(ctx: Context, media_id: str) -> Response:
+    ctx.state.remove_post("threads", media_id)
+    return json_response({"success": True, "deleted_id": media_id})
 
 
 @route("GET", "/graph.threads.net/v1.0/<user_id>/threads")

@@ -16,7 +16,7 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 import requests
 
-from accounts.platforms.base import MAX_RECENT_PAGES, Connection, Credentials, OutcomeKind, PlatformError, Post
+from accounts.platforms.base import MAX_RECENT_PAGES, Connection, Credentials, OutcomeKind, PlatformError, Post, ReplyTo
 from accounts.platforms.facebook import Client
 from sandbox import tokens
 from tests.media import files
@@ -558,3 +558,203 @@ def test_each_photo_of_an_album_carries_its_alt_text(sandbox, client, files_serv
     [post] = sandbox.posts("facebook")
     page = requests.get(f"{sandbox.url}/_sandbox/posts/facebook/{post['id']}", timeout=5).text
     assert "First" in page
+
+
+# --- first comments, deleting, reading back -------------------------------------------------------
+
+
+def _comment_on(post_id, text="first!"):
+    return Post(text=text, reply_to=ReplyTo(parent_id=post_id, root_id=post_id))
+
+
+def _sandbox_comments(sandbox):
+    return requests.get(f"{sandbox.url}/_sandbox/comments", params={"platform": "facebook"}, timeout=5).json()[
+        "comments"
+    ]
+
+
+def _remove(sandbox, post_id):
+    body = {"platform": "facebook", "id": post_id}
+    requests.post(f"{sandbox.url}/_sandbox/posts/remove", json=body, timeout=5).raise_for_status()
+
+
+def test_a_first_comment_is_the_pages_comment_on_its_post(sandbox, client):
+    post = client.publish(connection(), Post(text="main"))
+
+    comment = client.publish(connection(), _comment_on(post.post_id, "more below"))
+
+    assert comment.kind is OutcomeKind.PUBLISHED
+    assert comment.ref == {"comment_id": comment.post_id, "parent_id": post.post_id}
+    [request] = logged(sandbox.state, "POST", f"/{post.post_id}/comments")
+    assert form(request) == {"message": "more below"}
+    [listed] = _sandbox_comments(sandbox)
+    assert (listed["id"], listed["post_id"], listed["account"], listed["text"]) == (
+        comment.post_id,
+        post.post_id,
+        PAGE,
+        "more below",
+    )
+    assert [p["id"] for p in sandbox.posts("facebook")] == [post.post_id]  # a comment is no post
+
+
+def test_a_video_takes_a_first_comment_too(sandbox, client, files_server):
+    clip = client.publish(connection(), Post(text="clip", media=[video(files_server)]))
+
+    comment = client.publish(connection(), _comment_on(clip.post_id))
+
+    assert comment.kind is OutcomeKind.PUBLISHED
+    assert [c["post_id"] for c in _sandbox_comments(sandbox)] == [clip.post_id]
+
+
+def test_a_comment_is_read_back_by_check_and_found_by_find_recent(sandbox, client):
+    post = client.publish(connection(), Post(text="main"))
+    client.publish(connection(), _comment_on(post.post_id, "older"))
+    comment = client.publish(connection(), _comment_on(post.post_id))
+
+    checked = client.check(connection(), comment.ref)
+    found = client.find_recent(connection(), _comment_on(post.post_id), _since())
+
+    assert checked.kind is OutcomeKind.PUBLISHED
+    assert checked.url.startswith(f"https://www.facebook.com/{PAGE}/posts/")
+    assert (found.kind, found.post_id, found.ref) == (OutcomeKind.PUBLISHED, comment.post_id, comment.ref)
+    [listing] = logged(sandbox.state, "GET", f"/{post.post_id}/comments")
+    assert form(listing)["order"] == "reverse_chronological"
+
+
+def test_a_comment_timeout_is_settled_by_find_recent(sandbox, client):
+    post = client.publish(connection(), Post(text="main"))
+    sandbox.outcomes("facebook", "timeout")
+
+    lost = client.publish(connection(), _comment_on(post.post_id))
+    found = client.find_recent(connection(), _comment_on(post.post_id), _since())
+
+    assert lost.kind is OutcomeKind.UNKNOWN
+    assert found.kind is OutcomeKind.PUBLISHED
+    assert [c["id"] for c in _sandbox_comments(sandbox)] == [found.post_id]
+
+
+def test_a_comment_that_is_not_there_is_not_found(sandbox, client):
+    post = client.publish(connection(), Post(text="main"))
+
+    missing = client.check(connection(), {"comment_id": "1_2", "parent_id": post.post_id})
+    absent = client.find_recent(connection(), _comment_on(post.post_id), _since())
+
+    assert (missing.kind, missing.error_code) == (OutcomeKind.FAILED, "NOT_FOUND")
+    assert (absent.kind, absent.error_code) == (OutcomeKind.FAILED, "NOT_FOUND")
+
+
+@pytest.mark.parametrize(
+    ("outcome", "kind", "code"),
+    [
+        ("error", OutcomeKind.FAILED, "368"),
+        ("rate_limited", OutcomeKind.NOT_SENT, "32"),
+        ("timeout", OutcomeKind.UNKNOWN, "NO_ANSWER"),
+    ],
+)
+def test_a_refused_or_lost_comment_says_so(sandbox, client, outcome, kind, code):
+    post = client.publish(connection(), Post(text="main"))
+    sandbox.outcomes("facebook", outcome)
+
+    comment = client.publish(connection(), _comment_on(post.post_id))
+
+    assert (comment.kind, comment.error_code) == (kind, code)
+
+
+def test_a_comment_on_a_post_that_is_gone_fails(sandbox, client):
+    post = client.publish(connection(), Post(text="main"))
+    _remove(sandbox, post.post_id)
+
+    comment = client.publish(connection(), _comment_on(post.post_id))
+
+    assert (comment.kind, comment.error_code) == (OutcomeKind.FAILED, "100.33")
+    assert _sandbox_comments(sandbox) == []
+
+
+def test_the_stand_in_refuses_a_comment_graph_refuses(sandbox):
+    post = Client().publish(connection(), Post(text="main"))
+    url = f"{sandbox.url}/graph.facebook.com/v25.0/{post.post_id}/comments"
+    headers = {"Authorization": f"Bearer {tokens.issue('facebook', PAGE)}"}
+
+    empty = requests.post(url, data={"message": " "}, headers=headers, timeout=5)
+    long = requests.post(url, data={"message": "x" * 8001}, headers=headers, timeout=5)
+    no_token = requests.post(url, data={"message": "hi"}, timeout=5)
+
+    assert (empty.status_code, empty.json()["error"]["code"]) == (400, 100)
+    assert "8000" in long.json()["error"]["message"]
+    assert no_token.json()["error"]["code"] == 104
+
+
+def test_a_post_a_video_and_a_comment_are_deleted_with_delete_on_their_ids(sandbox, client, files_server):
+    post = client.publish(connection(), Post(text="main"))
+    clip = client.publish(connection(), Post(text="clip", media=[video(files_server)]))
+    comment = client.publish(connection(), _comment_on(clip.post_id))
+
+    deleted = [client.delete(connection(), o.post_id, o.ref) for o in (comment, post, clip)]
+
+    assert [d.kind for d in deleted] == [OutcomeKind.PUBLISHED] * 3
+    deletes = [r["path"].rsplit("/", 1)[-1] for r in sandbox.state.requests if r["method"] == "DELETE"]
+    assert deletes == [comment.post_id, post.post_id, clip.post_id]
+    assert sandbox.posts("facebook") == []
+    assert _sandbox_comments(sandbox) == []
+    assert [client.exists(connection(), o.post_id, o.ref) for o in (comment, post, clip)] == [False] * 3
+
+
+def test_deleting_a_post_takes_its_comments_and_a_second_delete_finds_it_gone(sandbox, client):
+    post = client.publish(connection(), Post(text="main"))
+    client.publish(connection(), _comment_on(post.post_id))
+
+    first = client.delete(connection(), post.post_id, post.ref)
+    again = client.delete(connection(), post.post_id, post.ref)
+
+    assert first.kind is again.kind is OutcomeKind.PUBLISHED
+    assert _sandbox_comments(sandbox) == []
+
+
+@pytest.mark.parametrize(
+    ("outcome", "kind", "code"),
+    [
+        ("error", OutcomeKind.FAILED, "368"),
+        ("rate_limited", OutcomeKind.NOT_SENT, "32"),
+        ("timeout", OutcomeKind.UNKNOWN, "NO_ANSWER"),
+    ],
+)
+def test_a_refused_or_lost_delete_says_so(sandbox, client, outcome, kind, code):
+    post = client.publish(connection(), Post(text="main"))
+    sandbox.outcomes("facebook", outcome)
+
+    deleted = client.delete(connection(), post.post_id, post.ref)
+
+    assert (deleted.kind, deleted.error_code) == (kind, code)
+    assert client.exists(connection(), post.post_id, post.ref) is (outcome != "timeout")
+
+
+def test_another_pages_post_cannot_be_deleted(sandbox, client):
+    post = client.publish(connection(page="999"), Post(text="theirs"))
+
+    deleted = client.delete(connection(), post.post_id, post.ref)
+
+    assert deleted.kind is OutcomeKind.PUBLISHED  # Graph says only that it does not exist for us
+    assert [p["id"] for p in sandbox.posts("facebook")] == [post.post_id]
+
+
+def test_exists_until_the_post_is_removed_on_facebook(sandbox, client, files_server):
+    post = client.publish(connection(), Post(text="main"))
+    clip = client.publish(connection(), Post(text="clip", media=[video(files_server)]))
+    comment = client.publish(connection(), _comment_on(post.post_id))
+    outcomes = (post, clip, comment)
+
+    before = [client.exists(connection(), o.post_id, o.ref) for o in outcomes]
+    _remove(sandbox, post.post_id)
+    _remove(sandbox, clip.post_id)
+    after = [client.exists(connection(), o.post_id, o.ref) for o in outcomes]
+
+    assert before == [True] * 3
+    assert after == [False] * 3  # the comment went with its post
+
+
+def test_exists_raises_when_facebook_does_not_answer(sandbox, client, settings):
+    with socket.socket() as closed:
+        closed.bind(("127.0.0.1", 0))
+        settings.SANDBOX_URL = f"http://127.0.0.1:{closed.getsockname()[1]}"
+        with pytest.raises(PlatformError):
+            client.exists(connection(), f"{PAGE}_1", {})

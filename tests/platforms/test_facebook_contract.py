@@ -3,13 +3,16 @@
 documented fields.
 
 The client is driven through text, link, one photo, an album, a video, a reel, check,
-find_recent (posts, videos, reels), metrics and Facebook Login. Then each logged request to
+find_recent (posts, videos, reels), a first comment (made, checked, found), deleting a comment,
+a post and a video, exists, metrics and Facebook Login. Then each logged request to
 graph.facebook.com / graph-video.facebook.com is matched to its edge in Page.json (page
 edges), PagePost.json / AdVideo.json / Photo.json (node reads and their `fields`) and checked:
 documented method and edge, every parameter documented (plus Graph's generic `fields`,
 `limit`, `access_token`) with a value of the documented type.
 
-What the descriptions do not cover, and so is not checked here: enum values (the specs name
+What the descriptions do not cover, and so is not checked here: the Comment node (its
+`GET`/`DELETE /{comment-id}` and the fields of the `comments` edge: Comment.json is not among
+the copied descriptions), enum values (the specs name
 enum types only), `/oauth/access_token`, `/me/accounts` (the User node is not copied), the
 login dialog, the rupload.facebook.com upload host, and the bodies of create answers
 (`{"id"}`, `{"id", "post_id"}`, `{"video_id", "upload_url"}`, `{"success": true}`). Those are
@@ -23,7 +26,7 @@ from urllib.parse import parse_qsl, urlsplit
 
 import pytest
 
-from accounts.platforms.base import OutcomeKind, Post
+from accounts.platforms.base import OutcomeKind, Post, ReplyTo
 from accounts.platforms.facebook import Client
 from tests.platforms import facebook_specs as specs
 from tests.platforms.facebook_helpers import (
@@ -62,10 +65,21 @@ def _drive(client, sandbox, server):
     for post in (posts[0], clip, reel):
         assert client.find_recent(conn, post, since).kind is OutcomeKind.PUBLISHED
     client.metrics(conn, [outcomes[0].post_id, outcomes[3].post_id])
+    _drive_comments_and_deletes(client, conn, outcomes[0].post_id, outcomes[3], since)
     verifier, challenge = _pkce()
     url = client.authorize_url(state="s", code_challenge=challenge, redirect_uri="https://a.example/cb", sandbox=True)
     code = _approve(url)["code"][0]
     client.exchange_code(code=code, code_verifier=verifier, redirect_uri="https://a.example/cb", sandbox=True)
+
+
+def _drive_comments_and_deletes(client, conn, post_id, clip, since):
+    first = Post(text="first!", reply_to=ReplyTo(parent_id=post_id, root_id=post_id))
+    comment = client.publish(conn, first)
+    assert client.check(conn, comment.ref).kind is OutcomeKind.PUBLISHED
+    assert client.find_recent(conn, first, since).kind is OutcomeKind.PUBLISHED
+    assert client.exists(conn, post_id, {})
+    for deleted in (comment.post_id, post_id, clip.post_id):
+        assert client.delete(conn, deleted, {}).kind is OutcomeKind.PUBLISHED
 
 
 @pytest.fixture
@@ -88,13 +102,21 @@ def _operation(request):
     """(node type, edge or None, spec api) for a logged Graph request."""
     parts = _relative(request["path"]).split("/")
     node_id, edge = parts[0], (parts[1] if len(parts) > 1 else None)
-    # posts are `{page}_{n}`; the other nodes the client reads are videos and reels
-    node_type = "Page" if node_id == PAGE else ("PagePost" if "_" in node_id else "AdVideo")
-    return node_type, edge, specs.api(node_type, request["method"], edge)
+    node_type = _node_type(node_id)
+    return node_type, edge, None if node_type == "Comment" else specs.api(node_type, request["method"], edge)
+
+
+def _node_type(node_id):
+    # posts are `{page}_{n}`, comments `{post or video}_{n}`; the other nodes are videos and reels
+    if node_id == PAGE:
+        return "Page"
+    if "_" in node_id:
+        return "PagePost" if node_id.startswith(f"{PAGE}_") else "Comment"
+    return "AdVideo"
 
 
 def _described(logged):
-    return [r for r in logged if _relative(r["path"]) not in NOT_DESCRIBED]
+    return [r for r in logged if _relative(r["path"]) not in NOT_DESCRIBED and _operation(r)[0] != "Comment"]
 
 
 def test_the_drive_covers_every_edge_the_client_uses(exchange):
@@ -111,7 +133,11 @@ def test_the_drive_covers_every_edge_the_client_uses(exchange):
         ("Page", "GET", "video_reels"),
         ("PagePost", "GET", None),
         ("PagePost", "GET", "insights"),
+        ("PagePost", "POST", "comments"),
+        ("PagePost", "GET", "comments"),
+        ("PagePost", "DELETE", None),
         ("AdVideo", "GET", None),
+        ("AdVideo", "DELETE", None),
     }
 
 
@@ -151,6 +177,8 @@ def test_requested_fields_exist_on_the_node_types(exchange):
         if not fields:
             continue
         target = api["return"] if edge else node_type
+        if target == "Comment":
+            continue
         names = {f.split(".")[0].split("{")[0] for f in fields.split(",")}
         documented = set(specs.field_types(target)) | _edges_of(target)
         assert names <= documented, (target, names - documented)
@@ -172,6 +200,8 @@ def test_node_reads_answer_only_documented_fields(exchange):
             continue
         relative = _relative(path)
         node_id, _, edge = relative.partition("/")
+        if edge == "comments" or _node_type(node_id) == "Comment":
+            continue
         body = answer.json()
         if edge == "insights":
             items, node_type = body["data"], "InsightsResult"

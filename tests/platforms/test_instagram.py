@@ -1,6 +1,7 @@
 """What the Instagram client alone does, against the sandbox over real HTTP: containers pulled
-from the loopback file server, carousels and reels, the first comment, validation, tokens, the
-OAuth code flow and insights. The outcome matrix every client shares is in test_conformance.py."""
+from the loopback file server, carousels and reels, first comments, deleting comments and
+reading back, validation, tokens, the OAuth code flow and insights. The outcome matrix every
+client shares is in test_conformance.py."""
 
 from __future__ import annotations
 
@@ -111,32 +112,6 @@ def test_a_video_is_published_as_a_reel_after_its_container_finishes(sandbox, cl
     assert stored(sandbox)[0].extra["product"] == "REELS"
 
 
-def test_first_comment_goes_to_the_comments_edge_after_publishing(sandbox, client, server):
-    outcome = client.publish(
-        connection(), base.Post(text="main", media=[jpeg(server)], settings={"first_comment": "#more tags"})
-    )
-
-    assert outcome.kind == Kind.PUBLISHED
-    assert not outcome.error_code
-    [comment] = logged(sandbox, "POST", f"/{outcome.post_id}/comments")
-    assert params_of(comment) == {"message": "#more tags"}
-    comments = sandbox.state.objects["instagram"]["comments"]
-    assert comments[outcome.ref["comment_id"]]["message"] == "#more tags"
-    assert [p.text for p in stored(sandbox)] == ["main"]
-
-
-def test_a_failed_first_comment_leaves_the_post_published_with_the_failure_noted(sandbox, client, server):
-    sandbox.outcomes("instagram", "ok", "error")
-    outcome = client.publish(
-        connection(), base.Post(text="main", media=[jpeg(server)], settings={"first_comment": "x"})
-    )
-
-    assert outcome.kind == Kind.PUBLISHED
-    assert outcome.error_code == "FIRST_COMMENT_FAILED"
-    assert "100" in outcome.error_message
-    assert len(stored(sandbox)) == 1
-
-
 # --- validation ----------------------------------------------------------------------------------
 
 
@@ -198,7 +173,7 @@ def test_unknown_settings_are_ignored(client):
 def test_timeout_is_unknown_and_check_settles_it_with_one_post(sandbox, client, server):
     sandbox.outcomes("instagram", "timeout")
     conn = connection()
-    outcome = client.publish(conn, base.Post(text="slow", media=[jpeg(server)], settings={"first_comment": "c"}))
+    outcome = client.publish(conn, base.Post(text="slow", media=[jpeg(server)]))
 
     assert outcome.kind == Kind.UNKNOWN
     assert outcome.ref["container_id"] == conn.saved[-1]["container_id"]
@@ -207,7 +182,6 @@ def test_timeout_is_unknown_and_check_settles_it_with_one_post(sandbox, client, 
     assert [p.id for p in stored(sandbox)] == [checked.post_id]
     assert checked.url.startswith("https://www.instagram.com/p/")
     assert len(logged(sandbox, "POST", "/media_publish")) == 1  # never published twice
-    assert len(logged(sandbox, "POST", f"/{checked.post_id}/comments")) == 1  # the comment publish() missed
 
 
 def test_a_pending_carousel_item_makes_the_post_processing_until_it_finishes(sandbox, client, server):
@@ -446,3 +420,172 @@ def test_the_instagram_stand_in_refuses_alt_text_on_video_or_over_1000_character
     assert "1000" in stand_in._alt_text_problem({**image, "alt_text": "x" * 1001})
     reel = {"media_type": "REELS", "video_url": "https://example.com/a.mp4", "alt_text": "x"}
     assert "only for images" in stand_in._alt_text_problem(reel)
+
+
+# --- first comments, deleting, reading back -------------------------------------------------------
+
+
+def _comment_on(media_id, text="#more tags"):
+    return base.Post(text=text, reply_to=base.ReplyTo(parent_id=media_id, root_id=media_id))
+
+
+def _sandbox_comments(sandbox):
+    answer = requests.get(f"{sandbox.url}/_sandbox/comments", params={"platform": "instagram"}, timeout=5)
+    return answer.json()["comments"]
+
+
+def _remove(sandbox, media_id):
+    body = {"platform": "instagram", "id": media_id}
+    requests.post(f"{sandbox.url}/_sandbox/posts/remove", json=body, timeout=5).raise_for_status()
+
+
+def test_publish_no_longer_comments_on_its_own(sandbox, client, server):
+    outcome = client.publish(
+        connection(), base.Post(text="main", media=[jpeg(server)], settings={"first_comment": "c"})
+    )
+
+    assert outcome.kind == Kind.PUBLISHED
+    assert logged(sandbox, "POST", "/comments") == []
+    assert set(outcome.ref) == {"ig_user_id", "since", "caption", "container_id", "media_id"}
+
+
+def test_a_first_comment_is_the_accounts_comment_on_its_media(sandbox, client, server):
+    post = client.publish(connection(), base.Post(text="main", media=[jpeg(server)]))
+
+    comment = client.publish(connection(), _comment_on(post.post_id))
+
+    assert comment.kind == Kind.PUBLISHED
+    assert comment.ref == {"comment_id": comment.post_id, "parent_id": post.post_id}
+    [request] = logged(sandbox, "POST", f"/{post.post_id}/comments")
+    assert params_of(request) == {"message": "#more tags"}
+    [listed] = _sandbox_comments(sandbox)
+    assert (listed["id"], listed["post_id"], listed["account"], listed["text"]) == (
+        comment.post_id,
+        post.post_id,
+        ACCOUNT,
+        "#more tags",
+    )
+    assert len(container_bodies(sandbox)) == 1  # a comment makes no container
+
+
+def test_a_comment_is_read_back_by_check_and_found_by_find_recent(sandbox, client, server):
+    post = client.publish(connection(), base.Post(text="main", media=[jpeg(server)]))
+    client.publish(connection(), _comment_on(post.post_id, "another"))
+    comment = client.publish(connection(), _comment_on(post.post_id))
+    since = dt.datetime.now(dt.UTC) - dt.timedelta(minutes=1)
+
+    checked = client.check(connection(), comment.ref)
+    found = client.find_recent(connection(), _comment_on(post.post_id), since)
+    absent = client.find_recent(connection(), _comment_on(post.post_id, "never said"), since)
+
+    assert (checked.kind, checked.post_id) == (Kind.PUBLISHED, comment.post_id)
+    assert (found.kind, found.ref) == (Kind.PUBLISHED, comment.ref)
+    assert (absent.kind, absent.error_code) == (Kind.FAILED, "NOT_FOUND")
+
+
+def test_a_comment_timeout_is_settled_by_find_recent_with_one_comment(sandbox, client, server):
+    post = client.publish(connection(), base.Post(text="main", media=[jpeg(server)]))
+    sandbox.outcomes("instagram", "timeout")
+    since = dt.datetime.now(dt.UTC) - dt.timedelta(minutes=1)
+
+    lost = client.publish(connection(), _comment_on(post.post_id))
+    found = client.find_recent(connection(), _comment_on(post.post_id), since)
+
+    assert lost.kind == Kind.UNKNOWN
+    assert found.kind == Kind.PUBLISHED
+    assert [c["id"] for c in _sandbox_comments(sandbox)] == [found.post_id]
+
+
+@pytest.mark.parametrize(
+    ("outcome", "kind", "code"),
+    [("error", Kind.FAILED, "100"), ("rate_limited", Kind.NOT_SENT, "80002")],
+)
+def test_a_refused_comment_says_so(sandbox, client, server, outcome, kind, code):
+    post = client.publish(connection(), base.Post(text="main", media=[jpeg(server)]))
+    sandbox.outcomes("instagram", outcome)
+
+    comment = client.publish(connection(), _comment_on(post.post_id))
+
+    assert (comment.kind, comment.error_code) == (kind, code)
+    assert _sandbox_comments(sandbox) == []
+
+
+def test_a_comment_that_is_gone_is_not_found_by_check(sandbox, client, server):
+    post = client.publish(connection(), base.Post(text="main", media=[jpeg(server)]))
+    comment = client.publish(connection(), _comment_on(post.post_id))
+    _remove(sandbox, post.post_id)
+
+    checked = client.check(connection(), comment.ref)
+
+    assert (checked.kind, checked.error_code) == (Kind.FAILED, "NOT_FOUND")
+
+
+def test_a_comment_is_deleted_and_a_post_is_refused_with_the_reason(sandbox, client, server):
+    post = client.publish(connection(), base.Post(text="main", media=[jpeg(server)]))
+    comment = client.publish(connection(), _comment_on(post.post_id))
+
+    deleted = client.delete(connection(), comment.post_id, comment.ref)
+    refused = client.delete(connection(), post.post_id, post.ref)
+
+    assert deleted.kind == Kind.PUBLISHED
+    assert [r["path"] for r in sandbox.state.requests if r["method"] == "DELETE"] == [
+        f"/graph.instagram.com/v25.0/{comment.post_id}"
+    ]
+    assert _sandbox_comments(sandbox) == []
+    assert (refused.kind, refused.error_code) == (Kind.FAILED, "DELETE_UNSUPPORTED")
+    assert refused.error_message == "Instagram has no delete call for posts: delete it in the app."
+    assert [p.id for p in stored(sandbox)] == [post.post_id]
+
+
+def test_a_comment_deleted_twice_is_deleted(sandbox, client, server):
+    post = client.publish(connection(), base.Post(text="main", media=[jpeg(server)]))
+    comment = client.publish(connection(), _comment_on(post.post_id))
+    client.delete(connection(), comment.post_id, comment.ref)
+
+    again = client.delete(connection(), comment.post_id, comment.ref)
+
+    assert again.kind == Kind.PUBLISHED
+
+
+@pytest.mark.parametrize(
+    ("outcome", "kind", "code"),
+    [("error", Kind.FAILED, "10"), ("rate_limited", Kind.NOT_SENT, "80002"), ("timeout", Kind.UNKNOWN, "NO_ANSWER")],
+)
+def test_a_refused_or_lost_comment_delete_says_so(sandbox, client, server, outcome, kind, code):
+    post = client.publish(connection(), base.Post(text="main", media=[jpeg(server)]))
+    comment = client.publish(connection(), _comment_on(post.post_id))
+    sandbox.outcomes("instagram", outcome)
+
+    deleted = client.delete(connection(), comment.post_id, comment.ref)
+
+    assert (deleted.kind, deleted.error_code) == (kind, code)
+    assert client.exists(connection(), comment.post_id, comment.ref) is (outcome != "timeout")
+
+
+def test_exists_until_the_media_is_removed_on_instagram(sandbox, client, server):
+    post = client.publish(connection(), base.Post(text="main", media=[jpeg(server)]))
+    comment = client.publish(connection(), _comment_on(post.post_id))
+
+    before = [client.exists(connection(), o.post_id, o.ref) for o in (post, comment)]
+    _remove(sandbox, post.post_id)
+    after = [client.exists(connection(), o.post_id, o.ref) for o in (post, comment)]
+
+    assert before == [True, True]
+    assert after == [False, False]  # the comments go with their media
+
+
+def test_exists_raises_on_a_refused_token(sandbox, client, server):
+    post = client.publish(connection(), base.Post(text="main", media=[jpeg(server)]))
+    token = tokens.issue("instagram", ACCOUNT)
+    requests.post(f"{sandbox.url}/_sandbox/tokens/revoke", json={"token": token}, timeout=5)
+
+    with pytest.raises(base.PlatformError):
+        client.exists(connection(access_token=token), post.post_id, post.ref)
+
+
+def test_first_comment_rules_are_a_captions(client):
+    tags = " ".join(f"#t{i}" for i in range(31))
+
+    assert [p.code for p in client.first_comment_problems("x" * 2201)] == ["FIRST_COMMENT_TOO_LONG"]
+    assert [p.code for p in client.first_comment_problems(tags)] == ["TOO_MANY_HASHTAGS"]
+    assert client.first_comment_problems("#one @two") == []

@@ -1,11 +1,12 @@
 """Every Graph request the Instagram client sends is one Meta's published object specs
 (specs/instagram/) describe, and the stand-in's answers have the fields those specs give.
 
-The client is driven through an image post with a first comment, a carousel of images and a
-video, a reel, a post that is processing, check(), find_recent(), metrics and the OAuth flow;
-then each logged request under /graph.instagram.com/v25.0/ is matched to its node type (user,
-container = ShadowIGMediaBuilder, media) and edge, and its parameters (query and JSON body) are
-checked by name, type and requiredness; `fields=` against the node's documented fields.
+The client is driven through an image post, a carousel of images and a video, a reel, a post
+that is processing, check(), find_recent(), a first comment (made, checked, found, deleted),
+exists(), metrics and the OAuth flow; then each logged request under /graph.instagram.com/v25.0/
+is matched to its node type (user, container = ShadowIGMediaBuilder, media, IGComment) and
+edge, and its parameters (query and JSON body) are checked by name, type and requiredness;
+`fields=` against the node's documented fields.
 
 What the specs do not cover, and how it is checked instead: the `/v25.0` prefix and request
 encodings (JSON bodies, as Instagram's own examples send them); the answers of creation calls
@@ -23,7 +24,7 @@ from urllib.parse import parse_qs, parse_qsl, urlsplit
 import pytest
 import requests
 
-from accounts.platforms.base import Connection, OutcomeKind, Post
+from accounts.platforms.base import Connection, OutcomeKind, Post, ReplyTo
 from accounts.platforms.instagram import Client
 from tests.platforms import instagram_graphspec as spec
 from tests.platforms.file_server import serve_files
@@ -44,7 +45,7 @@ def _drive(client, sandbox, server):
     conn = connection()
     since = dt.datetime.now(dt.UTC) - dt.timedelta(minutes=1)
     posts = [
-        Post(text="image #one", media=[jpeg(server)], settings={"first_comment": "first!"}),
+        Post(text="image #one", media=[jpeg(server)]),
         Post(text="album", media=[jpeg(server), jpeg(server), mp4(server)]),
         Post(text="reel", media=[mp4(server)]),
     ]
@@ -56,7 +57,19 @@ def _drive(client, sandbox, server):
     assert client.check(conn, outcomes[0].ref).kind is OutcomeKind.PUBLISHED
     assert client.find_recent(conn, Post(text="album"), since).kind is OutcomeKind.PUBLISHED
     assert client.metrics(conn, [outcomes[0].post_id]).keys() == {outcomes[0].post_id}
+    _drive_comment(client, sandbox, conn, outcomes[0].post_id, since)
     _oauth(client, sandbox)
+
+
+def _drive_comment(client, sandbox, conn, media_id, since):
+    first = Post(text="first!", reply_to=ReplyTo(parent_id=media_id, root_id=media_id))
+    comment = client.publish(conn, first)
+    sandbox.comment_ids = {comment.post_id}
+    assert client.check(conn, comment.ref).kind is OutcomeKind.PUBLISHED
+    assert client.find_recent(conn, first, since).kind is OutcomeKind.PUBLISHED
+    assert client.exists(conn, media_id, {})
+    assert client.exists(conn, comment.post_id, comment.ref)
+    assert client.delete(conn, comment.post_id, comment.ref).kind is OutcomeKind.PUBLISHED
 
 
 def _oauth(client, sandbox):
@@ -95,6 +108,8 @@ def _node_type(sandbox, node_id):
         return "ShadowIGMediaBuilder"
     if sandbox.state.find_post("instagram", node_id) is not None:
         return "IGMediaForIGOnlyAPI"
+    if node_id in sandbox.comment_ids:
+        return "IGComment"
     raise AssertionError(f"{node_id} is no node the client should address")
 
 
@@ -108,7 +123,9 @@ def _documented(sandbox, method, path):
         return node_type, spec.api("IGUser", method, "media_publish"), "IGMediaForIGOnlyAPI"
     entry = spec.api(node_type, method, edge or None)
     assert entry is not None, f"{method} {node_type}/{edge} is not in Meta's spec"
-    returned = {"Media": "IGMediaForIGOnlyAPI", "User": "IGUserForIGOnlyAPI"}.get(entry["return"], node_type)
+    returned = {"Media": "IGMediaForIGOnlyAPI", "User": "IGUserForIGOnlyAPI", "Comment": "IGComment"}.get(
+        entry["return"], node_type
+    )
     return node_type, entry, returned
 
 
@@ -127,7 +144,10 @@ def test_the_drive_covers_every_edge_the_client_uses(exchange):
         ("GET", "ShadowIGMediaBuilder", None),
         ("GET", "IGMediaForIGOnlyAPI", None),
         ("POST", "IGMediaForIGOnlyAPI", "comments"),
+        ("GET", "IGMediaForIGOnlyAPI", "comments"),
         ("GET", "IGMediaForIGOnlyAPI", "insights"),
+        ("GET", "IGComment", None),
+        ("DELETE", "IGComment", None),
     }
 
 
@@ -179,13 +199,15 @@ def test_the_stand_in_answers_in_the_documented_shapes(exchange):
         assert answer.status_code == 200, (path, body)
         node_type, entry, returned = _documented(sandbox, answer.request.method, path)
         checked += 1
-        if answer.request.method == "POST":
+        if answer.request.method == "DELETE":
+            assert body == {"success": True}, path
+        elif answer.request.method == "POST":
             assert set(body) == {"id"}, path  # the notes: creation answers {"id": ...}
             assert isinstance(body["id"], str), path
         elif entry.get("endpoint") == "insights":
             for item in body["data"]:
                 assert set(item) <= set(spec.fields("InstagramInsightsResult")), item
-        elif entry.get("endpoint") == "media":
+        elif entry.get("endpoint") in ("media", "comments"):
             assert set(body) <= {"data", "paging"}
             for item in body["data"]:
                 assert spec.field_errors(item, returned) == [], item

@@ -15,7 +15,7 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 import requests
 
-from accounts.platforms.base import MAX_RECENT_PAGES, Connection, Credentials, OutcomeKind, PlatformError, Post
+from accounts.platforms.base import MAX_RECENT_PAGES, Connection, Credentials, OutcomeKind, PlatformError, Post, ReplyTo
 from accounts.platforms.threads import Client, text_length
 from sandbox import tokens
 from sandbox.platforms.threads import text_length as sandbox_text_length
@@ -532,3 +532,115 @@ def test_graph_errors_are_classified_with_their_codes(status, error, kind, code,
 
     assert (outcome.kind, outcome.error_code, outcome.auth_failed) == (kind, code, auth)
     assert outcome.error_message == error["message"]
+
+
+# --- first comments, deleting, reading back -------------------------------------------------------
+
+
+def _reply_to(post_id, text="first reply"):
+    return Post(text=text, reply_to=ReplyTo(parent_id=post_id, root_id=post_id))
+
+
+def _remove(sandbox, post_id):
+    body = {"platform": "threads", "id": post_id}
+    requests.post(f"{sandbox.url}/_sandbox/posts/remove", json=body, timeout=5).raise_for_status()
+
+
+def test_a_first_comment_is_a_reply_thread_under_the_post(sandbox, client):
+    post = client.publish(connection(), Post(text="main"))
+
+    reply = client.publish(connection(), _reply_to(post.post_id))
+
+    assert client.first_comment == "reply"
+    assert reply.kind is OutcomeKind.PUBLISHED
+    listed = {p["id"]: p for p in sandbox.posts("threads")}
+    assert (listed[reply.post_id]["reply_to"], listed[reply.post_id]["text"]) == (post.post_id, "first reply")
+
+
+def test_a_thread_and_a_reply_are_deleted_with_delete_on_their_ids(sandbox, client):
+    post = client.publish(connection(), Post(text="main"))
+    reply = client.publish(connection(), _reply_to(post.post_id))
+
+    deleted = [client.delete(connection(), o.post_id, o.ref) for o in (reply, post)]
+
+    assert [d.kind for d in deleted] == [OutcomeKind.PUBLISHED] * 2
+    deletes = [r["path"] for r in sandbox.state.requests if r["method"] == "DELETE"]
+    assert deletes == [f"/graph.threads.net/v1.0/{reply.post_id}", f"/graph.threads.net/v1.0/{post.post_id}"]
+    assert sandbox.posts("threads") == []
+    assert [client.exists(connection(), o.post_id, o.ref) for o in (reply, post)] == [False, False]
+
+
+def test_a_second_delete_finds_the_thread_gone_and_says_it_is_deleted(sandbox, client):
+    post = client.publish(connection(), Post(text="main"))
+    client.delete(connection(), post.post_id, post.ref)
+
+    again = client.delete(connection(), post.post_id, post.ref)
+
+    assert (again.kind, again.post_id) == (OutcomeKind.PUBLISHED, post.post_id)
+
+
+def test_another_users_thread_is_not_deleted(sandbox, client):
+    post = client.publish(connection(account="someone-else"), Post(text="theirs"))
+
+    deleted = client.delete(connection(), post.post_id, post.ref)
+
+    assert (deleted.kind, deleted.error_code) == (OutcomeKind.FAILED, "10")
+    assert [p["id"] for p in sandbox.posts("threads")] == [post.post_id]
+
+
+@pytest.mark.parametrize(
+    ("outcome", "kind", "code"),
+    [
+        ("error", OutcomeKind.FAILED, "10"),
+        ("rate_limited", OutcomeKind.NOT_SENT, "4/2446079"),
+        ("timeout", OutcomeKind.UNKNOWN, "NO_ANSWER"),
+    ],
+)
+def test_a_refused_or_lost_delete_says_so(sandbox, client, outcome, kind, code):
+    post = client.publish(connection(), Post(text="main"))
+    sandbox.outcomes("threads", outcome)
+
+    deleted = client.delete(connection(), post.post_id, post.ref)
+
+    assert (deleted.kind, deleted.error_code) == (kind, code)
+    assert client.exists(connection(), post.post_id, post.ref) is (outcome != "timeout")
+
+
+def test_exists_until_the_thread_is_removed_on_threads(sandbox, client):
+    post = client.publish(connection(), Post(text="main"))
+    reply = client.publish(connection(), _reply_to(post.post_id))
+
+    before = [client.exists(connection(), o.post_id, o.ref) for o in (post, reply)]
+    _remove(sandbox, post.post_id)
+    after = [client.exists(connection(), o.post_id, o.ref) for o in (post, reply)]
+
+    assert before == [True, True]
+    assert after == [False, True]  # a reply is a thread of its own and stays
+
+
+def test_exists_raises_on_a_refusal_that_says_nothing_of_the_thread(sandbox, client):
+    conn = connection()
+    post = client.publish(conn, Post(text="main"))
+    requests.post(f"{sandbox.url}/_sandbox/tokens/revoke", json={"token": conn.credentials.access_token}, timeout=5)
+
+    with pytest.raises(PlatformError) as raised:
+        client.exists(conn, post.post_id, post.ref)
+
+    assert raised.value.outcome.auth_failed
+
+
+@pytest.mark.parametrize(
+    ("outcome", "kind", "code"),
+    [
+        ("error", OutcomeKind.FAILED, "10"),
+        ("rate_limited", OutcomeKind.NOT_SENT, "4/2446079"),
+        ("timeout", OutcomeKind.UNKNOWN, "NO_ANSWER"),
+    ],
+)
+def test_a_refused_or_lost_first_reply_says_so(sandbox, client, outcome, kind, code):
+    post = client.publish(connection(), Post(text="main"))
+    sandbox.outcomes("threads", outcome)
+
+    reply = client.publish(connection(), _reply_to(post.post_id))
+
+    assert (reply.kind, reply.error_code) == (kind, code)

@@ -2,7 +2,8 @@
 and every success the stand-in answers has the shape of the collection's example responses.
 
 The client is driven through text (with link_attachment and topic_tag), image, carousel,
-video, a processing container, check, find_recent, metrics, the code exchange, the long-lived
+video, a processing container, check, find_recent, a reply, exists, deleting a reply and a
+thread, metrics, the code exchange, the long-lived
 token exchange and a refresh; then each logged request to graph.threads.net is matched to a
 documented request (method, host and path; `{{variables}}` and `me` stand for ids) and its
 parameters (query and form body together) to the documented parameter names, with the values
@@ -51,8 +52,12 @@ def _drive(client, sandbox, server):
     assert client.check(conn, {"post_id": outcomes[0].post_id}).kind is OutcomeKind.PUBLISHED
     assert client.find_recent(conn, Post(text="video"), since).kind is OutcomeKind.PUBLISHED
     reply_to = ReplyTo(parent_id=outcomes[0].post_id, root_id=outcomes[0].post_id)
-    assert client.publish(conn, Post(text="a reply", reply_to=reply_to)).kind is OutcomeKind.PUBLISHED
+    reply = client.publish(conn, Post(text="a reply", reply_to=reply_to))
+    assert reply.kind is OutcomeKind.PUBLISHED
     assert client.find_recent(conn, Post(text="a reply", reply_to=reply_to), since).kind is OutcomeKind.PUBLISHED
+    assert client.exists(conn, reply.post_id, reply.ref)
+    for gone in (reply, outcomes[3]):
+        assert client.delete(conn, gone.post_id, gone.ref).kind is OutcomeKind.PUBLISHED
     assert client.metrics(conn, [outcomes[0].post_id, "999"]).keys() == {outcomes[0].post_id}
     _oauth(client, sandbox)
 
@@ -104,6 +109,7 @@ def test_the_drive_covers_every_request_the_client_makes(exchange):
         "Get a List of All a User's Threads",
         "Get Threads Replies",
         "Respond to Replies",
+        "Delete Threads Post",
         "Get Post Insights",
         "Get App-Scoped User's Profile Information",
         "Exchange the Code For a Token",

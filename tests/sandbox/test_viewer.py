@@ -85,7 +85,7 @@ def test_an_id_that_is_a_uri_reaches_its_post_and_a_first_comment_is_listed(sand
 def test_media_are_counted_with_their_kinds(sandbox):
     sandbox.state.add_post("instagram", "ig-1", "A carousel", 3, media_type="CAROUSEL_ALBUM")
     [post] = sandbox.posts("instagram")
-    sandbox.state.store("instagram", "comments")["c1"] = {"media_id": post["id"], "account": "ig-1", "message": "Hi!"}
+    sandbox.state.add_comment("instagram", post["id"], "ig-1", "Hi!")
 
     page = _view(sandbox, "instagram", post["id"]).text
 
