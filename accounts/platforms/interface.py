@@ -80,7 +80,8 @@ class PlatformClient(abc.ABC):
     # held to the platform's text limit as any post.
     comment_max_length: ClassVar[int | None] = None
     # Why the platform's posts cannot be deleted through its API, in words for the person who
-    # asked (e.g. "TikTok has no delete call: delete it in the app"); "" where `delete()` works.
+    # asked (e.g. "TikTok has no delete call: delete it in the app"); "" where `delete()` deletes
+    # posts. (Instagram deletes comments but not posts: it has a reason.)
     no_delete_reason: ClassVar[str] = ""
 
     def __init__(self) -> None:
