@@ -159,8 +159,7 @@ class Client(HttpClient[tuple[str, dict[str, Any]]]):
     first_comment = REPLY
     reset_headers = ("RateLimit-Reset",)
     rate_limited_code = ""  # XRPC names it (RateLimitExceeded)
-    # first_comment is checked as a reply by `problems()` and sent by publishing, not here.
-    setting_types = {**FIT_SETTING, "first_comment": ("string",), "reply": ("object",), "embed": ("object",)}
+    setting_types = {**FIT_SETTING, "reply": ("object",), "embed": ("object",)}
     metrics_batch_size = GETPOSTS_BATCH
 
     # --- connecting ----------------------------------------------------------------------
