@@ -16,8 +16,12 @@ Why it looks the way it does:
 - Video takes the simple path (uploadBlob + app.bsky.embed.video). The video service
   (getServiceAuth + video.bsky.app uploadVideo + getJobStatus) is the later improvement: it is
   needed for files over the PDS blob cap and gives processing status.
-- first_comment is a second record replying to the new post. If it fails the post is still
-  PUBLISHED; the failure is put in error_code FIRST_COMMENT_FAILED / error_message.
+- A first comment is a reply post like a thread's later item: publishing sends it once the post
+  is published, as a Post whose `reply_to` carries the post's uri and cid (the strong references
+  a reply record needs).
+- Deleting is `com.atproto.repo.deleteRecord` with the repo, collection and record key read from
+  the post's at:// URI; it answers a success whether or not the record was there ("delete, or
+  ensure it doesn't exist"). `exists()` reads the record with getRecord: RecordNotFound is gone.
 - Refreshed tokens are written into `conn.credentials`; the caller persists them.
 - Every URL goes through `conn.url()` against the entryway bsky.social (the account's PDS from
   its didDoc is kept in metadata for a later step).
@@ -129,7 +133,6 @@ def _embed_problems(value: Any, post: Post) -> list[Problem]:
 
 def _settings_problems(post: Post) -> list[Problem]:
     checks: dict[str, Callable[[Any], list[Problem]]] = {
-        "first_comment": lambda value: _text_problems(value, "first_comment"),
         "reply": _reply_problems,
         "embed": lambda value: _embed_problems(value, post),
     }
@@ -156,7 +159,7 @@ class Client(HttpClient[tuple[str, dict[str, Any]]]):
     first_comment = REPLY
     reset_headers = ("RateLimit-Reset",)
     rate_limited_code = ""  # XRPC names it (RateLimitExceeded)
-    setting_types = {**FIT_SETTING, "first_comment": ("string",), "reply": ("object",), "embed": ("object",)}
+    setting_types = {**FIT_SETTING, "reply": ("object",), "embed": ("object",)}
     metrics_batch_size = GETPOSTS_BATCH
 
     # --- connecting ----------------------------------------------------------------------
@@ -224,36 +227,21 @@ class Client(HttpClient[tuple[str, dict[str, Any]]]):
             created = self._create(conn, rkey, record)
         except PlatformError as exc:
             return replace(exc.outcome, ref={"rkey": rkey, "repo": did})
-        outcome = _published(did, rkey, created.get("uri"), created.get("cid"))
-        return self._first_comment(conn, post, outcome)
+        return _published(did, rkey, created.get("uri"), created.get("cid"))
 
     def _create(self, conn: Connection, rkey: str, record: Mapping[str, Any]) -> dict[str, Any]:
         body = {"repo": conn.credentials.external_id, "collection": POST, "rkey": rkey, "record": record}
         return self._xrpc(conn, _Call("POST", "com.atproto.repo.createRecord", body))
 
-    def _record(self, conn: Connection, post: Post, *, reply: Any = None) -> dict[str, Any]:
+    def _record(self, conn: Connection, post: Post) -> dict[str, Any]:
         record: dict[str, Any] = {"$type": POST, "text": post.text, "createdAt": now_iso()}
         facets = self._facets(conn, post.text)
         embed = self._embed(conn, post)
-        reply = reply or _reply_of(post) or post.settings.get("reply")
+        reply = _reply_of(post) or post.settings.get("reply")
         for key, value in (("facets", facets), ("embed", embed), ("reply", reply)):
             if value:
                 record[key] = value
         return record
-
-    def _first_comment(self, conn: Connection, post: Post, outcome: Outcome) -> Outcome:
-        text = post.settings.get("first_comment")
-        if not isinstance(text, str) or not text:
-            return outcome
-        parent = {"uri": outcome.ref["uri"], "cid": outcome.ref["cid"]}
-        rkey = new_tid()
-        try:
-            record = self._record(conn, Post(text=text), reply={"root": parent, "parent": parent})
-            created = self._create(conn, rkey, record)
-        except PlatformError as exc:
-            message = f"The post exists; its first comment failed ({exc.outcome.kind}): {exc}"
-            return replace(outcome, error_code="FIRST_COMMENT_FAILED", error_message=message)
-        return replace(outcome, ref={**outcome.ref, "comment_rkey": rkey, "comment_uri": str(created.get("uri", ""))})
 
     # --- facets and embeds ---------------------------------------------------------------
 
@@ -330,6 +318,26 @@ class Client(HttpClient[tuple[str, dict[str, Any]]]):
                 break
         return Outcome(OutcomeKind.FAILED, error_code="NOT_FOUND", error_message="No recent post with this text.")
 
+    # --- deleting and reading back --------------------------------------------------------
+
+    def delete(self, conn: Connection, post_id: str, ref: Mapping[str, str]) -> Outcome:
+        """deleteRecord of the post's record: a success also when the record was gone already."""
+        try:
+            self._xrpc(conn, _Call("POST", "com.atproto.repo.deleteRecord", record_of(post_id)))
+        except PlatformError as exc:
+            return exc.outcome
+        return Outcome(OutcomeKind.PUBLISHED, post_id=post_id)
+
+    def exists(self, conn: Connection, post_id: str, ref: Mapping[str, str]) -> bool:
+        params = list(record_of(post_id).items())
+        try:
+            self._xrpc(conn, _Call("GET", "com.atproto.repo.getRecord", params=params, auth=False))
+        except PlatformError as exc:
+            if exc.outcome.error_code == "RecordNotFound":
+                return False
+            raise
+        return True
+
     def metrics(self, conn: Connection, post_ids: Sequence[str]) -> dict[str, Metrics]:
         return super().metrics(conn, [p for p in post_ids if p.startswith("at://")])
 
@@ -387,6 +395,13 @@ def _published(did: str, rkey: str, uri: Any, cid: Any) -> Outcome:
     uri = str(uri or f"at://{did}/{POST}/{rkey}")
     ref = {"repo": did, "rkey": rkey, "uri": uri, "cid": str(cid or "")}
     return Outcome(OutcomeKind.PUBLISHED, post_id=uri, url=post_url(did, rkey), ref=ref)
+
+
+def record_of(uri: str) -> dict[str, str]:
+    """The repo, collection and record key an at:// URI names (at://<did>/<collection>/<rkey>)."""
+    repo, _, rest = uri.removeprefix("at://").partition("/")
+    collection, _, rkey = rest.partition("/")
+    return {"repo": repo, "collection": collection, "rkey": rkey}
 
 
 def _list_call(did: str, cursor: str) -> _Call:

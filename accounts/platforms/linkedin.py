@@ -21,6 +21,15 @@ description, so the field names come from its documentation):
 - platform_settings: `visibility` LOGGED_IN_MEMBERS is LinkedIn's `LOGGED_IN`; `title` becomes
   `content.media.title`, which only a single image or a video has (validate() says so);
   `target_audience` becomes `distribution.targetEntities` (targeting: organization posts only).
+- A first comment is a comment by the member on the post (`POST /rest/socialActions/{post urn}
+  /comments` with actor, object and `message.text`: plain text, comments take no little text;
+  1,250 characters at most). Its post_id is the comment URN LinkedIn answers, its ref the post
+  URN, the comment id and the actor, which is what reading it back (`GET .../comments/{id}`) and
+  deleting it (`DELETE .../comments/{id}?actor=`) take. No comment id exists before the call, so
+  an unknown outcome keeps the text and `check()` looks for it among the post's comments.
+- Deleting a post is `DELETE /rest/posts/{urn}` (204, and 204 again for a post deleted already:
+  the call is idempotent); a 404 says it is not there either. `exists()` reads the post or the
+  comment back: only a 404 says it is gone.
 - OAuth: the standard 3-legged flow has no PKCE ("native PKCE" is a separate product); the client
   secret is sent. The member id is `sub` of the OpenID userinfo. Refresh tokens (approved partners
   only) are not rotated (fixed 365-day life): the old one is kept unless a new one is returned.
@@ -86,7 +95,8 @@ METRIC_TYPES = ("IMPRESSION", "MEMBERS_REACHED", "REACTION", "COMMENT", "RESHARE
 AUTH_CODES = frozenset({"INVALID_ACCESS_TOKEN", "EXPIRED_ACCESS_TOKEN", "REVOKED_ACCESS_TOKEN", "EMPTY_ACCESS_TOKEN"})
 MIN_MULTI_IMAGES = 2
 MAX_ALT_TEXT = 4086  # the Posts API's limit on an image's altText
-PAGE_COUNT = 50  # posts per page of the q=author finder
+PAGE_COUNT = 50  # posts per page of the q=author finder, comments per page of a post's comments
+COMMENT_MAX_LENGTH = 1250  # the Comments API's limit on message.text
 Matcher = Callable[[Mapping[str, Any]], bool]
 Prepared = tuple[dict[str, Any], dict[str, str], str]  # the post's body, the ref of its media, a video processing
 RESERVED = frozenset("\\|{}@[]()<>#*_~")
@@ -143,6 +153,21 @@ def _published(urn: str) -> Outcome:
     return Outcome(OutcomeKind.PUBLISHED, post_id=urn, url=POST_URL.format(urn=urn), http_status=201)
 
 
+def _commented(urn: str, actor: str, comment_id: str, comment_urn: str) -> Outcome:
+    """A comment on the post `urn`: its URN as post_id, linked under the post where LinkedIn
+    gave it, and the ref that reads it back and deletes it."""
+    comment_urn = comment_urn or f"urn:li:comment:({urn},{comment_id})"
+    url = f"{POST_URL.format(urn=urn)}?commentUrn={_quoted(comment_urn)}"
+    ref = {"object": urn, "actor": actor, "comment_id": comment_id, "comment_urn": comment_urn}
+    return Outcome(OutcomeKind.PUBLISHED, post_id=comment_urn, url=url, ref=ref, http_status=201)
+
+
+def _comment_matches(element: Mapping[str, Any], actor: str, text: str) -> bool:
+    message = element.get("message")
+    said = message.get("text") if isinstance(message, dict) else None
+    return element.get("actor") == actor and said == text and bool(element.get("id"))
+
+
 def _setting_problems(post: Post) -> list[Problem]:
     values, problems = post.settings, []
     if "visibility" in values and values["visibility"] not in VISIBILITY:
@@ -169,7 +194,7 @@ def _audience_problems(values: Mapping[str, Any]) -> list[Problem]:
 class Client(HttpClient[Prepared]):
     platform = "linkedin"
     first_comment = COMMENT
-    comment_max_length = 1250
+    comment_max_length = COMMENT_MAX_LENGTH
     api = API
     authorize_endpoint = AUTHORIZE_URL
     scopes = SCOPES
@@ -189,6 +214,12 @@ class Client(HttpClient[Prepared]):
         return self.text_problems(post, len(post.text), empty="LinkedIn needs commentary or media.", too_long=too_long)
 
     # --- publishing ------------------------------------------------------------------------
+
+    def publish(self, conn: Connection, post: Post) -> Outcome:
+        """A post, or with `reply_to` the member's comment on that post."""
+        if post.reply_to is not None:
+            return self._comment(conn, post.reply_to.parent_id, post.text)
+        return super().publish(conn, post)
 
     def prepare(self, conn: Connection, post: Post) -> Prepared:
         """The post's body, the ref that finds it by its media, and a video still processing ('' if none)."""
@@ -238,6 +269,50 @@ class Client(HttpClient[Prepared]):
             return Outcome(OutcomeKind.UNKNOWN, ref=ref, error_code="NO_ID", http_status=response.status_code)
         outcome = self.refusal(response)
         return replace(outcome, ref=ref) if outcome.kind is OutcomeKind.UNKNOWN else outcome
+
+    # --- comments --------------------------------------------------------------------------
+
+    def _comment(self, conn: Connection, urn: str, text: str) -> Outcome:
+        """Comment on the post `urn` as the member; an outcome left open keeps what finds it."""
+        actor = person_urn(conn.credentials.external_id)
+        ref = {"object": urn, "actor": actor, "text": text}
+        body = {"actor": actor, "object": urn, "message": {"text": text}}
+        try:
+            response = self.send(conn, "POST", f"/socialActions/{_quoted(urn)}/comments", json=body)
+        except NoAnswer as exc:
+            return replace(exc.outcome, ref=ref)
+        comment = json_object(response)
+        comment_id = str(comment.get("id") or response.headers.get("x-restli-id") or "")
+        if response.status_code == 201 and comment_id:
+            return _commented(urn, actor, comment_id, str(comment.get("commentUrn") or ""))
+        if response.status_code < 300:
+            return Outcome(OutcomeKind.UNKNOWN, ref=ref, error_code="NO_ID", http_status=response.status_code)
+        outcome = self.refusal(response)
+        return replace(outcome, ref=ref) if outcome.kind is OutcomeKind.UNKNOWN else outcome
+
+    def _comment_path(self, ref: Mapping[str, str]) -> str:
+        return f"/socialActions/{_quoted(ref['object'])}/comments/{ref['comment_id']}"
+
+    def _find_comment(self, conn: Connection, urn: str, actor: str, text: str) -> Outcome:
+        """PUBLISHED with the member's comment on `urn` that has `text`, page by page (`start`,
+        `count`) until a short page or MAX_RECENT_PAGES; NOT_FOUND if none has it."""
+        for start in range(0, MAX_RECENT_PAGES * PAGE_COUNT, PAGE_COUNT):
+            query = f"start={start}&count={PAGE_COUNT}"
+            try:
+                response = self.send(conn, "GET", f"/socialActions/{_quoted(urn)}/comments?{query}")
+            except NoAnswer as exc:
+                return replace(exc.outcome, kind=OutcomeKind.UNKNOWN)
+            if response.status_code == 404:
+                return failed("NOT_FOUND", f"{urn} is not there to hold the comment", 404)
+            if response.status_code != 200:
+                return unsettled(self.refusal(response))
+            elements = [e for e in json_object(response).get("elements") or [] if isinstance(e, dict)]
+            found = next((e for e in elements if _comment_matches(e, actor, text)), None)
+            if found is not None:
+                return _commented(urn, actor, str(found["id"]), str(found.get("commentUrn") or ""))
+            if len(elements) < PAGE_COUNT:
+                break
+        return failed("NOT_FOUND", "no comment of the member with this text on the post")
 
     # --- media -----------------------------------------------------------------------------
 
@@ -320,6 +395,11 @@ class Client(HttpClient[Prepared]):
     # --- settling --------------------------------------------------------------------------
 
     def check(self, conn: Connection, ref: Mapping[str, str]) -> Outcome:
+        if ref.get("comment_id"):
+            published = _commented(ref["object"], ref["actor"], ref["comment_id"], ref.get("comment_urn", ""))
+            return self.read_back(conn, self._comment_path(ref), ref["comment_id"], lambda: published)
+        if ref.get("object") and ref.get("actor"):
+            return self._find_comment(conn, ref["object"], ref["actor"], ref.get("text", ""))
         if ref.get("post_id"):
             return self._read_back(conn, ref["post_id"])
         if ref.get("post") and ref.get("video"):
@@ -342,6 +422,9 @@ class Client(HttpClient[Prepared]):
         )
 
     def find_recent(self, conn: Connection, post: Post, since: dt.datetime) -> Outcome:
+        if post.reply_to is not None:
+            actor = person_urn(conn.credentials.external_id)
+            return self._find_comment(conn, post.reply_to.parent_id, actor, post.text)
         commentary, after = escape_little_text(post.text), since.timestamp() * 1000
 
         def matches(element: Mapping[str, Any]) -> bool:
@@ -380,6 +463,31 @@ class Client(HttpClient[Prepared]):
             return {str(item.get("id", "")) for item in images} == wanted
 
         return matches
+
+    # --- deleting and reading back --------------------------------------------------------
+
+    def delete(self, conn: Connection, post_id: str, ref: Mapping[str, str]) -> Outcome:
+        """The comment (its ref names one) or the post, deleted; a 404 is one already gone."""
+        if ref.get("comment_id"):
+            path = f"{self._comment_path(ref)}?actor={_quoted(ref['actor'])}"
+        else:
+            path = f"/posts/{_quoted(post_id)}"
+        try:
+            response = self.send(conn, "DELETE", path, headers={"X-RestLi-Method": "DELETE"})
+        except NoAnswer as exc:
+            return exc.outcome
+        if response.status_code in (200, 204, 404):
+            return Outcome(OutcomeKind.PUBLISHED, post_id=post_id, http_status=response.status_code)
+        return self.refusal(response)
+
+    def exists(self, conn: Connection, post_id: str, ref: Mapping[str, str]) -> bool:
+        path = self._comment_path(ref) if ref.get("comment_id") else f"/posts/{_quoted(post_id)}"
+        response = self.send(conn, "GET", path)
+        if response.status_code == 404:
+            return False
+        if not response.ok:
+            raise PlatformError(self.refusal(response))
+        return True
 
     # --- metrics ---------------------------------------------------------------------------
 

@@ -130,7 +130,8 @@ PROPERTIES: dict[str, dict[str, Schema]] = {
             "type": ["string", "integer"],
             "pattern": "^[0-9]+$",
             "minimum": 1,
-            "description": "The video's category (a YouTube category id).",
+            "description": "The video's category (a YouTube category id); People & Blogs unless set.",
+            "default": youtube.DEFAULT_CATEGORY,
         },
         "default_language": _string(
             "The language of the title and description (BCP-47).", pattern=f"^{youtube.LANGUAGE_PATTERN}$"
@@ -143,7 +144,9 @@ PROPERTIES: dict[str, dict[str, Schema]] = {
             "items": {"type": "string", "minLength": 1, "pattern": "^[^<>]*$"},
             "description": f"Keywords; at most {youtube.TAGS_MAX} characters in all.",
         },
-        "madeForKids": _flag("The video is made for children.", False),
+        "madeForKids": _flag(
+            "The video is made for children (the audience every upload declares).", youtube.DEFAULT_MADE_FOR_KIDS
+        ),
     },
     "tiktok": {
         "tiktok_post_mode": _choice(
@@ -205,6 +208,8 @@ def _choices(schema: Schema, choices: Sequence[Mapping[str, str]]) -> None:
     schema["type"] = "string"
     schema["enum"] = [c["id"] for c in choices]
     schema["oneOf"] = [{"const": c["id"], "title": c["name"]} for c in choices]
+    if schema.get("default") not in schema["enum"]:  # a default the account cannot choose says nothing
+        schema.pop("default", None)
 
 
 # TikTok's creator_info flags, by the setting each one switches off.

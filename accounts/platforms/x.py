@@ -17,6 +17,11 @@ Why it looks the way it does:
 - X hands out no id before the create call, so there is nothing to `save_ref`; an UNKNOWN
   create is settled by `find_recent()` over the account's timeline (an owned read), page by
   page (`pagination_token`), since a busy account may post more than a page in the meantime.
+- Deleting is `DELETE /2/tweets/{id}` (`{"data": {"deleted": true}}`), for a post and a reply
+  alike. A post that is gone already answers a resource-not-found problem (a 404, or a 200 whose
+  `errors` say so, as reads of a deleted post do): that delete is done. `exists()` reads the post
+  (`GET /2/tweets/{id}`): only a resource-not-found says it is gone; X answers others
+  (not-authorized-for-resource: a protected or suspended account) for posts that still exist.
 - A disconnect revokes the refresh token, then the access token (`/2/oauth2/revoke`, one token
   a call, authenticated as the token call is): X does not say that revoking one ends the other.
 - Metrics: `shares` = reposts + quotes (both are re-shares of the post); the raw counts stay
@@ -72,6 +77,7 @@ MAX_ALT_TEXT = 1000  # AltText.text's maxLength in the published spec
 URL_WEIGHT = 23
 MAX_IDS_PER_LOOKUP = 100
 DUPLICATE_DETAIL = "duplicate content"
+NOT_FOUND_PROBLEM = "https://api.x.com/2/problems/resource-not-found"
 
 # twitter-text v3: code points in these ranges weigh 1, all others 2.
 _LIGHT_RANGES = ((0x0000, 0x10FF), (0x2000, 0x200D), (0x2010, 0x201F), (0x2032, 0x2037))
@@ -133,6 +139,16 @@ def _problem_code(body: Mapping[str, Any], status: int) -> str:
         return kind.rsplit("/", 1)[-1].replace("-", "_").upper()
     title = str(body.get("title") or "")
     return re.sub(r"\W+", "_", title).strip("_").upper() or f"HTTP_{status}"
+
+
+def _not_found(response: requests.Response) -> bool:
+    """Whether X says the post does not exist: a resource-not-found problem, alone or in `errors`."""
+    body = json_object(response)
+    errors = body.get("errors")
+    problems: list[Any] = errors if isinstance(errors, list) else [body]
+    return response.status_code in (200, 404) and any(
+        isinstance(p, dict) and p.get("type") == NOT_FOUND_PROBLEM for p in problems
+    )
 
 
 def _published(post_id: str) -> Outcome:
@@ -393,6 +409,28 @@ class Client(HttpClient[tuple[dict[str, Any], list[str]]]):
             if post.reply_to is None or str(tweet.get("conversation_id") or "") == post.reply_to.root_id:
                 return str(tweet["id"])
         return None
+
+    # --- deleting and reading back --------------------------------------------------------
+
+    def delete(self, conn: Connection, post_id: str, ref: Mapping[str, str]) -> Outcome:
+        try:
+            response = self.send(conn, "DELETE", f"/tweets/{post_id}")
+        except PlatformError as exc:
+            return exc.outcome
+        if self.body(response).get("deleted") is True or _not_found(response):
+            return Outcome(OutcomeKind.PUBLISHED, post_id=post_id, http_status=response.status_code)
+        if response.ok:  # a 200 that neither deletes nor says the post is gone
+            return Outcome(OutcomeKind.UNKNOWN, post_id=post_id, error_code="NOT_DELETED", http_status=200)
+        return self.refusal(response)
+
+    def exists(self, conn: Connection, post_id: str, ref: Mapping[str, str]) -> bool:
+        response = self.send(conn, "GET", f"/tweets/{post_id}")
+        if self.body(response).get("id") == post_id:
+            return True
+        if _not_found(response):
+            return False
+        outcome = self.refusal(response)
+        raise PlatformError(outcome if not response.ok else replace(outcome, kind=OutcomeKind.UNKNOWN))
 
     # --- metrics ---------------------------------------------------------------------------
 

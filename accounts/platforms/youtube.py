@@ -20,6 +20,19 @@ Why it looks the way it does:
   snippet.defaultLanguage, default_audio_language -> snippet.defaultAudioLanguage, tags ->
   snippet.tags, privacyStatus -> status.privacyStatus, madeForKids -> status.selfDeclaredMadeForKids
   (`madeForKids` in the resource is YouTube's read-only verdict, not what the uploader declares).
+  Every upload declares both its audience and its category: selfDeclaredMadeForKids false and
+  categoryId "22" (People & Blogs) unless the post sets them. YouTube would default them itself,
+  but the audience declaration is what COPPA policy asks of every upload, and a video with no
+  category sent is one an outside check of our requests flags.
+- A first comment is a top-level comment on the video (`commentThreads.insert`, part=snippet,
+  `textOriginal`); its post_id is the comment's id and its ref (comment_id, comment_on) is what
+  `commentThreads.list?id=` reads back and `comments.delete` removes. No id exists before the
+  call, so a lost answer keeps the text and `check()` looks among the video's comment threads
+  for one by this channel with that text.
+- `delete()` is `videos.delete` (or `comments.delete` for a comment's ref), 204 with no body; a
+  404 (videoNotFound, commentNotFound) is one already gone. `exists()` lists the video or the
+  comment by id: an empty list, or a video rejected or deleted by YouTube, is gone. These calls
+  need the youtube.force-ssl scope (asked for at connecting).
 - Google errors are `{"error": {"code", "message", "errors": [{"reason", ...}]}}`; `reason` is
   kept as error_code, a rate limit's too. The RATE_REASONS create nothing and are NOT_SENT
   (quota waits for Pacific midnight, the channel upload cap 24 h, the others Retry-After or a
@@ -67,6 +80,7 @@ from accounts.platforms.base import (
     json_object,
     retry_after_seconds,
     token_credentials,
+    unsettled,
 )
 from accounts.platforms.interface import COMMENT
 
@@ -76,11 +90,16 @@ ANALYTICS_URL = "https://youtubeanalytics.googleapis.com/v2/reports"
 AUTHORIZE_URL = "https://accounts.google.com/o/oauth2/v2/auth"
 TOKEN_URL = "https://oauth2.googleapis.com/token"  # noqa: S105 - a URL, not a secret
 REVOKE_URL = "https://oauth2.googleapis.com/revoke"
-SCOPE_NAMES = ("youtube.upload", "youtube.readonly", "yt-analytics.readonly")
+SCOPE_NAMES = ("youtube.upload", "youtube.readonly", "youtube.force-ssl", "yt-analytics.readonly")
 SCOPES = " ".join(f"https://www.googleapis.com/auth/{name}" for name in SCOPE_NAMES)
 CHUNK_UNIT = 256 * 1024
 TITLE_MAX, DESCRIPTION_MAX_BYTES, TAGS_MAX = 100, 5000, 500
 PRIVACY = ("private", "public", "unlisted")
+DEFAULT_CATEGORY = "22"  # People & Blogs
+DEFAULT_MADE_FOR_KIDS = False
+COMMENT_MAX_LENGTH = 10000
+COMMENT_PAGE = 100  # comment threads per page (the API's maximum)
+GONE_STATUSES = frozenset({"rejected", "deleted"})  # uploadStatus of a video YouTube took down
 MAX_IDS_PER_LIST = 50
 PLAYLIST_PAGE = 50  # playlist items per page (the API's maximum)
 SLACK = dt.timedelta(seconds=1)  # publishedAt counts whole seconds
@@ -134,6 +153,26 @@ def _published_at(snippet: Mapping[str, Any]) -> dt.datetime:
 def _video(kind: OutcomeKind, video_id: str, why: str = "") -> Outcome:
     """A video that exists (PUBLISHED or PROCESSING), with its watch URL and the ref `check()` follows."""
     return Outcome(kind, post_id=video_id, url=watch_url(video_id), ref={"video_id": video_id}, error_message=why)
+
+
+def _commented(video_id: str, comment_id: str) -> Outcome:
+    """A comment on a video: its id, its link under the video, and the ref that reads it back."""
+    url = f"{watch_url(video_id)}&lc={comment_id}"
+    ref = {"comment_id": comment_id, "comment_on": video_id}
+    return Outcome(OutcomeKind.PUBLISHED, post_id=comment_id, url=url, ref=ref)
+
+
+def _top_comment_id(thread: Mapping[str, Any]) -> str:
+    top = (thread.get("snippet") or {}).get("topLevelComment") or {}
+    return str(top.get("id") or thread.get("id") or "")
+
+
+def _is_comment_of(thread: Any, conn: Connection, text: str) -> bool:
+    """Whether a comment thread's top comment is this channel's and says `text`."""
+    snippet = ((thread.get("snippet") or {}).get("topLevelComment") or {}).get("snippet") or {}
+    author = (snippet.get("authorChannelId") or {}).get("value")
+    said = snippet.get("textOriginal", snippet.get("textDisplay"))
+    return author == conn.credentials.external_id and said == text
 
 
 def _state_of(video: Mapping[str, Any]) -> Outcome:
@@ -217,21 +256,21 @@ def video_resource(post: Post) -> dict[str, Any]:
     snippet: dict[str, Any] = {"title": values.get("title", ""), "description": post.text}
     if "tags" in values:
         snippet["tags"] = list(values["tags"])
-    if "category_id" in values:
-        snippet["categoryId"] = _category(values["category_id"])
+    snippet["categoryId"] = _category(values["category_id"]) if "category_id" in values else DEFAULT_CATEGORY
     for key, name in (("default_language", "defaultLanguage"), ("default_audio_language", "defaultAudioLanguage")):
         if key in values:
             snippet[name] = values[key]
-    status: dict[str, Any] = {"privacyStatus": values.get("privacyStatus", "public")}
-    if "madeForKids" in values:
-        status["selfDeclaredMadeForKids"] = values["madeForKids"]
+    status = {
+        "privacyStatus": values.get("privacyStatus", "public"),
+        "selfDeclaredMadeForKids": values.get("madeForKids", DEFAULT_MADE_FOR_KIDS),
+    }
     return {"snippet": snippet, "status": status}
 
 
 class Client(HttpClient[str]):
     platform = "youtube"
     first_comment = COMMENT
-    comment_max_length = 10000
+    comment_max_length = COMMENT_MAX_LENGTH
     api = API
     rate_limited_code = ""  # Google's reason tells quota, rate and upload cap apart
     authorize_endpoint = AUTHORIZE_URL
@@ -263,6 +302,12 @@ class Client(HttpClient[str]):
 
     # --- publishing ------------------------------------------------------------------------
 
+    def publish(self, conn: Connection, post: Post) -> Outcome:
+        """A video, or with `reply_to` the channel's comment on that video."""
+        if post.reply_to is not None:
+            return self._comment(conn, post.reply_to.parent_id, post.text)
+        return super().publish(conn, post)
+
     def prepare(self, conn: Connection, post: Post) -> str:
         """The resumable session's URI, saved before any byte is sent (nothing exists yet)."""
         if len(post.media) != 1 or not post.media[0].is_video:
@@ -281,6 +326,56 @@ class Client(HttpClient[str]):
     def create(self, conn: Connection, post: Post, prepared: str) -> Outcome:
         """The bytes (the last PUT creates the video), then `status_polls` processing checks."""
         return self._follow(conn, self._send_bytes(conn, prepared, post.media[0]), self.status_polls)
+
+    # --- comments --------------------------------------------------------------------------
+
+    def _comment(self, conn: Connection, video_id: str, text: str) -> Outcome:
+        """commentThreads.insert: a top-level comment; a lost answer keeps what finds it."""
+        ref = {"comment_on": video_id, "text": text}
+        body = {"snippet": {"videoId": video_id, "topLevelComment": {"snippet": {"textOriginal": text}}}}
+        try:
+            response = self.send(conn, "POST", "/commentThreads?part=snippet", json=body)
+        except NoAnswer as exc:
+            return replace(exc.outcome, ref=ref)
+        if not response.ok:
+            outcome = self.refusal(response)
+            return replace(outcome, ref=ref) if outcome.kind is OutcomeKind.UNKNOWN else outcome
+        comment_id = _top_comment_id(json_object(response))
+        if not comment_id:
+            return Outcome(OutcomeKind.UNKNOWN, ref=ref, error_code="NO_ID", http_status=response.status_code)
+        return _commented(video_id, comment_id)
+
+    def _read_comment(self, conn: Connection, ref: Mapping[str, str]) -> Outcome:
+        try:
+            threads = self._threads(conn, {"part": "id", "id": ref["comment_id"]})
+        except PlatformError as exc:
+            return unsettled(exc.outcome)
+        if not threads:
+            return Outcome(OutcomeKind.FAILED, error_code="NOT_FOUND", error_message=f"no comment {ref['comment_id']}")
+        return _commented(ref["comment_on"], ref["comment_id"])
+
+    def _find_comment(self, conn: Connection, video_id: str, text: str) -> Outcome:
+        """The video's comment threads page by page (`pageToken`) until one of this channel's
+        has `text`; FAILED NOT_FOUND when none has, or when the video is gone."""
+        query = {"part": "snippet", "videoId": video_id, "maxResults": COMMENT_PAGE, "textFormat": "plainText"}
+        token = ""
+        try:
+            for _ in range(MAX_RECENT_PAGES):
+                page = self._get(conn, "/commentThreads", {**query, **({"pageToken": token} if token else {})})
+                found = next((t for t in page.get("items") or [] if _is_comment_of(t, conn, text)), None)
+                if found is not None:
+                    return _commented(video_id, _top_comment_id(found))
+                token = str(page.get("nextPageToken") or "")
+                if not token:
+                    break
+        except PlatformError as exc:
+            if exc.outcome.http_status == 404:
+                return Outcome(OutcomeKind.FAILED, error_code="NOT_FOUND", error_message=exc.outcome.error_message)
+            return unsettled(exc.outcome)
+        return Outcome(OutcomeKind.FAILED, error_code="NOT_FOUND", error_message="no such comment of this channel")
+
+    def _threads(self, conn: Connection, query: Mapping[str, Any]) -> list[Any]:
+        return list(self._get(conn, "/commentThreads", query).get("items") or [])
 
     # --- media -----------------------------------------------------------------------------
 
@@ -342,6 +437,10 @@ class Client(HttpClient[str]):
     # --- settling --------------------------------------------------------------------------
 
     def check(self, conn: Connection, ref: Mapping[str, str]) -> Outcome:
+        if ref.get("comment_id"):
+            return self._read_comment(conn, ref)
+        if ref.get("comment_on"):
+            return self._find_comment(conn, ref["comment_on"], ref.get("text", ""))
         if ref.get("video_id"):
             return self._status(conn, ref["video_id"])
         if ref.get("upload_url"):
@@ -389,7 +488,10 @@ class Client(HttpClient[str]):
     def find_recent(self, conn: Connection, post: Post, since: dt.datetime) -> Outcome:
         """The uploads playlist newest first, page after page (`nextPageToken` -> `pageToken`)
         until a video has the post's title and description, a page reaches back before `since`,
-        there is no next page, or MAX_RECENT_PAGES were read."""
+        there is no next page, or MAX_RECENT_PAGES were read. A comment is looked for among its
+        video's comment threads."""
+        if post.reply_to is not None:
+            return self._find_comment(conn, post.reply_to.parent_id, post.text)
         token, found = "", None
         try:
             playlist = self._uploads_playlist(conn)
@@ -419,6 +521,25 @@ class Client(HttpClient[str]):
     def _same_video(snippet: Mapping[str, Any], post: Post, since: dt.datetime) -> bool:
         same_text = snippet.get("title") == post.settings.get("title") and snippet.get("description") == post.text
         return same_text and _published_at(snippet) >= since - SLACK
+
+    # --- deleting and reading back --------------------------------------------------------
+
+    def delete(self, conn: Connection, post_id: str, ref: Mapping[str, str]) -> Outcome:
+        """videos.delete, or comments.delete for a comment's ref; a 404 is one already gone."""
+        path = "/comments" if ref.get("comment_id") else "/videos"
+        try:
+            response = self.send(conn, "DELETE", f"{path}?{urlencode({'id': post_id})}")
+        except NoAnswer as exc:
+            return exc.outcome
+        if response.status_code in (200, 204, 404):
+            return Outcome(OutcomeKind.PUBLISHED, post_id=post_id, http_status=response.status_code)
+        return self.refusal(response)
+
+    def exists(self, conn: Connection, post_id: str, ref: Mapping[str, str]) -> bool:
+        if ref.get("comment_id"):
+            return bool(self._threads(conn, {"part": "id", "id": post_id}))
+        items = self._get(conn, "/videos", {"part": "status", "id": post_id}).get("items") or []
+        return bool(items) and (items[0].get("status") or {}).get("uploadStatus") not in GONE_STATUSES
 
     # --- metrics ---------------------------------------------------------------------------
 

@@ -8,8 +8,10 @@ service's client code on purpose: it is the other side of the wire.
 - Accounts: a handle's DID is derived from the handle (stable); createSession takes any
   identifier with an app password shaped xxxx-xxxx-xxxx-xxxx.
 - Records are stored as sandbox posts whose id is the record's at:// URI.
-- One queued control outcome is taken per valid createRecord call (a post and its first
-  comment, a reply, are both records); a duplicate rkey answers 500 like the real PDS.
+- One queued control outcome is taken per valid createRecord call (a post and a reply, a first
+  comment among them, are both records) and per valid deleteRecord call; a duplicate rkey
+  answers 500 like the real PDS. A deleted record is gone from getRecord (RecordNotFound),
+  listRecords and getPosts.
 """
 
 from __future__ import annotations
@@ -446,6 +448,35 @@ def create_record(ctx: Context, request: Request, info: tokens.TokenInfo) -> Res
     return publish_outcome(
         ctx, PLATFORM, OUTCOME_REFUSALS, lambda _: json_response(_store(ctx, info.account, rkey, record))
     )
+
+
+@route("POST", f"{XRPC}com.atproto.repo.deleteRecord")
+@_signed_in
+def delete_record(ctx: Context, request: Request, info: tokens.TokenInfo) -> Response:
+    """Delete a record of the signed-in account, or ensure it does not exist: a record that is
+    not there is no error (the lexicon's words), and the answer then has no commit."""
+    body = json_body(request)
+    problem = _delete_problem(info.account, body)
+    if problem:
+        return _invalid(problem)
+    uri = f"at://{info.account}/{body['collection']}/{body['rkey']}"
+    return publish_outcome(ctx, PLATFORM, OUTCOME_REFUSALS, lambda _: _delete(ctx, uri))
+
+
+def _delete_problem(did: str, body: Any) -> str:
+    if not isinstance(body, dict) or not all(isinstance(body.get(k), str) for k in ("repo", "collection", "rkey")):
+        return "Input must have the properties repo, collection and rkey"
+    if set(body) - {"repo", "collection", "rkey", "swapRecord", "swapCommit"}:
+        return "Input has properties deleteRecord does not take"
+    if _did_of(body["repo"]) != did:
+        return "Input/repo must be the authenticated account"
+    return "" if body["rkey"] and "/" not in body["rkey"] else "Input/rkey must be a valid record key"
+
+
+def _delete(ctx: Context, uri: str) -> Response:
+    if ctx.state.remove_post(PLATFORM, uri) is None:
+        return json_response({})
+    return json_response({"commit": {"cid": _cid(f"delete {uri}".encode()), "rev": _tid()}})
 
 
 def _found(ctx: Context, uri: str) -> Any:

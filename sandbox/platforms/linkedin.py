@@ -17,6 +17,10 @@ parts' ETags in order, then PROCESSING for one status check (three when the `pro
 outcome is queued: finalizeUpload takes it from the queue) before AVAILABLE. Posts refuse
 media that is not AVAILABLE or not the author's. One outcome per POST /rest/posts.
 
+Comments (socialActions/{post}/comments) are created, read, listed and deleted by their actor,
+who must be the token's member; a deleted post answers 404 to every read, its comments with it,
+and deleting it again answers 204 (LinkedIn's delete is idempotent).
+
 Not modelled: organization page roles (an organization author is accepted for any token),
 the 300-member minimum of a targeted audience, image pixel limits and video durations,
 documents and articles, and "ghost" duplicates after a delete.
@@ -523,6 +527,137 @@ def _posts_page(request: Request, posts: list[SandboxPost], start: int, count: i
 def _page_link(request: Request, rel: str, start: int, count: int) -> dict[str, str]:
     query = urlencode({**request.args.to_dict(), "start": start, "count": count})
     return {"rel": rel, "type": "application/json", "href": f"/rest/posts?{query}"}
+
+
+@route("DELETE", "/api.linkedin.com/rest/posts/<urn>")
+@_rest_member
+def delete_post(ctx: Context, request: Request, account: str, urn: str) -> Response:
+    """The author deletes a post (204), and deleting it again answers 204 too: LinkedIn's delete
+    is idempotent. A URN no post ever had is a 404."""
+    post = ctx.state.find_post(PLATFORM, urn)
+    if post is None:
+        gone = any(p.platform == PLATFORM and p.id == urn for p in ctx.state.removed)
+        return Response(status=204) if gone else error(404, f"Post {urn} not found", "NOT_FOUND")
+    if post.extra["request"]["author"] != f"urn:li:person:{account}":
+        return error(403, "Not enough permissions to delete this post", "ACCESS_DENIED", 100)
+    return publish_outcome(ctx, PLATFORM, OUTCOME_REFUSALS, lambda _: _remove(ctx, urn))
+
+
+def _remove(ctx: Context, urn: str) -> Response:
+    ctx.state.remove_post(PLATFORM, urn)
+    return Response(status=204)
+
+
+# --- comments --------------------------------------------------------------------------------
+
+COMMENT_FIELDS = frozenset({"actor", "object", "message", "parentComment", "content"})
+MAX_COMMENT = 1250
+COMMENT_REFUSALS = {
+    "error": lambda: error(
+        403, "Not enough permissions to access: partnerApiSocialActions.CREATE.20250701", "ACCESS_DENIED", 100
+    ),
+    "rate_limited": OUTCOME_REFUSALS["rate_limited"],
+}
+
+
+@route("POST", "/api.linkedin.com/rest/socialActions/<urn>/comments")
+@_rest_member
+def create_comment(ctx: Context, request: Request, account: str, urn: str) -> Response:
+    body = json_body(request)
+    refused = _comment_problem(account, urn, body)
+    if refused is None and ctx.state.find_post(PLATFORM, urn) is None:
+        refused = error(404, f"Post {urn} not found", "NOT_FOUND")
+    return refused or publish_outcome(ctx, PLATFORM, COMMENT_REFUSALS, lambda _: _add_comment(ctx, account, urn, body))
+
+
+def _comment_problem(account: str, urn: str, body: Any) -> Response | None:
+    if not isinstance(body, dict):
+        return error(400, "The request body must be a JSON object", "ILLEGAL_ARGUMENT")
+    unknown = sorted(set(body) - COMMENT_FIELDS)
+    if unknown:
+        fields = ", ".join(f"/{name}" for name in unknown)
+        return input_error(f"Unpermitted fields present in REQUEST_BODY: [{fields}]", "UNPERMITTED_FIELDS", fields)
+    for name in ("actor", "object", "message"):
+        if name not in body:
+            return input_error(f"Field /{name} is required", "MISSING_FIELD", f"/{name}")
+    if body["object"] != urn:
+        return input_error("object must be the URN the comment is created under", "INVALID_VALUE", "/object")
+    text = body["message"].get("text") if isinstance(body["message"], dict) else None
+    if not isinstance(text, str) or not text.strip():
+        return input_error("message.text is required", "MISSING_FIELD", "/message/text")
+    if len(text) > MAX_COMMENT:
+        return input_error(f"message.text takes at most {MAX_COMMENT} characters", "INVALID_VALUE", "/message/text")
+    return _owner_problem(account, body["actor"])
+
+
+def _add_comment(ctx: Context, account: str, urn: str, body: dict[str, Any]) -> Response:
+    comment_id = ctx.state.next_id()
+    ctx.state.add_comment(
+        PLATFORM, urn, account, body["message"]["text"], comment_id=comment_id, actor=body["actor"], at=_now_ms()
+    )
+    comment = ctx.state.find_comment(PLATFORM, comment_id)
+    return json_response(_comment_json(comment), status=201, headers={"x-restli-id": comment_id})
+
+
+def _comment_json(comment: Any) -> dict[str, Any]:
+    urn = f"urn:li:comment:({comment.post_id},{comment.id})"
+    stamp = {"actor": comment.extra["actor"], "time": comment.extra["at"]}
+    return {
+        "actor": comment.extra["actor"], "object": comment.post_id, "id": comment.id, "commentUrn": urn,
+        "$URN": urn, "message": {"text": comment.text, "attributes": []}, "created": stamp, "lastModified": stamp,
+    }  # fmt: skip
+
+
+def _comment_of(ctx: Context, urn: str, comment_id: str) -> Any:
+    comment = ctx.state.find_comment(PLATFORM, comment_id)
+    return comment if comment is not None and comment.post_id == urn else None
+
+
+@route("GET", "/api.linkedin.com/rest/socialActions/<urn>/comments/<comment_id>")
+@_rest_member
+def get_comment(ctx: Context, request: Request, account: str, urn: str, comment_id: str) -> Response:
+    comment = _comment_of(ctx, urn, comment_id)
+    if comment is None:
+        return error(404, f"Comment {comment_id} on {urn} not found", "NOT_FOUND")
+    return json_response(_comment_json(comment))
+
+
+@route("GET", "/api.linkedin.com/rest/socialActions/<urn>/comments")
+@_rest_member
+def list_comments(ctx: Context, request: Request, account: str, urn: str) -> Response:
+    """A post's comments, oldest first, `count` (1-100, 10 by default) a page from `start`."""
+    if ctx.state.find_post(PLATFORM, urn) is None:
+        return error(404, f"Post {urn} not found", "NOT_FOUND")
+    count, start = request.args.get("count", "10"), request.args.get("start", "0")
+    if not count.isdigit() or not 1 <= int(count) <= 100 or not start.isdigit():
+        return error(400, "count must be 1 to 100 and start a non-negative integer", "ILLEGAL_ARGUMENT")
+    comments = ctx.state.comments_of(PLATFORM, urn)
+    elements = [_comment_json(c) for c in comments[int(start) : int(start) + int(count)]]
+    paging = {"start": int(start), "count": int(count), "total": len(comments), "links": []}
+    return json_response({"elements": elements, "paging": paging})
+
+
+@route("DELETE", "/api.linkedin.com/rest/socialActions/<urn>/comments/<comment_id>")
+@_rest_member
+def delete_comment(ctx: Context, request: Request, account: str, urn: str, comment_id: str) -> Response:
+    """The comment's own actor deletes it, named in `actor` as LinkedIn requires."""
+    actor = request.args.get("actor", "")
+    if not actor:
+        return error(400, "actor is a required query parameter", "ILLEGAL_ARGUMENT")
+    refused = _owner_problem(account, actor)
+    if refused:
+        return refused
+    comment = _comment_of(ctx, urn, comment_id)
+    if comment is None:
+        return error(404, f"Comment {comment_id} on {urn} not found", "NOT_FOUND")
+    if comment.extra["actor"] != actor:
+        return error(403, "Not enough permissions to delete this comment", "ACCESS_DENIED", 100)
+    return publish_outcome(ctx, PLATFORM, COMMENT_REFUSALS, lambda _: _remove_comment(ctx, comment_id))
+
+
+def _remove_comment(ctx: Context, comment_id: str) -> Response:
+    ctx.state.remove_comment(PLATFORM, comment_id)
+    return Response(status=204)
 
 
 # --- analytics and identity ------------------------------------------------------------------

@@ -4,7 +4,8 @@ It answers with X's own shapes (specs/x/openapi.json): RFC 7807 problems, `data`
 the v2 dedicated media upload endpoints and OAuth 2.0 with PKCE (and `/2/oauth2/revoke`, which
 ends the one token it is given), so the client cannot lean on anything X would refuse. What it
 does not model: duplicate-content refusals (the `error` outcome answers a 403 instead), Super
-Follows eligibility, and reply "summoning" rules.
+Follows eligibility, and reply "summoning" rules. A deleted post is gone from every read, as
+on X (a lookup answers its resource-not-found error).
 The weighted counter is written again here: the sandbox runs without Django.
 
 Videos process briefly: finalize answers `pending`, the first STATUS `in_progress`, the next
@@ -406,6 +407,27 @@ def _not_found(post_id: str) -> dict[str, str]:
         "value": post_id, "detail": f"Could not find tweet with id: [{post_id}].", "title": "Not Found Error",
         "resource_type": "tweet", "parameter": "id", "resource_id": post_id, "type": PROBLEMS + "resource-not-found",
     }  # fmt: skip
+
+
+@route("DELETE", "/api.x.com/2/tweets/<id>")
+@_signed_in
+def delete_tweet(ctx: Context, request: Request, account: str, id: str) -> Response:
+    """Only the author deletes a post; one that is not there (never was, or deleted already) is a
+    resource-not-found problem."""
+    if not _is_id(id):
+        return invalid(f"The `id` query parameter value [{id}] does not match ^[0-9]{{1,19}}$")
+    post = ctx.state.find_post("x", id)
+    if post is None:
+        detail = f"Could not find tweet with id: [{id}]."
+        return problem(404, "Not Found Error", detail, "resource-not-found", resource_type="tweet", resource_id=id)
+    if post.account != account:
+        return problem(403, "Forbidden", "You are not allowed to delete this Tweet.")
+    return publish_outcome(ctx, "x", OUTCOME_REFUSALS, lambda _: _delete(ctx, id))
+
+
+def _delete(ctx: Context, post_id: str) -> Response:
+    ctx.state.remove_post("x", post_id)
+    return json_response({"data": {"deleted": True}})
 
 
 @route("GET", "/api.x.com/2/tweets")

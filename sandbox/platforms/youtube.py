@@ -13,6 +13,15 @@ Outcomes: `error` and `rate_limited` answer the session-opening POST (403 forbid
 rateLimitExceeded with Retry-After); `timeout` and `processing` act on the last PUT, the one
 that creates the video. A finished upload reports `uploadStatus=uploaded` and turns
 `processed` at the first status check (`processing`: after 3 checks; the post exists from then).
+An upload must declare `status.selfDeclaredMadeForKids` and name `snippet.categoryId`
+(`_declarations_problem` says why the stand-in is stricter there than YouTube).
+
+Comments: commentThreads.insert makes a top-level comment on a video that is there,
+commentThreads.list reads them by id or by video, comments.delete removes its author's;
+videos.delete takes the channel's video down (and its comments). A deleted video, or one
+removed through the control API, is gone from every list. Each of these writes takes the next
+queued outcome (`error` 403 forbidden, `rate_limited` 429, `timeout` does it and holds the
+answer).
 Not modelled: quotas, thumbnails, Shorts classification, publishAt scheduling, and sessions
 expiring (a week on YouTube).
 """
@@ -31,7 +40,7 @@ from urllib.parse import urlencode
 from werkzeug.wrappers import Request, Response
 
 from sandbox import media, oauth
-from sandbox.http import Context, bearer_account, json_body, json_response, routes, signed_in
+from sandbox.http import Context, bearer_account, json_body, json_response, publish_outcome, routes, signed_in
 
 UPLOAD_URL = "https://www.googleapis.com/upload/youtube/v3/videos"
 CHUNK_UNIT = 256 * 1024
@@ -70,7 +79,8 @@ _REGION = re.compile(r"[A-Z]{2}")
 PROCESSING_CHECKS = 3
 OPTIONAL_SNIPPET = ("tags", "defaultLanguage", "defaultAudioLanguage")
 REFRESH_SCOPE = " ".join(
-    f"https://www.googleapis.com/auth/{n}" for n in ("youtube.upload", "youtube.readonly", "yt-analytics.readonly")
+    f"https://www.googleapis.com/auth/{n}"
+    for n in ("youtube.upload", "youtube.readonly", "youtube.force-ssl", "yt-analytics.readonly")
 )
 _CHANNEL = re.compile(r"UC[A-Za-z0-9_-]{22}")
 _RANGE = re.compile(r"bytes (?:(\d+)-(\d+)|\*)/(\d+|\*)")
@@ -234,7 +244,19 @@ def _metadata_problem(request: Request, body: Any) -> Response | None:
     reason = _fields_problem(body) or _parts_problem(request, body) or _upload_headers_problem(request)
     if reason:
         return bad_request("badRequest", reason)
-    return _snippet_problem(body.get("snippet") or {}) or _status_problem(body.get("status") or {})
+    snippet, status = body.get("snippet") or {}, body.get("status") or {}
+    return _snippet_problem(snippet) or _status_problem(status) or _declarations_problem(snippet, status)
+
+
+def _declarations_problem(snippet: dict[str, Any], status: dict[str, Any]) -> Response | None:
+    """YouTube itself defaults both when they are left out, but policy requires every upload to
+    declare its audience (COPPA) and an outside strict check of our requests wants the category
+    named: the stand-in refuses an upload without either, so the client can never drop them."""
+    if "selfDeclaredMadeForKids" not in status:
+        return bad_request("invalidVideoMetadata", "The request metadata must declare status.selfDeclaredMadeForKids.")
+    if "categoryId" not in snippet:
+        return bad_request("invalidVideoMetadata", "The request metadata must name snippet.categoryId.")
+    return None
 
 
 def _answer_open(ctx: Context, request: Request, account: str, body: dict[str, Any]) -> Response:
@@ -412,7 +434,14 @@ def list_videos(ctx: Context, request: Request, account: str, **values: Any) -> 
     ids = [i for i in request.args.get("id", "").split(",") if i]
     if not 1 <= len(ids) <= 50:
         return bad_request("missingRequiredParameter", "No filter selected. Expected one of: myRating, chart, id")
-    return _list("video", [_listed(ctx, account, i, parts) for i in ids if i in _store(ctx, "videos")])
+    return _list("video", [_listed(ctx, account, i, parts) for i in ids if _present(ctx, i)])
+
+
+def _present(ctx: Context, video_id: str) -> bool:
+    """Whether a video is there: uploaded and not deleted (a processed video is a sandbox post,
+    and one taken down is a post no longer)."""
+    video = _store(ctx, "videos").get(video_id)
+    return video is not None and not (video["posted"] and ctx.state.find_post("youtube", video_id) is None)
 
 
 def _listed(ctx: Context, account: str, video_id: str, parts: set[str]) -> dict[str, Any]:
@@ -494,7 +523,7 @@ def list_playlist_items(ctx: Context, request: Request, account: str, **values: 
     mine = [
         (i, v)
         for i, v in reversed(_store(ctx, "videos").items())
-        if v["account"] == account and v["upload_status"] != "failed"
+        if v["account"] == account and v["upload_status"] != "failed" and _present(ctx, i)
     ]
     end = start + int(limit)
     items = [_playlist_item(playlist, start + n, i, v, parts) for n, (i, v) in enumerate(mine[start:end])]
@@ -547,6 +576,168 @@ def _playlist_item(
     if "contentDetails" in parts:
         item["contentDetails"] = {"videoId": video_id, "videoPublishedAt": video["published_at"]}
     return item
+
+
+# --- deleting a video ------------------------------------------------------------------------
+
+
+def _not_found(what: str) -> Response:
+    return google_error(404, f"{what}NotFound", f"The {what} identified by the id parameter could not be found.")
+
+
+@route("DELETE", "/www.googleapis.com/youtube/v3/videos")
+@_signed_in
+def delete_video(ctx: Context, request: Request, account: str, **values: Any) -> Response:
+    """videos.delete: the channel's own video, 204 with no body; one not there is videoNotFound."""
+    video_id = request.args.get("id", "")
+    if not video_id:
+        return bad_request("missingRequiredParameter", "No filter selected. Required parameter: id")
+    if not _present(ctx, video_id):
+        return _not_found("video")
+    if _store(ctx, "videos")[video_id]["account"] != account:
+        return google_error(403, "forbidden", "The video that you are trying to delete cannot be deleted.")
+    return publish_outcome(ctx, "youtube", OUTCOME_REFUSALS, lambda _: _delete_video(ctx, video_id))
+
+
+def _delete_video(ctx: Context, video_id: str) -> Response:
+    ctx.state.remove_post("youtube", video_id)
+    _store(ctx, "videos").pop(video_id, None)
+    return Response(status=204)
+
+
+# --- comments --------------------------------------------------------------------------------
+
+MAX_COMMENT = 10000
+THREAD_PARTS = frozenset({"id", "snippet", "replies"})
+OUTCOME_REFUSALS = {
+    "error": lambda: google_error(403, "forbidden", "The request is not properly authorized.", "youtube.commentThread"),
+    "rate_limited": rate_limited,
+}
+
+
+@route("POST", "/www.googleapis.com/youtube/v3/commentThreads")
+@_signed_in
+def insert_comment_thread(ctx: Context, request: Request, account: str, **values: Any) -> Response:
+    """commentThreads.insert: a top-level comment (`textOriginal`) on a video that is there."""
+    parts = _read_parts(request, THREAD_PARTS)
+    if isinstance(parts, Response):
+        return parts
+    body = json_body(request)
+    refused = _thread_problem(body)
+    if refused is not None:
+        return refused
+    video_id = body["snippet"]["videoId"]
+    if not _present(ctx, video_id):
+        return google_error(
+            404,
+            "videoNotFound",
+            "The video identified by the videoId parameter could not be found.",
+            "youtube.commentThread",
+        )
+    text = body["snippet"]["topLevelComment"]["snippet"]["textOriginal"]
+    return publish_outcome(ctx, "youtube", OUTCOME_REFUSALS, lambda _: _add_comment(ctx, account, video_id, text))
+
+
+def _thread_problem(body: Any) -> Response | None:
+    snippet = body.get("snippet") if isinstance(body, dict) else None
+    top = snippet.get("topLevelComment") if isinstance(snippet, dict) else None
+    text = ((top or {}).get("snippet") or {}).get("textOriginal") if isinstance(top, dict) else None
+    if not isinstance(snippet, dict) or not isinstance(snippet.get("videoId"), str) or not isinstance(text, str):
+        message = "The comment thread needs snippet.videoId and snippet.topLevelComment.snippet.textOriginal."
+        return google_error(400, "invalidCommentMetadata", message, "youtube.commentThread")
+    if not text.strip():
+        return google_error(400, "commentTextRequired", "The comment must contain text.", "youtube.commentThread")
+    if len(text) > MAX_COMMENT:
+        return google_error(400, "commentTextTooLong", "The comment is too long.", "youtube.commentThread")
+    return None
+
+
+def _add_comment(ctx: Context, account: str, video_id: str, text: str) -> Response:
+    comment_id = "Ug" + secrets.token_urlsafe(18)[:24]
+    comment = ctx.state.add_comment("youtube", video_id, account, text, comment_id=comment_id, at=_now())
+    return json_response(_thread(comment, {"id", "snippet"}))
+
+
+def _thread(comment: Any, parts: set[str]) -> dict[str, Any]:
+    thread: dict[str, Any] = {"kind": "youtube#commentThread", "etag": _etag(), "id": comment.id}
+    if "snippet" in parts:
+        thread["snippet"] = {
+            "channelId": channel_id(comment.account), "videoId": comment.post_id, "canReply": True,
+            "totalReplyCount": 0, "isPublic": True, "topLevelComment": _comment_resource(comment),
+        }  # fmt: skip
+    return thread
+
+
+def _comment_resource(comment: Any) -> dict[str, Any]:
+    channel = channel_id(comment.account)
+    snippet = {
+        "channelId": channel, "videoId": comment.post_id, "textDisplay": comment.text,
+        "textOriginal": comment.text, "authorDisplayName": f"Sandbox {comment.account}",
+        "authorChannelUrl": f"http://www.youtube.com/channel/{channel}", "authorChannelId": {"value": channel},
+        "canRate": True, "viewerRating": "none", "likeCount": 0, "publishedAt": comment.extra["at"],
+        "updatedAt": comment.extra["at"],
+    }  # fmt: skip
+    return {"kind": "youtube#comment", "etag": _etag(), "id": comment.id, "snippet": snippet}
+
+
+@route("GET", "/www.googleapis.com/youtube/v3/commentThreads")
+@_signed_in
+def list_comment_threads(ctx: Context, request: Request, account: str, **values: Any) -> Response:
+    """commentThreads.list by `id` or by `videoId` (one filter, as YouTube requires), the
+    oldest first, `maxResults` (1-100, 20 by default) a page, paged with `pageToken`."""
+    parts = _read_parts(request, THREAD_PARTS)
+    if isinstance(parts, Response):
+        return parts
+    args = request.args
+    if sum(name in args for name in ("id", "videoId", "allThreadsRelatedToChannelId", "channelId")) != 1:
+        return bad_request("missingRequiredParameter", "No filter selected. Expected one of: id, videoId")
+    if "id" in args:
+        wanted = [ctx.state.find_comment("youtube", i) for i in args["id"].split(",") if i]
+        return _list("commentThread", [_thread(c, parts) for c in wanted if c is not None])
+    if "videoId" not in args:
+        return bad_request("invalidValue", "This stand-in lists comment threads by id or videoId.")
+    if not _present(ctx, args["videoId"]):
+        return google_error(
+            404,
+            "videoNotFound",
+            "The video identified by the videoId parameter could not be found.",
+            "youtube.commentThread",
+        )
+    return _thread_page(ctx, request, parts, ctx.state.comments_of("youtube", args["videoId"]))
+
+
+def _thread_page(ctx: Context, request: Request, parts: set[str], comments: list[Any]) -> Response:
+    limit, start = request.args.get("maxResults", "20"), _page_offset(request.args.get("pageToken"))
+    if not limit.isdigit() or not 1 <= int(limit) <= 100:
+        return bad_request("invalidValue", "maxResults must be between 1 and 100.")
+    if start is None:
+        return bad_request("invalidPageToken", "The request specifies an invalid page token.")
+    end = start + int(limit)
+    items = [_thread(c, parts) for c in comments[start:end]]
+    more = {"nextPageToken": _page_token(end)} if end < len(comments) else {}
+    return _list("commentThread", items, total=len(comments), per_page=int(limit), **more)
+
+
+@route("DELETE", "/www.googleapis.com/youtube/v3/comments")
+@_signed_in
+def delete_comment(ctx: Context, request: Request, account: str, **values: Any) -> Response:
+    """comments.delete: only the comment's author deletes it; 204 with no body."""
+    comment_id = request.args.get("id", "")
+    if not comment_id:
+        return bad_request("missingRequiredParameter", "No filter selected. Required parameter: id")
+    comment = ctx.state.find_comment("youtube", comment_id)
+    if comment is None:
+        return google_error(
+            404, "commentNotFound", "The comment identified by the id parameter could not be found.", "youtube.comment"
+        )
+    if comment.account != account:
+        return google_error(403, "forbidden", "The comment could not be deleted: it is not yours.", "youtube.comment")
+    return publish_outcome(ctx, "youtube", OUTCOME_REFUSALS, lambda _: _delete_comment(ctx, comment_id))
+
+
+def _delete_comment(ctx: Context, comment_id: str) -> Response:
+    ctx.state.remove_comment("youtube", comment_id)
+    return Response(status=204)
 
 
 # --- YouTube Analytics -----------------------------------------------------------------------

@@ -1,11 +1,12 @@
 """What the Bluesky client alone does, against the sandbox over real HTTP: connecting, what a post
-becomes on the wire (facets, embeds, replies, first comments), validation, and refreshing an
+becomes on the wire (facets, embeds, replies, first comments), deleting and reading back, validation, and refreshing an
 expired session. The outcome matrix every client shares is in test_conformance.py."""
 
 from __future__ import annotations
 
 import dataclasses
 import datetime as dt
+import json
 from urllib.parse import parse_qs
 
 import pytest
@@ -177,26 +178,107 @@ def test_the_reply_setting_makes_the_post_a_reply(sandbox, client):
     assert _record(sandbox, 1)["reply"] == {"root": strong, "parent": strong}
 
 
-def test_first_comment_is_posted_after_the_post_as_a_reply_to_it(sandbox, client):
-    outcome = client.publish(connection(), base.Post(text="main", settings={"first_comment": "and a comment"}))
+def _first_comment_of(outcome):
+    """The Post publishing sends as the first comment of the published `outcome`."""
+    uri, cid = outcome.post_id, outcome.ref["cid"]
+    return base.ReplyTo(parent_id=uri, root_id=uri, parent_cid=cid, root_cid=cid)
+
+
+def test_a_first_comment_is_a_reply_record_to_the_post_and_reads_back(sandbox, client):
+    post = client.publish(connection(), base.Post(text="main"))
+
+    comment = client.publish(connection(), base.Post(text="and a comment", reply_to=_first_comment_of(post)))
+
+    assert comment.kind == Kind.PUBLISHED
+    strong = {"uri": post.post_id, "cid": post.ref["cid"]}
+    assert _record(sandbox, 1)["reply"] == {"root": strong, "parent": strong}
+    assert client.check(connection(), comment.ref).post_id == comment.post_id
+    assert [p["reply_to"] for p in sandbox.posts("bluesky")] == [None, post.post_id]
+
+
+def test_the_first_comment_setting_is_not_sent_with_the_post(sandbox, client):
+    outcome = client.publish(connection(), base.Post(text="main", settings={"first_comment": "later"}))
 
     assert outcome.kind == Kind.PUBLISHED
-    assert not outcome.error_code
-    post, comment = stored(sandbox)
-    assert (post.text, comment.text) == ("main", "and a comment")
-    strong = {"uri": outcome.post_id, "cid": outcome.ref["cid"]}
-    assert comment.extra["record"]["reply"] == {"root": strong, "parent": strong}
-    assert outcome.ref["comment_uri"] == comment.id
-
-
-def test_a_failed_first_comment_leaves_the_post_published_with_the_failure_noted(sandbox, client):
-    sandbox.outcomes("bluesky", "ok", "error")
-    outcome = client.publish(connection(), base.Post(text="main", settings={"first_comment": "lost"}))
-
-    assert outcome.kind == Kind.PUBLISHED
-    assert outcome.error_code == "FIRST_COMMENT_FAILED"
-    assert "InvalidRequest" in outcome.error_message
     assert [p.text for p in stored(sandbox)] == ["main"]
+    assert "first_comment" not in json.dumps(created_records(sandbox))
+
+
+# --- deleting and reading back -------------------------------------------------------------------
+
+
+def test_delete_removes_the_record_and_a_second_delete_finds_it_gone(sandbox, client):
+    post = client.publish(connection(), base.Post(text="short-lived"))
+
+    first = client.delete(connection(), post.post_id, post.ref)
+    again = client.delete(connection(), post.post_id, post.ref)
+
+    assert (first.kind, again.kind) == (Kind.PUBLISHED, Kind.PUBLISHED)
+    assert sandbox.posts("bluesky") == []
+    [sent, _] = [json.loads(r["body"]) for r in logged(sandbox, "com.atproto.repo.deleteRecord")]
+    assert sent == {"repo": DID, "collection": "app.bsky.feed.post", "rkey": post.ref["rkey"]}
+    assert client.exists(connection(), post.post_id, post.ref) is False
+
+
+def test_deleting_a_reply_leaves_its_parent(sandbox, client):
+    post = client.publish(connection(), base.Post(text="main"))
+    comment = client.publish(connection(), base.Post(text="comment", reply_to=_first_comment_of(post)))
+
+    assert client.delete(connection(), comment.post_id, comment.ref).kind == Kind.PUBLISHED
+
+    assert [p["id"] for p in sandbox.posts("bluesky")] == [post.post_id]
+    assert client.exists(connection(), post.post_id, post.ref) is True
+
+
+@pytest.mark.parametrize(
+    ("queued", "kind", "code"),
+    [("error", Kind.FAILED, "InvalidRequest"), ("rate_limited", Kind.NOT_SENT, "RateLimitExceeded")],
+)
+def test_a_refused_delete_keeps_the_record_and_says_why(sandbox, client, queued, kind, code):
+    post = client.publish(connection(), base.Post(text="stays"))
+    sandbox.outcomes("bluesky", queued)
+
+    outcome = client.delete(connection(), post.post_id, post.ref)
+
+    assert (outcome.kind, outcome.error_code) == (kind, code)
+    assert client.exists(connection(), post.post_id, post.ref) is True
+
+
+def test_a_delete_whose_answer_never_comes_is_unknown_and_exists_settles_it(sandbox, client):
+    post = client.publish(connection(), base.Post(text="slow delete"))
+    sandbox.outcomes("bluesky", "timeout")
+
+    outcome = client.delete(connection(), post.post_id, post.ref)
+
+    assert outcome.kind == Kind.UNKNOWN
+    assert client.exists(connection(), post.post_id, post.ref) is False
+
+
+def test_a_post_removed_on_bluesky_no_longer_exists(sandbox, client):
+    post = client.publish(connection(), base.Post(text="removed in the app"))
+    requests.post(f"{sandbox.url}/_sandbox/posts/remove", json={"platform": "bluesky", "id": post.post_id}, timeout=5)
+
+    assert client.exists(connection(), post.post_id, post.ref) is False
+
+
+def test_exists_raises_when_bluesky_does_not_answer(sandbox, client, settings):
+    post = client.publish(connection(), base.Post(text="there"))
+    settings.SANDBOX_URL = "http://127.0.0.1:9"  # nothing listens: the connection is refused
+
+    with pytest.raises(base.PlatformError):
+        client.exists(connection(), post.post_id, post.ref)
+
+
+def test_the_stand_in_deletes_only_records_of_the_signed_in_account(sandbox):
+    body = {"repo": "did:plc:someoneelse", "collection": "app.bsky.feed.post", "rkey": "3kabcdefghijk"}
+    token = tokens.issue("bluesky", DID)
+    url = f"{sandbox.url}/bsky.social/xrpc/com.atproto.repo.deleteRecord"
+
+    refused = requests.post(url, json=body, headers={"Authorization": f"Bearer {token}"}, timeout=5)
+    anonymous = requests.post(url, json={**body, "repo": DID}, timeout=5)
+
+    assert (refused.status_code, refused.json()["error"]) == (400, "InvalidRequest")
+    assert (anonymous.status_code, anonymous.json()["error"]) == (401, "AuthRequired")
 
 
 # --- validation ----------------------------------------------------------------------------------

@@ -1,5 +1,6 @@
 """What the LinkedIn client alone does, against the LinkedIn stand-in over real HTTP: publishing,
-little-text escaping, validation, LinkedIn's refusals, metrics and the OAuth 2.0 code flow. The
+little-text escaping, first comments, deleting and reading back, validation, LinkedIn's refusals,
+metrics and the OAuth 2.0 code flow. The
 outcome matrix every client shares is in test_conformance.py."""
 
 from __future__ import annotations
@@ -8,12 +9,12 @@ import dataclasses
 import datetime as dt
 import json
 import re
-from urllib.parse import parse_qs, urlsplit
+from urllib.parse import parse_qs, quote, urlsplit
 
 import pytest
 import requests
 
-from accounts.platforms.base import Connection, Credentials, OutcomeKind, PlatformError, Post
+from accounts.platforms.base import Connection, Credentials, OutcomeKind, PlatformError, Post, ReplyTo
 from accounts.platforms.linkedin import Client, escape_little_text
 from sandbox import tokens
 from sandbox.platforms import linkedin as stand_in
@@ -386,6 +387,217 @@ def test_media_of_another_member_cannot_be_attached(sandbox, client):
     )
 
     assert response.status_code == 422
+
+
+# --- first comments --------------------------------------------------------------------------
+
+
+def _comment_on(outcome):
+    return ReplyTo(parent_id=outcome.post_id, root_id=outcome.post_id)
+
+
+def _comments_url(sandbox, urn, *rest):
+    return "/".join([f"{sandbox.url}/api.linkedin.com/rest/socialActions/{quote(urn, safe='')}/comments", *rest])
+
+
+def test_a_first_comment_is_the_members_comment_on_the_post(sandbox, client):
+    post = client.publish(connection(), Post(text="the post"))
+
+    comment = client.publish(connection(), Post(text="more (below) #tag", reply_to=_comment_on(post)))
+
+    assert comment.kind is OutcomeKind.PUBLISHED
+    [stored] = sandbox.state.comments_of("linkedin", post.post_id)
+    assert (stored.account, stored.text) == (ACCOUNT, "more (below) #tag")  # comments take plain text
+    assert comment.post_id == f"urn:li:comment:({post.post_id},{stored.id})"
+    assert comment.url.startswith(f"https://www.linkedin.com/feed/update/{post.post_id}/?commentUrn=urn%3Ali%3Acomment")
+    [sent] = [json.loads(r["body"]) for r in logged(sandbox.state, "POST", "/comments")]
+    assert sent == {"actor": AUTHOR, "object": post.post_id, "message": {"text": "more (below) #tag"}}
+    assert client.check(connection(), comment.ref).post_id == comment.post_id
+
+
+def test_a_first_comment_longer_than_linkedin_takes_is_a_problem(client):
+    assert client.problems(Post(text="post", settings={"first_comment": "c" * 1250})) == []
+    assert _codes(client.problems(Post(text="post", settings={"first_comment": "c" * 1251}))) == {
+        ("first_comment", "FIRST_COMMENT_TOO_LONG")
+    }
+
+
+@pytest.mark.parametrize(
+    ("queued", "kind", "code"),
+    [("error", OutcomeKind.FAILED, "ACCESS_DENIED"), ("rate_limited", OutcomeKind.NOT_SENT, "RATE_LIMITED")],
+)
+def test_a_refused_comment_says_why_and_leaves_none(sandbox, client, queued, kind, code):
+    post = client.publish(connection(), Post(text="the post"))
+    sandbox.outcomes("linkedin", queued)
+
+    outcome = client.publish(connection(), Post(text="refused", reply_to=_comment_on(post)))
+
+    assert (outcome.kind, outcome.error_code) == (kind, code)
+    assert sandbox.state.comments_of("linkedin") == []
+
+
+def test_a_comment_whose_answer_never_comes_is_found_by_its_text(sandbox, client):
+    post = client.publish(connection(), Post(text="the post"))
+    sandbox.outcomes("linkedin", "timeout")
+
+    lost = client.publish(connection(), Post(text="slow comment", reply_to=_comment_on(post)))
+    found = client.check(connection(), lost.ref)
+
+    assert lost.kind is OutcomeKind.UNKNOWN
+    [stored] = sandbox.state.comments_of("linkedin", post.post_id)
+    assert (found.kind, found.ref["comment_id"]) == (OutcomeKind.PUBLISHED, stored.id)
+
+
+def test_find_recent_of_a_comment_reads_the_posts_comments_page_by_page(sandbox, client, monkeypatch):
+    monkeypatch.setattr("accounts.platforms.linkedin.PAGE_COUNT", 2)
+    post = client.publish(connection(), Post(text="the post"))
+    for n in range(3):
+        sandbox.state.add_comment("linkedin", post.post_id, "other", f"c{n}", actor="urn:li:person:other", at=0)
+    comment = client.publish(connection(), Post(text="mine", reply_to=_comment_on(post)))
+
+    found = client.find_recent(connection(), Post(text="mine", reply_to=_comment_on(post)), _since())
+    absent = client.find_recent(connection(), Post(text="c0", reply_to=_comment_on(post)), _since())
+
+    assert found.post_id == comment.post_id
+    assert (absent.kind, absent.error_code) == (OutcomeKind.FAILED, "NOT_FOUND")  # c0 is not the member's
+    assert len(logged(sandbox.state, "GET", "/comments")) == 2 + 3  # the last page read comes back empty
+
+
+def test_a_comment_on_a_deleted_post_is_refused_and_its_read_back_is_not_found(sandbox, client):
+    post = client.publish(connection(), Post(text="the post"))
+    comment = client.publish(connection(), Post(text="a comment", reply_to=_comment_on(post)))
+    client.delete(connection(), post.post_id, post.ref)
+
+    refused = client.publish(connection(), Post(text="too late", reply_to=_comment_on(post)))
+    gone = client.check(connection(), comment.ref)
+
+    assert (refused.kind, refused.http_status) == (OutcomeKind.FAILED, 404)
+    assert (gone.kind, gone.error_code) == (OutcomeKind.FAILED, "NOT_FOUND")
+
+
+# --- deleting and reading back ---------------------------------------------------------------
+
+
+def test_delete_takes_the_post_down_and_deleting_again_still_succeeds(sandbox, client):
+    post = client.publish(connection(), Post(text="short-lived"))
+
+    first = client.delete(connection(), post.post_id, post.ref)
+    again = client.delete(connection(), post.post_id, post.ref)
+
+    assert (first.kind, again.kind) == (OutcomeKind.PUBLISHED, OutcomeKind.PUBLISHED)
+    assert (first.http_status, again.http_status) == (204, 204)
+    assert sandbox.posts("linkedin") == []
+    assert client.exists(connection(), post.post_id, {}) is False
+
+
+def test_deleting_a_comment_keeps_the_post(sandbox, client):
+    post = client.publish(connection(), Post(text="the post"))
+    comment = client.publish(connection(), Post(text="a comment", reply_to=_comment_on(post)))
+
+    outcome = client.delete(connection(), comment.post_id, comment.ref)
+
+    assert outcome.kind is OutcomeKind.PUBLISHED
+    [sent] = logged(sandbox.state, "DELETE", f"/comments/{comment.ref['comment_id']}")
+    assert parse_qs(sent["query"]) == {"actor": [AUTHOR]}
+    assert sandbox.state.comments_of("linkedin") == []
+    assert client.exists(connection(), comment.post_id, comment.ref) is False
+    assert client.exists(connection(), post.post_id, {}) is True
+
+
+@pytest.mark.parametrize(
+    ("queued", "kind", "code"),
+    [("error", OutcomeKind.FAILED, "ACCESS_DENIED"), ("rate_limited", OutcomeKind.NOT_SENT, "RATE_LIMITED")],
+)
+def test_a_refused_delete_keeps_the_post_and_says_why(sandbox, client, queued, kind, code):
+    post = client.publish(connection(), Post(text="stays"))
+    sandbox.outcomes("linkedin", queued)
+
+    outcome = client.delete(connection(), post.post_id, post.ref)
+
+    assert (outcome.kind, outcome.error_code) == (kind, code)
+    assert client.exists(connection(), post.post_id, {}) is True
+
+
+def test_a_delete_whose_answer_never_comes_is_unknown_and_exists_settles_it(sandbox, client):
+    post = client.publish(connection(), Post(text="slow delete"))
+    sandbox.outcomes("linkedin", "timeout")
+
+    assert client.delete(connection(), post.post_id, post.ref).kind is OutcomeKind.UNKNOWN
+    assert client.exists(connection(), post.post_id, {}) is False
+
+
+def test_a_post_removed_on_linkedin_no_longer_exists_nor_its_comments(sandbox, client):
+    post = client.publish(connection(), Post(text="removed in the app"))
+    comment = client.publish(connection(), Post(text="a comment", reply_to=_comment_on(post)))
+    requests.post(f"{sandbox.url}/_sandbox/posts/remove", json={"platform": "linkedin", "id": post.post_id}, timeout=5)
+
+    assert client.exists(connection(), post.post_id, {}) is False
+    assert client.exists(connection(), comment.post_id, comment.ref) is False
+
+
+def test_exists_raises_when_linkedin_refuses_the_token_or_does_not_answer(sandbox, client, settings):
+    post = client.publish(connection(), Post(text="there"))
+
+    with pytest.raises(PlatformError) as refused:
+        client.exists(connection("not-a-token"), post.post_id, {})
+    settings.SANDBOX_URL = "http://127.0.0.1:9"  # nothing listens: the connection is refused
+    with pytest.raises(PlatformError) as unanswered:
+        client.exists(connection(), post.post_id, {})
+
+    assert refused.value.outcome.auth_failed
+    assert unanswered.value.outcome.kind is OutcomeKind.NOT_SENT
+
+
+def test_another_members_post_and_comment_cannot_be_deleted(sandbox, client):
+    post = client.publish(connection(account="someoneElse1"), Post(text="not yours"))
+    comment = client.publish(connection(account="someoneElse1"), Post(text="theirs", reply_to=_comment_on(post)))
+
+    refused_post = client.delete(connection(), post.post_id, post.ref)
+    refused_comment = client.delete(connection(), comment.post_id, {**comment.ref, "actor": AUTHOR})
+
+    assert (refused_post.kind, refused_post.http_status) == (OutcomeKind.FAILED, 403)
+    assert (refused_comment.kind, refused_comment.http_status) == (OutcomeKind.FAILED, 403)
+    assert len(sandbox.posts("linkedin")) == 1
+    assert len(sandbox.state.comments_of("linkedin")) == 1
+
+
+@pytest.mark.parametrize(
+    ("body", "status", "code"),
+    [
+        ({"actor": AUTHOR, "message": {"text": "hi"}}, 422, "MISSING_FIELD"),
+        ({"actor": AUTHOR, "object": "{urn}", "message": {"text": "c" * 1251}}, 422, "INVALID_VALUE"),
+        ({"actor": AUTHOR, "object": "urn:li:share:1", "message": {"text": "hi"}}, 422, "INVALID_VALUE"),
+        ({"actor": "urn:li:person:other", "object": "{urn}", "message": {"text": "hi"}}, 403, "ACCESS_DENIED"),
+        ({"actor": AUTHOR, "object": "{urn}", "message": {"text": "hi"}, "mood": 1}, 422, "UNPERMITTED_FIELDS"),
+    ],
+)
+def test_the_stand_in_refuses_comments_linkedin_refuses(sandbox, client, body, status, code):
+    post = client.publish(connection(), Post(text="the post"))
+    body = json.loads(json.dumps(body).replace("{urn}", post.post_id))
+
+    answer = requests.post(
+        _comments_url(sandbox, post.post_id), json=body, headers=client.headers(connection()), timeout=5
+    )
+
+    assert (answer.status_code, answer.json().get("code") or _input_code(answer)) == (status, code)
+
+
+def _input_code(answer):
+    return answer.json()["errorDetails"]["inputErrors"][0]["code"]
+
+
+def test_the_stand_in_needs_a_version_and_the_actor_to_delete_a_comment(sandbox, client):
+    post = client.publish(connection(), Post(text="the post"))
+    comment = client.publish(connection(), Post(text="a comment", reply_to=_comment_on(post)))
+    url = _comments_url(sandbox, post.post_id, comment.ref["comment_id"])
+    token = {"Authorization": client.headers(connection())["Authorization"]}
+
+    unversioned = requests.delete(url, params={"actor": AUTHOR}, headers=token, timeout=5)
+    no_actor = requests.delete(url, headers=client.headers(connection()), timeout=5)
+
+    assert (unversioned.status_code, unversioned.json()["code"]) == (400, "VERSION_MISSING")
+    assert (no_actor.status_code, no_actor.json()["code"]) == (400, "ILLEGAL_ARGUMENT")
+    assert len(sandbox.state.comments_of("linkedin")) == 1
 
 
 # --- metrics ---------------------------------------------------------------------------------

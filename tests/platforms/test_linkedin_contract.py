@@ -6,8 +6,10 @@ against `specs/linkedin/documented.json`, a hand transcription of the facts file
 paths and methods, the required LinkedIn-Version / X-Restli-Protocol-Version headers, query
 parameters, JSON body field names, types and enums, the upload PUTs and the OAuth forms, and
 the documented answers (201 + `x-restli-id`, `value{...}` of initializeUpload, status enums,
-`elements[].count`, `sub`). Not covered, because nothing documents it here: the field sets of
-a read-back post, the posts finder beyond its parameter names, error bodies of each endpoint.
+`elements[].count`, `sub`), and the Comments API's create, get, list and delete and the Posts
+API's delete, transcribed from LinkedIn's pages for them. Not covered, because nothing
+documents it here: the field sets of a read-back post, the posts finder beyond its parameter
+names, error bodies of each endpoint.
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ from urllib.parse import parse_qs, parse_qsl, unquote, urlsplit
 import pytest
 import requests
 
-from accounts.platforms.base import Connection, OutcomeKind, Post
+from accounts.platforms.base import Connection, OutcomeKind, Post, ReplyTo
 from accounts.platforms.linkedin import Client
 from sandbox.platforms import linkedin as stand_in
 from tests.platforms.linkedin_helpers import connection, image, video
@@ -45,7 +47,20 @@ def _drive(client, sandbox):
     assert client.check(conn, {"post_id": outcomes[0].post_id}).kind is OutcomeKind.PUBLISHED
     assert client.find_recent(conn, posts[0][1], since).kind is OutcomeKind.PUBLISHED
     client.metrics(conn, [outcomes[0].post_id])
+    _comment_and_delete(client, conn, outcomes, since)
     _oauth(client, sandbox)
+
+
+def _comment_and_delete(client, conn, outcomes, since):
+    """A first comment created, read back, found, deleted; then a post deleted and read back."""
+    to = ReplyTo(parent_id=outcomes[0].post_id, root_id=outcomes[0].post_id)
+    comment = client.publish(conn, Post(text="a first comment", reply_to=to))
+    assert comment.kind is OutcomeKind.PUBLISHED
+    assert client.check(conn, comment.ref).kind is OutcomeKind.PUBLISHED
+    assert client.find_recent(conn, Post(text="a first comment", reply_to=to), since).post_id == comment.post_id
+    assert client.delete(conn, comment.post_id, comment.ref).kind is OutcomeKind.PUBLISHED
+    assert client.delete(conn, outcomes[1].post_id, outcomes[1].ref).kind is OutcomeKind.PUBLISHED
+    assert client.exists(conn, outcomes[1].post_id, {}) is False
 
 
 def _oauth(client, sandbox):
@@ -73,7 +88,8 @@ def exchange(sandbox, monkeypatch):
 
 
 def _template(path):
-    return re.sub(r"/urn:li:[^/]+$", "/{urn}", path)
+    path = re.sub(r"/urn:li:[^/]+", "/{urn}", path)
+    return re.sub(r"/comments/\d+$", "/comments/{id}", path)
 
 
 def _operation(request):

@@ -13,6 +13,9 @@ from accounts.platforms.base import Media, Post
 from accounts.platforms.limits import PLATFORMS
 from accounts.platforms.registry import client_for
 from accounts.platforms.settings_schema import SERVICE_PROPERTIES, live_schema, settings_schema
+from tests.platforms.youtube_helpers import connection as youtube_connection
+from tests.platforms.youtube_helpers import insert_bodies as youtube_inserts
+from tests.platforms.youtube_helpers import video
 
 
 def _media(content_type: str, *, duration: float | None = None, side: int = 1080) -> Media:
@@ -167,3 +170,24 @@ def test_live_options_narrow_the_choices():
 def test_no_live_options_leave_the_static_schema():
     assert live_schema("pinterest", {"boards": []}) == settings_schema("pinterest")
     assert live_schema("x", {}) == settings_schema("x")
+
+
+def test_youtube_shows_the_audience_and_category_every_upload_declares_by_default(sandbox):
+    properties = settings_schema("youtube")["properties"]
+    client = client_for("youtube")
+    values, _ = REPRESENTATIVE["youtube"]
+    unset = {k: v for k, v in values.items() if k not in ("category_id", "madeForKids")}
+
+    client.publish(youtube_connection(), Post(text="defaults", media=[video()], settings=unset))
+
+    [sent] = youtube_inserts(sandbox)
+    assert (properties["category_id"]["default"], properties["madeForKids"]["default"]) == ("22", False)
+    assert (sent["snippet"]["categoryId"], sent["status"]["selfDeclaredMadeForKids"]) == ("22", False)
+
+
+def test_a_youtube_category_default_the_account_cannot_choose_is_left_out():
+    offered = live_schema("youtube", {"categories": [{"id": "22", "name": "People & Blogs"}]})["properties"]
+    elsewhere = live_schema("youtube", {"categories": [{"id": "10", "name": "Music"}]})["properties"]
+
+    assert offered["category_id"]["default"] == "22"
+    assert "default" not in elsewhere["category_id"]

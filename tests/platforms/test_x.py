@@ -1,6 +1,6 @@
 """What the X client alone does, against the X stand-in over real HTTP: media uploads, settings
-on the wire, weighted text counting, validation, X's refusals, metrics fields and OAuth 2.0 with
-PKCE. The outcome matrix every client shares is in test_conformance.py."""
+on the wire, weighted text counting, validation, X's refusals, deleting and reading back, metrics
+fields and OAuth 2.0 with PKCE. The outcome matrix every client shares is in test_conformance.py."""
 
 from __future__ import annotations
 
@@ -15,7 +15,15 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 import requests
 
-from accounts.platforms.base import MAX_RECENT_PAGES, Connection, Credentials, OutcomeKind, PlatformError, Post
+from accounts.platforms.base import (
+    MAX_RECENT_PAGES,
+    Connection,
+    Credentials,
+    OutcomeKind,
+    PlatformError,
+    Post,
+    ReplyTo,
+)
 from accounts.platforms.x import Client, weighted_length
 from sandbox import tokens
 from sandbox.platforms.x import weighted_length as sandbox_weighted_length
@@ -328,6 +336,83 @@ def test_the_stand_in_timeline_answers_no_data_and_a_zero_count_when_empty(sandb
 
 
 # --- metrics ---------------------------------------------------------------------------------
+
+
+# --- deleting and reading back ----------------------------------------------------------------
+
+
+def test_delete_takes_the_post_down_and_a_second_delete_finds_it_gone(sandbox, client):
+    post = client.publish(connection(), Post(text="short-lived"))
+
+    first = client.delete(connection(), post.post_id, {})
+    again = client.delete(connection(), post.post_id, {})
+
+    assert (first.kind, again.kind) == (OutcomeKind.PUBLISHED, OutcomeKind.PUBLISHED)
+    assert (first.http_status, again.http_status) == (200, 404)
+    assert sandbox.posts("x") == []
+    assert client.exists(connection(), post.post_id, {}) is False
+
+
+def test_deleting_a_reply_keeps_the_post_it_answers(sandbox, client):
+    post = client.publish(connection(), Post(text="the post"))
+    reply = client.publish(connection(), Post(text="a reply", reply_to=ReplyTo(post.post_id, post.post_id)))
+
+    assert client.delete(connection(), reply.post_id, {}).kind is OutcomeKind.PUBLISHED
+
+    assert [p["id"] for p in sandbox.posts("x")] == [post.post_id]
+    assert client.exists(connection(), post.post_id, {}) is True
+
+
+@pytest.mark.parametrize(
+    ("queued", "kind", "code"),
+    [("error", OutcomeKind.FAILED, "FORBIDDEN"), ("rate_limited", OutcomeKind.NOT_SENT, "RATE_LIMITED")],
+)
+def test_a_refused_delete_keeps_the_post_and_says_why(sandbox, client, queued, kind, code):
+    post = client.publish(connection(), Post(text="stays"))
+    sandbox.outcomes("x", queued)
+
+    outcome = client.delete(connection(), post.post_id, {})
+
+    assert (outcome.kind, outcome.error_code) == (kind, code)
+    assert client.exists(connection(), post.post_id, {}) is True
+
+
+def test_another_accounts_post_cannot_be_deleted(sandbox, client):
+    post = client.publish(connection(account="5151"), Post(text="not yours"))
+
+    outcome = client.delete(connection(), post.post_id, {})
+
+    assert (outcome.kind, outcome.http_status) == (OutcomeKind.FAILED, 403)
+    assert "not allowed to delete" in outcome.error_message
+    assert len(sandbox.posts("x")) == 1
+
+
+def test_a_delete_whose_answer_never_comes_is_unknown_and_exists_settles_it(sandbox, client):
+    post = client.publish(connection(), Post(text="slow delete"))
+    sandbox.outcomes("x", "timeout")
+
+    assert client.delete(connection(), post.post_id, {}).kind is OutcomeKind.UNKNOWN
+    assert client.exists(connection(), post.post_id, {}) is False
+
+
+def test_a_post_removed_on_x_no_longer_exists(sandbox, client):
+    post = client.publish(connection(), Post(text="removed in the app"))
+    requests.post(f"{sandbox.url}/_sandbox/posts/remove", json={"platform": "x", "id": post.post_id}, timeout=5)
+
+    assert client.exists(connection(), post.post_id, {}) is False
+
+
+def test_exists_raises_when_x_does_not_answer_or_refuses_the_token(sandbox, client, settings):
+    post = client.publish(connection(), Post(text="there"))
+
+    with pytest.raises(PlatformError) as refused:
+        client.exists(connection("not-a-token"), post.post_id, {})
+    settings.SANDBOX_URL = "http://127.0.0.1:9"  # nothing listens: the connection is refused
+    with pytest.raises(PlatformError) as unanswered:
+        client.exists(connection(), post.post_id, {})
+
+    assert refused.value.outcome.auth_failed
+    assert unanswered.value.outcome.kind is OutcomeKind.NOT_SENT
 
 
 def test_metrics_are_the_public_metrics_of_a_tweet_lookup(sandbox, client):

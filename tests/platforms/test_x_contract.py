@@ -2,11 +2,12 @@
 every success the stand-in answers has the shape that description promises.
 
 The client is driven through text, image, multi-image, video (chunked), reply, quote,
-sensitive media, metrics, timeline and the OAuth token exchange against the sandbox; then each
-logged request under /api.x.com/ is checked: documented path template and method, path and
-query parameters against their schemas, JSON bodies against the requestBody schema, multipart
-appends against their form schema. `/2/oauth2/token` is not in the document (only named as the
-OAuth flow's tokenUrl), so it is checked against the OAuth 2.0 form X documents instead.
+sensitive media, metrics, timeline, deleting and reading back, and the OAuth token exchange
+against the sandbox; then each logged request under /api.x.com/ is checked: documented path
+template and method, path and query parameters against their schemas, JSON bodies against the
+requestBody schema, multipart appends against their form schema. `/2/oauth2/token` is not in
+the document (only named as the OAuth flow's tokenUrl), so it is checked against the OAuth 2.0
+form X documents instead.
 """
 
 from __future__ import annotations
@@ -61,9 +62,13 @@ def _drive(client, sandbox):
     assert client.check(conn, {"post_id": original.post_id}).kind is OutcomeKind.PUBLISHED
     assert client.find_recent(conn, Post(text="reply"), since).kind is OutcomeKind.PUBLISHED
     reply_to = ReplyTo(parent_id=original.post_id, root_id=original.post_id)
-    assert client.publish(conn, Post(text="in a thread", reply_to=reply_to)).kind is OutcomeKind.PUBLISHED
+    reply = client.publish(conn, Post(text="in a thread", reply_to=reply_to))
+    assert reply.kind is OutcomeKind.PUBLISHED
     assert client.find_recent(conn, Post(text="in a thread", reply_to=reply_to), since).kind is OutcomeKind.PUBLISHED
     assert client.metrics(conn, [original.post_id, "999"]).keys() == {original.post_id}
+    assert client.delete(conn, reply.post_id, {}).kind is OutcomeKind.PUBLISHED
+    assert client.exists(conn, reply.post_id, {}) is False
+    assert client.exists(conn, original.post_id, {}) is True
     _oauth(client, sandbox)
 
 
@@ -117,6 +122,7 @@ def test_the_drive_covers_every_operation_the_client_uses(exchange):
         ("POST", "/2/tweets"),
         ("GET", "/2/tweets"),
         ("GET", "/2/tweets/{id}"),
+        ("DELETE", "/2/tweets/{id}"),
         ("POST", "/2/media/upload/initialize"),
         ("POST", "/2/media/upload/{id}/append"),
         ("POST", "/2/media/upload/{id}/finalize"),

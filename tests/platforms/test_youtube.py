@@ -1,6 +1,6 @@
 """What the YouTube client alone does, against the sandbox over real HTTP: the resumable upload,
-what the settings become in the Video resource, validation, tokens and metrics. The outcome
-matrix every client shares is in test_conformance.py."""
+what the settings become in the Video resource, validation, first comments, deleting and reading
+back, tokens and metrics. The outcome matrix every client shares is in test_conformance.py."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ import base64
 import dataclasses
 import datetime as dt
 import hashlib
+import json
 from urllib.parse import parse_qs, parse_qsl, urlsplit
 
 import pytest
@@ -112,10 +113,30 @@ def test_every_setting_reaches_the_video_resource(sandbox, client):
     ]
 
 
-def test_privacy_defaults_to_public(sandbox, client):
+def test_an_upload_is_public_not_made_for_kids_and_people_and_blogs_unless_set(sandbox, client):
     client.publish(connection(), post())
 
-    assert insert_bodies(sandbox)[0]["status"] == {"privacyStatus": "public"}
+    [sent] = insert_bodies(sandbox)
+    assert sent["status"] == {"privacyStatus": "public", "selfDeclaredMadeForKids": False}
+    assert sent["snippet"]["categoryId"] == "22"
+
+
+@pytest.mark.parametrize(("drop", "words"), [("status", "selfDeclaredMadeForKids"), ("snippet", "categoryId")])
+def test_the_stand_in_refuses_an_upload_that_does_not_declare_audience_and_category(sandbox, drop, words):
+    body = {"snippet": {"title": "T", "categoryId": "22"}, "status": {"selfDeclaredMadeForKids": False}}
+    del body[drop][words]
+    headers = {
+        "Authorization": f"Bearer {tokens.issue('youtube', CHANNEL)}",
+        "X-Upload-Content-Length": "1000",
+        "X-Upload-Content-Type": "video/mp4",
+    }
+    url = f"{sandbox.url}/www.googleapis.com/upload/youtube/v3/videos?uploadType=resumable&part=snippet,status"
+
+    answer = requests.post(url, json=body, headers=headers, timeout=5)
+
+    assert answer.status_code == 400
+    assert answer.json()["error"]["errors"][0]["reason"] == "invalidVideoMetadata"
+    assert words in answer.json()["error"]["message"]
 
 
 def test_a_file_that_is_not_a_video_fails_processing(sandbox, client):
@@ -250,6 +271,7 @@ def _uploads(sandbox, count, *, age=dt.timedelta(0), text="busy {n}", title="A t
             "account": CHANNEL, "body": body, "published_at": published, "checks_left": 0,
             "upload_status": "uploaded", "posted": True,
         }  # fmt: skip
+        sandbox.state.add_post("youtube", CHANNEL, text.format(n=n), 1, post_id=video_id, title=title)
         ids.append(video_id)
     return ids
 
@@ -344,6 +366,217 @@ def test_check_of_an_unfinished_session_is_not_sent(sandbox, client):
 def _drop_the_last_chunk(response, *args, **kwargs):
     if response.request.method == "PUT" and response.status_code == 308:
         raise requests.ConnectionError("dropped after the first chunk")
+
+
+# --- first comments ------------------------------------------------------------------------------
+
+
+def _comment_on(outcome):
+    return base.ReplyTo(parent_id=outcome.post_id, root_id=outcome.post_id)
+
+
+def _since():
+    return dt.datetime.now(dt.UTC) - dt.timedelta(minutes=1)
+
+
+def _threads(sandbox, **query):
+    headers = {"Authorization": f"Bearer {tokens.issue('youtube', CHANNEL)}"}
+    url = f"{sandbox.url}/www.googleapis.com/youtube/v3/commentThreads"
+    return requests.get(url, params={"part": "snippet", **query}, headers=headers, timeout=5)
+
+
+def test_a_first_comment_is_a_top_level_comment_on_the_video(sandbox, client):
+    video_post = client.publish(connection(), post())
+
+    comment = client.publish(connection(), base.Post(text="Chapters below", reply_to=_comment_on(video_post)))
+
+    assert comment.kind == Kind.PUBLISHED
+    [stored] = sandbox.state.comments_of("youtube", video_post.post_id)
+    assert (stored.id, stored.text) == (comment.post_id, "Chapters below")
+    assert comment.url == f"{watch_url(video_post.post_id)}&lc={comment.post_id}"
+    [sent] = logged(sandbox, "POST", "/youtube/v3/commentThreads")
+    assert parse_qs(sent["query"]) == {"part": ["snippet"]}
+    assert json.loads(sent["body"]) == {
+        "snippet": {"videoId": video_post.post_id, "topLevelComment": {"snippet": {"textOriginal": "Chapters below"}}}
+    }
+    assert client.check(connection(), comment.ref).post_id == comment.post_id
+
+
+def test_a_first_comment_takes_up_to_10000_characters(client):
+    assert client.problems(post(first_comment="c" * 10000)) == []
+    assert {(p.field, p.code) for p in client.problems(post(first_comment="c" * 10001))} == {
+        ("first_comment", "FIRST_COMMENT_TOO_LONG")
+    }
+
+
+@pytest.mark.parametrize(
+    ("queued", "kind", "code"),
+    [("error", Kind.FAILED, "forbidden"), ("rate_limited", Kind.NOT_SENT, "rateLimitExceeded")],
+)
+def test_a_refused_comment_says_why_and_leaves_none(sandbox, client, queued, kind, code):
+    video_post = client.publish(connection(), post())
+    sandbox.outcomes("youtube", queued)
+
+    outcome = client.publish(connection(), base.Post(text="refused", reply_to=_comment_on(video_post)))
+
+    assert (outcome.kind, outcome.error_code) == (kind, code)
+    assert sandbox.state.comments_of("youtube") == []
+
+
+def test_a_comment_whose_answer_never_comes_is_found_among_the_videos_threads(sandbox, client):
+    video_post = client.publish(connection(), post())
+    sandbox.state.add_comment("youtube", video_post.post_id, "someone-else", "slow comment", at="2026-01-01T00:00:00Z")
+    sandbox.outcomes("youtube", "timeout")
+
+    lost = client.publish(connection(), base.Post(text="slow comment", reply_to=_comment_on(video_post)))
+    found = client.check(connection(), lost.ref)
+
+    assert lost.kind == Kind.UNKNOWN
+    mine = [c for c in sandbox.state.comments_of("youtube") if c.account == CHANNEL]
+    assert (found.kind, found.post_id) == (Kind.PUBLISHED, mine[0].id)  # not the other channel's
+
+
+def test_find_recent_of_a_comment_pages_through_the_threads(sandbox, client, monkeypatch):
+    monkeypatch.setattr("accounts.platforms.youtube.COMMENT_PAGE", 2)
+    video_post = client.publish(connection(), post())
+    for n in range(3):
+        sandbox.state.add_comment("youtube", video_post.post_id, CHANNEL, f"c{n}", at="2026-01-01T00:00:00Z")
+
+    found = client.find_recent(connection(), base.Post(text="c2", reply_to=_comment_on(video_post)), _since())
+    absent = client.find_recent(connection(), base.Post(text="none", reply_to=_comment_on(video_post)), _since())
+
+    assert found.kind == Kind.PUBLISHED
+    assert (absent.kind, absent.error_code) == (Kind.FAILED, "NOT_FOUND")
+    assert len(logged(sandbox, "GET", "/youtube/v3/commentThreads")) == 2 + 2
+
+
+def test_a_comment_on_a_video_that_is_gone_is_refused(sandbox, client):
+    video_post = client.publish(connection(), post())
+    client.delete(connection(), video_post.post_id, video_post.ref)
+
+    outcome = client.publish(connection(), base.Post(text="too late", reply_to=_comment_on(video_post)))
+
+    assert (outcome.kind, outcome.error_code) == (Kind.FAILED, "videoNotFound")
+
+
+@pytest.mark.parametrize(
+    ("query", "status", "reason"),
+    [
+        ({}, 400, "missingRequiredParameter"),
+        ({"id": "x", "videoId": "y"}, 400, "missingRequiredParameter"),
+        ({"videoId": "nosuchvideo"}, 404, "videoNotFound"),
+        ({"videoId": "{video}", "maxResults": "101"}, 400, "invalidValue"),
+        ({"videoId": "{video}", "pageToken": "bogus"}, 400, "invalidPageToken"),
+    ],
+)
+def test_the_stand_in_refuses_thread_lists_youtube_refuses(sandbox, client, query, status, reason):
+    video_post = client.publish(connection(), post())
+    query = {k: v.replace("{video}", video_post.post_id) for k, v in query.items()}
+
+    answer = _threads(sandbox, **query)
+
+    assert (answer.status_code, answer.json()["error"]["errors"][0]["reason"]) == (status, reason)
+
+
+def test_the_stand_in_refuses_an_empty_or_too_long_comment(sandbox, client):
+    video_post = client.publish(connection(), post())
+    url = f"{sandbox.url}/www.googleapis.com/youtube/v3/commentThreads?part=snippet"
+    headers = {"Authorization": f"Bearer {tokens.issue('youtube', CHANNEL)}"}
+
+    def insert(text):
+        top = {"snippet": {"textOriginal": text}}
+        body = {"snippet": {"videoId": video_post.post_id, "topLevelComment": top}}
+        return requests.post(url, json=body, headers=headers, timeout=5).json()["error"]["errors"][0]["reason"]
+
+    assert (insert(" "), insert("c" * 10001)) == ("commentTextRequired", "commentTextTooLong")
+
+
+# --- deleting and reading back ---------------------------------------------------------------------
+
+
+def test_delete_takes_the_video_down_and_a_second_delete_finds_it_gone(sandbox, client):
+    video_post = client.publish(connection(), post())
+
+    first = client.delete(connection(), video_post.post_id, video_post.ref)
+    again = client.delete(connection(), video_post.post_id, video_post.ref)
+
+    assert (first.kind, again.kind) == (Kind.PUBLISHED, Kind.PUBLISHED)
+    assert (first.http_status, again.http_status) == (204, 404)
+    assert [r["query"] for r in logged(sandbox, "DELETE", "/youtube/v3/videos")] == [f"id={video_post.post_id}"] * 2
+    assert sandbox.posts("youtube") == []
+    assert client.exists(connection(), video_post.post_id, video_post.ref) is False
+
+
+def test_deleting_a_comment_keeps_the_video(sandbox, client):
+    video_post = client.publish(connection(), post())
+    comment = client.publish(connection(), base.Post(text="a comment", reply_to=_comment_on(video_post)))
+
+    outcome = client.delete(connection(), comment.post_id, comment.ref)
+
+    assert outcome.kind == Kind.PUBLISHED
+    assert [r["query"] for r in logged(sandbox, "DELETE", "/youtube/v3/comments")] == [f"id={comment.post_id}"]
+    assert client.exists(connection(), comment.post_id, comment.ref) is False
+    assert client.exists(connection(), video_post.post_id, video_post.ref) is True
+
+
+@pytest.mark.parametrize(
+    ("queued", "kind", "code"),
+    [("error", Kind.FAILED, "forbidden"), ("rate_limited", Kind.NOT_SENT, "rateLimitExceeded")],
+)
+def test_a_refused_delete_keeps_the_video_and_says_why(sandbox, client, queued, kind, code):
+    video_post = client.publish(connection(), post())
+    sandbox.outcomes("youtube", queued)
+
+    outcome = client.delete(connection(), video_post.post_id, video_post.ref)
+
+    assert (outcome.kind, outcome.error_code) == (kind, code)
+    assert client.exists(connection(), video_post.post_id, video_post.ref) is True
+
+
+def test_a_delete_whose_answer_never_comes_is_unknown_and_exists_settles_it(sandbox, client):
+    video_post = client.publish(connection(), post())
+    sandbox.outcomes("youtube", "timeout")
+
+    assert client.delete(connection(), video_post.post_id, video_post.ref).kind == Kind.UNKNOWN
+    assert client.exists(connection(), video_post.post_id, video_post.ref) is False
+
+
+def test_a_video_removed_on_youtube_no_longer_exists_nor_its_comments(sandbox, client):
+    video_post = client.publish(connection(), post())
+    comment = client.publish(connection(), base.Post(text="a comment", reply_to=_comment_on(video_post)))
+    requests.post(
+        f"{sandbox.url}/_sandbox/posts/remove", json={"platform": "youtube", "id": video_post.post_id}, timeout=5
+    )
+
+    assert client.exists(connection(), video_post.post_id, video_post.ref) is False
+    assert client.exists(connection(), comment.post_id, comment.ref) is False
+    assert client.check(connection(), comment.ref).error_code == "NOT_FOUND"
+
+
+def test_exists_raises_when_youtube_refuses_the_token_or_does_not_answer(sandbox, client, settings):
+    video_post = client.publish(connection(), post())
+
+    with pytest.raises(base.PlatformError) as refused:
+        client.exists(connection("not-a-token"), video_post.post_id, video_post.ref)
+    settings.SANDBOX_URL = "http://127.0.0.1:9"  # nothing listens: the connection is refused
+    with pytest.raises(base.PlatformError) as unanswered:
+        client.exists(connection(), video_post.post_id, video_post.ref)
+
+    assert refused.value.outcome.auth_failed
+    assert unanswered.value.outcome.kind == Kind.NOT_SENT
+
+
+def test_another_channels_video_and_comment_cannot_be_deleted(sandbox, client):
+    other = connection(tokens.issue("youtube", "UCanotherChannel000000001"))
+    video_post = client.publish(other, post())
+    comment = client.publish(other, base.Post(text="theirs", reply_to=_comment_on(video_post)))
+
+    refused_video = client.delete(connection(), video_post.post_id, video_post.ref)
+    refused_comment = client.delete(connection(), comment.post_id, comment.ref)
+
+    assert (refused_video.kind, refused_video.http_status) == (Kind.FAILED, 403)
+    assert (refused_comment.kind, refused_comment.http_status) == (Kind.FAILED, 403)
+    assert len(sandbox.posts("youtube")) == 1
 
 
 # --- tokens ----------------------------------------------------------------------------------------

@@ -2,12 +2,13 @@
 stand-in answers in the documented shapes.
 
 The client is driven through an upload with every setting, a chunked upload, the processing
-and timeout outcomes settled by check() and find_recent(), metrics and the OAuth code flow;
+and timeout outcomes settled by check() and find_recent(), metrics, a first comment (created,
+read back, found, deleted), deleting the video and reading it back, and the OAuth code flow;
 then each logged request is matched to its Discovery method (youtube.v3.json or
 youtubeAnalytics.v2.json): HTTP method and path, query parameter names, required parameters,
-enums, booleans and integer ranges, and the videos.insert body against the `Video` schema
-(closed to its documented fields). Answers with JSON are checked against the method's response
-schema.
+enums, booleans and integer ranges, the videos.insert body against the `Video` schema and the
+commentThreads.insert body against `CommentThread` (closed to their documented fields).
+Answers with JSON are checked against the method's response schema.
 
 What the documents do not cover, checked here against Google's guides instead: the resumable
 session PUTs (the documents name only the protocol and its path), the `X-Upload-*` headers,
@@ -27,7 +28,7 @@ from urllib.parse import parse_qsl, urlsplit
 import pytest
 import requests
 
-from accounts.platforms.base import Connection, OutcomeKind, Post
+from accounts.platforms.base import Connection, OutcomeKind, Post, ReplyTo
 from accounts.platforms.youtube import Client
 from tests.platforms import youtube_discovery as discovery
 from tests.platforms.youtube_helpers import connection, post, video
@@ -64,7 +65,19 @@ def _drive(client, sandbox):
     assert [o.kind for o in (first, chunked, processing, settled, found)] == [OutcomeKind.PUBLISHED] * 5
     assert client.metrics(conn, [first.post_id, "missing0000"]).keys() == {first.post_id}
     assert client.options(conn)["categories"]
+    _comment_and_delete(client, conn, first, since)
     _oauth(client, sandbox)
+
+
+def _comment_and_delete(client, conn, video_post, since):
+    """A first comment created, read back, found, deleted; then the video deleted and read back."""
+    to = ReplyTo(parent_id=video_post.post_id, root_id=video_post.post_id)
+    comment = client.publish(conn, Post(text="a first comment", reply_to=to))
+    assert client.check(conn, comment.ref).kind is OutcomeKind.PUBLISHED
+    assert client.find_recent(conn, Post(text="a first comment", reply_to=to), since).post_id == comment.post_id
+    assert client.delete(conn, comment.post_id, comment.ref).kind is OutcomeKind.PUBLISHED
+    assert client.delete(conn, video_post.post_id, video_post.ref).kind is OutcomeKind.PUBLISHED
+    assert client.exists(conn, video_post.post_id, video_post.ref) is False
 
 
 def _oauth(client, sandbox):
@@ -113,6 +126,10 @@ def test_the_drive_covers_every_method_the_client_uses(exchange):
         "youtube.playlistItems.list",
         "youtube.videoCategories.list",
         "youtubeAnalytics.reports.query",
+        "youtube.commentThreads.insert",
+        "youtube.commentThreads.list",
+        "youtube.comments.delete",
+        "youtube.videos.delete",
     }
     assert len([r for r in logged if _is_session_put(r)]) >= 6  # chunks and the session query
 
@@ -124,9 +141,13 @@ def test_query_parameters_are_documented_and_valid(exchange):
         assert discovery.query_errors(doc, method, parse_qsl(request["query"])) == [], method["id"]
 
 
+def _video_inserts(logged):
+    return [r for r in logged if r["method"] == "POST" and "/upload/" in r["path"]]
+
+
 def test_the_insert_body_fits_the_video_schema(exchange):
     logged, _, _ = exchange
-    inserts = [r for r in logged if r["method"] == "POST"]
+    inserts = _video_inserts(logged)
     for request in inserts:
         _, method = _documented(request)
         assert method["request"]["$ref"] == "Video"
@@ -138,6 +159,8 @@ def test_the_insert_body_fits_the_video_schema(exchange):
     assert len(inserts) == 4
     first = json.loads(inserts[0]["body"])
     assert first["status"]["selfDeclaredMadeForKids"] is True
+    for body in [json.loads(r["body"]) for r in inserts[1:]]:  # the defaults, declared
+        assert (body["status"]["selfDeclaredMadeForKids"], body["snippet"]["categoryId"]) == (False, "22")
     assert set(first["snippet"]) == {
         "title",
         "description",
@@ -148,10 +171,29 @@ def test_the_insert_body_fits_the_video_schema(exchange):
     }
 
 
+def test_the_comment_body_fits_the_comment_thread_schema(exchange):
+    logged, _, _ = exchange
+    [request] = [r for r in logged if r["method"] == "POST" and r["path"].endswith("/commentThreads")]
+    _, method = _documented(request)
+
+    assert method["request"]["$ref"] == "CommentThread"
+    assert discovery.errors(discovery.data_api(), json.loads(request["body"]), "CommentThread") == []
+    assert set(dict(parse_qsl(request["query"]))["part"].split(",")) == {"snippet"}
+
+
+def test_the_deletes_send_only_the_documented_id_and_no_body(exchange):
+    logged, answers, _ = exchange
+    deletes = [r for r in logged if r["method"] == "DELETE"]
+
+    assert {_documented(r)[1]["id"] for r in deletes} == {"youtube.comments.delete", "youtube.videos.delete"}
+    assert all(set(dict(parse_qsl(r["query"]))) == {"id"} and r["body"] == b"" for r in deletes)
+    assert {a.status_code for a in answers if a.request.method == "DELETE"} == {204}
+
+
 def test_the_upload_follows_the_resumable_protocol(exchange):
     logged, _, _ = exchange
     accepted = discovery.data_api()["resources"]["videos"]["methods"]["insert"]["mediaUpload"]["accept"]
-    for request in [r for r in logged if r["method"] == "POST"]:
+    for request in _video_inserts(logged):
         assert dict(parse_qsl(request["query"]))["uploadType"] == "resumable"
         kind = request["headers"]["X-Upload-Content-Type"]
         assert any(kind.startswith(a.rstrip("*")) for a in accepted)
