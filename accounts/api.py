@@ -167,9 +167,8 @@ class AccountCapabilitiesSerializer(serializers.Serializer[Any]):
                 "posted_as": {
                     "type": "string",
                     "nullable": True,
-                    "enum": ["reply", "comment", None],
-                    "description": "reply: a reply by the same account (X, Bluesky, Threads); comment: a comment "
-                    "by the account on the post; null where the platform has no call to comment.",
+                    "description": "`reply`: a reply by the same account (X, Bluesky, Threads); `comment`: a "
+                    "comment by the account on the post; null where the platform has no call to comment.",
                 },
                 "max_length": {"type": "integer", "nullable": True, "description": "The longest comment."},
             },

@@ -271,6 +271,14 @@ class AttemptSerializer(serializers.ModelSerializer[DeliveryAttempt]):
         fields = list(ATTEMPT_FIELDS)
 
 
+class _Replies(serializers.ListSerializer[ThreadItem]):
+    """A target's thread items that are replies, in order (its first comment is shown apart)."""
+
+    def to_representation(self, data: Any) -> list[Any]:
+        items = data.all() if hasattr(data, "all") else data
+        return super().to_representation([item for item in items if item.kind == ThreadItemKind.REPLY])
+
+
 class ThreadItemSerializer(serializers.ModelSerializer[ThreadItem]):
     media_ids = serializers.ListField(child=serializers.UUIDField())
     status = serializers.CharField(
@@ -287,6 +295,7 @@ class ThreadItemSerializer(serializers.ModelSerializer[ThreadItem]):
     class Meta:
         model = ThreadItem
         fields = ["position", "content", "media_ids", "status", "platform_post_id", "platform_post_url", "error"]
+        list_serializer_class = _Replies
 
     def get_platform_post_id(self, item: ThreadItem) -> str | None:
         return item.platform_post_id or None
@@ -303,19 +312,6 @@ class ThreadItemSerializer(serializers.ModelSerializer[ThreadItem]):
     )
     def get_error(self, item: ThreadItem) -> dict[str, str] | None:
         return {"code": item.error_code, "message": item.error_message} if item.error_code else None
-
-
-class _Replies(serializers.ListSerializer[ThreadItem]):
-    """A target's thread items that are replies, in order (its first comment is shown apart)."""
-
-    def to_representation(self, data: Any) -> list[Any]:
-        items = data.all() if hasattr(data, "all") else data
-        return super().to_representation([item for item in items if item.kind == ThreadItemKind.REPLY])
-
-
-class ReplySerializer(ThreadItemSerializer):
-    class Meta(ThreadItemSerializer.Meta):
-        list_serializer_class = _Replies
 
 
 class FirstCommentSerializer(serializers.ModelSerializer[ThreadItem]):
@@ -390,7 +386,7 @@ class TargetSerializer(serializers.ModelSerializer[Target]):
         help_text="Why a removal that was asked for could not be done, in plain words; null when there is none."
     )
     attempts = AttemptSerializer(many=True, read_only=True)
-    thread = ReplySerializer(
+    thread = ThreadItemSerializer(
         source="thread_items",
         many=True,
         read_only=True,

@@ -2,6 +2,7 @@
 
 from .account import Account
 from .account_capabilities import AccountCapabilities
+from .account_capabilities_first_comment import AccountCapabilitiesFirstComment
 from .account_capabilities_formats import AccountCapabilitiesFormats
 from .account_capabilities_formats_images import AccountCapabilitiesFormatsImages
 from .account_capabilities_formats_videos import AccountCapabilitiesFormatsVideos
@@ -24,6 +25,7 @@ from .account_capabilities_platform_settings_schema import (
     AccountCapabilitiesPlatformSettingsSchema,
 )
 from .account_capabilities_response import AccountCapabilitiesResponse
+from .account_capabilities_unpublish import AccountCapabilitiesUnpublish
 from .account_disconnected_response import AccountDisconnectedResponse
 from .account_response import AccountResponse
 from .account_status_enum import AccountStatusEnum
@@ -64,6 +66,8 @@ from .error_object_details import ErrorObjectDetails
 from .error_response import ErrorResponse
 from .events_enum import EventsEnum
 from .fetch_status_enum import FetchStatusEnum
+from .first_comment import FirstComment
+from .first_comment_error_type_0 import FirstCommentErrorType0
 from .link_account import LinkAccount
 from .media import Media
 from .media_confirm_request import MediaConfirmRequest
@@ -187,6 +191,7 @@ from .weekday_enum import WeekdayEnum
 __all__ = (
     "Account",
     "AccountCapabilities",
+    "AccountCapabilitiesFirstComment",
     "AccountCapabilitiesFormats",
     "AccountCapabilitiesFormatsImages",
     "AccountCapabilitiesFormatsVideos",
@@ -205,6 +210,7 @@ __all__ = (
     "AccountCapabilitiesObjectVideos",
     "AccountCapabilitiesPlatformSettingsSchema",
     "AccountCapabilitiesResponse",
+    "AccountCapabilitiesUnpublish",
     "AccountDisconnectedResponse",
     "AccountResponse",
     "AccountStatusEnum",
@@ -245,6 +251,8 @@ __all__ = (
     "ErrorResponse",
     "EventsEnum",
     "FetchStatusEnum",
+    "FirstComment",
+    "FirstCommentErrorType0",
     "LinkAccount",
     "Media",
     "MediaConfirmRequest",

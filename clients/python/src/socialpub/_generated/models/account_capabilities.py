@@ -10,12 +10,16 @@ from attrs import field as _attrs_field
 from ..models.platform_enum import PlatformEnum
 
 if TYPE_CHECKING:
+    from ..models.account_capabilities_first_comment import (
+        AccountCapabilitiesFirstComment,
+    )
     from ..models.account_capabilities_formats import AccountCapabilitiesFormats
     from ..models.account_capabilities_limits import AccountCapabilitiesLimits
     from ..models.account_capabilities_live import AccountCapabilitiesLive
     from ..models.account_capabilities_platform_settings_schema import (
         AccountCapabilitiesPlatformSettingsSchema,
     )
+    from ..models.account_capabilities_unpublish import AccountCapabilitiesUnpublish
 
 
 T = TypeVar("T", bound="AccountCapabilities")
@@ -47,6 +51,10 @@ class AccountCapabilities:
             TikTok's creator info (privacy_level_options, comment_disabled, duet_disabled, stitch_disabled,
             max_video_post_duration_sec, creator_username, creator_nickname), Pinterest's `boards` ([{id, name}]), YouTube's
             assignable `categories` ([{id, name}]) and `region_code`.
+        first_comment (AccountCapabilitiesFirstComment): Whether `platform_settings.first_comment` can be used here, and
+            how it is posted.
+        unpublish (AccountCapabilitiesUnpublish): Whether a published post can be deleted on the platform through its
+            API.
     """
 
     account_id: UUID
@@ -55,6 +63,8 @@ class AccountCapabilities:
     limits: AccountCapabilitiesLimits
     formats: AccountCapabilitiesFormats
     live: AccountCapabilitiesLive
+    first_comment: AccountCapabilitiesFirstComment
+    unpublish: AccountCapabilitiesUnpublish
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -70,6 +80,10 @@ class AccountCapabilities:
 
         live = self.live.to_dict()
 
+        first_comment = self.first_comment.to_dict()
+
+        unpublish = self.unpublish.to_dict()
+
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
@@ -80,6 +94,8 @@ class AccountCapabilities:
                 "limits": limits,
                 "formats": formats,
                 "live": live,
+                "first_comment": first_comment,
+                "unpublish": unpublish,
             }
         )
 
@@ -87,12 +103,16 @@ class AccountCapabilities:
 
     @classmethod
     def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
+        from ..models.account_capabilities_first_comment import (
+            AccountCapabilitiesFirstComment,
+        )
         from ..models.account_capabilities_formats import AccountCapabilitiesFormats
         from ..models.account_capabilities_limits import AccountCapabilitiesLimits
         from ..models.account_capabilities_live import AccountCapabilitiesLive
         from ..models.account_capabilities_platform_settings_schema import (
             AccountCapabilitiesPlatformSettingsSchema,
         )
+        from ..models.account_capabilities_unpublish import AccountCapabilitiesUnpublish
 
         d = dict(src_dict)
         account_id = UUID(d.pop("account_id"))
@@ -109,6 +129,12 @@ class AccountCapabilities:
 
         live = AccountCapabilitiesLive.from_dict(d.pop("live"))
 
+        first_comment = AccountCapabilitiesFirstComment.from_dict(
+            d.pop("first_comment")
+        )
+
+        unpublish = AccountCapabilitiesUnpublish.from_dict(d.pop("unpublish"))
+
         account_capabilities = cls(
             account_id=account_id,
             platform=platform,
@@ -116,6 +142,8 @@ class AccountCapabilities:
             limits=limits,
             formats=formats,
             live=live,
+            first_comment=first_comment,
+            unpublish=unpublish,
         )
 
         account_capabilities.additional_properties = d

@@ -14,6 +14,7 @@ from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
     from ..models.attempt import Attempt
+    from ..models.first_comment import FirstComment
     from ..models.target_error_type_0 import TargetErrorType0
     from ..models.target_media_sent_type_0 import TargetMediaSentType0
     from ..models.thread_item import ThreadItem
@@ -49,6 +50,9 @@ class Target:
             is none.
         attempts (list[Attempt]):
         thread (list[ThreadItem]): The target's later posts, in order ([] when it has none); each its own reply.
+        first_comment (FirstComment | None): The first comment `platform_settings.first_comment` asked for, sent once
+            the post is published (a reply by the same account on X, Bluesky and Threads; a comment elsewhere); null when
+            none.
         media_sent (None | TargetMediaSentType0): The files the last attempt sent: each upload, or the rendition fitted
             to the platform that went in its place (`rendition` names it; null: the upload as it is). Null before any
             attempt.
@@ -73,6 +77,7 @@ class Target:
     removal_error: None | str
     attempts: list[Attempt]
     thread: list[ThreadItem]
+    first_comment: FirstComment | None
     media_sent: None | TargetMediaSentType0
     updated_at: datetime.datetime
     content: None | str | Unset = UNSET
@@ -83,6 +88,7 @@ class Target:
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
+        from ..models.first_comment import FirstComment
         from ..models.target_error_type_0 import TargetErrorType0
         from ..models.target_media_sent_type_0 import TargetMediaSentType0
 
@@ -133,6 +139,12 @@ class Target:
             thread_item = thread_item_data.to_dict()
             thread.append(thread_item)
 
+        first_comment: dict[str, Any] | None
+        if isinstance(self.first_comment, FirstComment):
+            first_comment = self.first_comment.to_dict()
+        else:
+            first_comment = self.first_comment
+
         media_sent: dict[str, Any] | None
         if isinstance(self.media_sent, TargetMediaSentType0):
             media_sent = self.media_sent.to_dict()
@@ -178,6 +190,7 @@ class Target:
                 "removal_error": removal_error,
                 "attempts": attempts,
                 "thread": thread,
+                "first_comment": first_comment,
                 "media_sent": media_sent,
                 "updated_at": updated_at,
             }
@@ -198,6 +211,7 @@ class Target:
     @classmethod
     def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
         from ..models.attempt import Attempt
+        from ..models.first_comment import FirstComment
         from ..models.target_error_type_0 import TargetErrorType0
         from ..models.target_media_sent_type_0 import TargetMediaSentType0
         from ..models.thread_item import ThreadItem
@@ -293,6 +307,21 @@ class Target:
 
             thread.append(thread_item)
 
+        def _parse_first_comment(data: object) -> FirstComment | None:
+            if data is None:
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                first_comment_type_1 = FirstComment.from_dict(data)
+
+                return first_comment_type_1
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(FirstComment | None, data)
+
+        first_comment = _parse_first_comment(d.pop("first_comment"))
+
         def _parse_media_sent(data: object) -> None | TargetMediaSentType0:
             if data is None:
                 return data
@@ -356,6 +385,7 @@ class Target:
             removal_error=removal_error,
             attempts=attempts,
             thread=thread,
+            first_comment=first_comment,
             media_sent=media_sent,
             updated_at=updated_at,
             content=content,
