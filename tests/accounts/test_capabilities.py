@@ -271,3 +271,35 @@ def test_what_a_tiktok_creator_switched_off_is_locked_in_the_schema(api, owner, 
     validator = jsonschema.Draft202012Validator(schema)
     assert not validator.is_valid({"privacy_level": "PUBLIC_TO_EVERYONE"})
     assert not validator.is_valid({"allows_duet": True})
+
+
+@pytest.mark.parametrize(
+    ("platform", "posted_as", "max_length", "unpublish"),
+    [
+        ("x", "reply", 280, True),
+        ("bluesky", "reply", 300, True),
+        ("threads", "reply", 500, True),
+        ("facebook", "comment", 8000, True),
+        ("instagram", "comment", 2200, False),
+        ("linkedin", "comment", 1250, True),
+        ("youtube", "comment", 10000, True),
+        ("tiktok", None, None, False),
+        ("pinterest", None, None, True),
+    ],
+)
+def test_capabilities_say_how_a_first_comment_goes_and_whether_posts_can_be_taken_down(
+    api, owner, sandbox, platform, posted_as, max_length, unpublish
+):
+    account = sandbox_account(owner.team, platform, f"{platform}-caps")
+
+    found = capabilities(api, owner.key, account).json()["data"]
+
+    assert found["first_comment"] == {
+        "supported": posted_as is not None,
+        "posted_as": posted_as,
+        "max_length": max_length,
+    }
+    assert found["unpublish"]["supported"] is unpublish
+    assert (found["unpublish"]["message"] is None) is unpublish
+    schema = found["platform_settings_schema"]["properties"]
+    assert ("first_comment" in schema) is (posted_as is not None)
