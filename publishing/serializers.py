@@ -279,24 +279,9 @@ class _Replies(serializers.ListSerializer[ThreadItem]):
         return super().to_representation([item for item in items if item.kind == ThreadItemKind.REPLY])
 
 
-class ThreadItemSerializer(serializers.ModelSerializer[ThreadItem]):
-    media_ids = serializers.ListField(child=serializers.UUIDField())
-    status = serializers.CharField(
-        source="state",
-        help_text=(
-            "pending (waiting for the post before it), sending, unknown (may exist; read back, never re-sent "
-            "blindly), published, failed."
-        ),
-    )
-    platform_post_id = serializers.SerializerMethodField(help_text="The platform's id of this reply once published.")
-    platform_post_url = serializers.SerializerMethodField(help_text="The live reply's URL once published.")
-    error = serializers.SerializerMethodField(help_text="Why it failed (THREAD_BROKEN: an earlier item failed).")
-
-    class Meta:
-        model = ThreadItem
-        fields = ["position", "content", "media_ids", "status", "platform_post_id", "platform_post_url", "error"]
-        list_serializer_class = _Replies
-
+# What a thread item shows of its sending: the platform's id and URL, and why it failed (a
+# comment, not a docstring: the schema would show it as every item's description).
+class _SentItem(serializers.ModelSerializer[ThreadItem]):
     def get_platform_post_id(self, item: ThreadItem) -> str | None:
         return item.platform_post_id or None
 
@@ -314,7 +299,26 @@ class ThreadItemSerializer(serializers.ModelSerializer[ThreadItem]):
         return {"code": item.error_code, "message": item.error_message} if item.error_code else None
 
 
-class FirstCommentSerializer(serializers.ModelSerializer[ThreadItem]):
+class ThreadItemSerializer(_SentItem):
+    media_ids = serializers.ListField(child=serializers.UUIDField())
+    status = serializers.CharField(
+        source="state",
+        help_text=(
+            "pending (waiting for the post before it), sending, unknown (may exist; read back, never re-sent "
+            "blindly), published, failed."
+        ),
+    )
+    platform_post_id = serializers.SerializerMethodField(help_text="The platform's id of this reply once published.")
+    platform_post_url = serializers.SerializerMethodField(help_text="The live reply's URL once published.")
+    error = serializers.SerializerMethodField(help_text="Why it failed (THREAD_BROKEN: an earlier item failed).")
+
+    class Meta:
+        model = ThreadItem
+        fields = ["position", "content", "media_ids", "status", "platform_post_id", "platform_post_url", "error"]
+        list_serializer_class = _Replies
+
+
+class FirstCommentSerializer(_SentItem):
     text = serializers.CharField(
         source="content", help_text="The comment, as `platform_settings.first_comment` gave it."
     )
@@ -340,22 +344,6 @@ class FirstCommentSerializer(serializers.ModelSerializer[ThreadItem]):
         items = instance.all() if hasattr(instance, "all") else [instance]
         comment = next((item for item in items if item.kind == ThreadItemKind.COMMENT), None)
         return None if comment is None else super().to_representation(comment)
-
-    def get_platform_post_id(self, item: ThreadItem) -> str | None:
-        return item.platform_post_id or None
-
-    def get_platform_post_url(self, item: ThreadItem) -> str | None:
-        return item.platform_post_url or None
-
-    @extend_schema_field(
-        {
-            "type": "object",
-            "nullable": True,
-            "properties": {"code": {"type": "string"}, "message": {"type": "string"}},
-        }
-    )
-    def get_error(self, item: ThreadItem) -> dict[str, str] | None:
-        return {"code": item.error_code, "message": item.error_message} if item.error_code else None
 
 
 class TargetSerializer(serializers.ModelSerializer[Target]):

@@ -339,6 +339,18 @@ class HttpClient(PlatformClient, Generic[Prepared]):
     def succeeded(self, response: requests.Response) -> bool:
         return 200 <= response.status_code < 300
 
+    def delete_at(self, conn: Connection, path: str, post_id: str, **kwargs: Any) -> Outcome:
+        """`delete()` by one DELETE request: a success, or a 404 (the post is already gone), is
+        PUBLISHED (done); no answer is its outcome (UNKNOWN: read back, never sent again
+        blindly); any other answer is `refusal()`'s."""
+        try:
+            response = self.send(conn, "DELETE", path, **kwargs)
+        except NoAnswer as exc:
+            return exc.outcome
+        if self.succeeded(response) or response.status_code == 404:
+            return Outcome(OutcomeKind.PUBLISHED, post_id=post_id, http_status=response.status_code)
+        return self.refusal(response)
+
     def body(self, response: requests.Response) -> dict[str, Any]:
         """What a successful answer carries (platforms with an envelope unwrap it here)."""
         return json_object(response)

@@ -472,13 +472,7 @@ class Client(HttpClient[Prepared]):
             path = f"{self._comment_path(ref)}?actor={_quoted(ref['actor'])}"
         else:
             path = f"/posts/{_quoted(post_id)}"
-        try:
-            response = self.send(conn, "DELETE", path, headers={"X-RestLi-Method": "DELETE"})
-        except NoAnswer as exc:
-            return exc.outcome
-        if response.status_code in (200, 204, 404):
-            return Outcome(OutcomeKind.PUBLISHED, post_id=post_id, http_status=response.status_code)
-        return self.refusal(response)
+        return self.delete_at(conn, path, post_id, headers={"X-RestLi-Method": "DELETE"})
 
     def exists(self, conn: Connection, post_id: str, ref: Mapping[str, str]) -> bool:
         path = self._comment_path(ref) if ref.get("comment_id") else f"/posts/{_quoted(post_id)}"

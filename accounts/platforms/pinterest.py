@@ -53,7 +53,6 @@ from accounts.platforms.base import (
     HttpClient,
     Media,
     Metrics,
-    NoAnswer,
     Outcome,
     OutcomeKind,
     PlatformError,
@@ -369,13 +368,7 @@ class Client(HttpClient[Prepared]):
     # --- after publishing ------------------------------------------------------------------
 
     def delete(self, conn: Connection, post_id: str, ref: Mapping[str, str]) -> Outcome:
-        try:
-            response = self.send(conn, "DELETE", f"/pins/{post_id}")
-        except NoAnswer as exc:
-            return exc.outcome
-        if response.status_code in (204, 404):  # a 404: the pin is already gone
-            return Outcome(OutcomeKind.PUBLISHED, post_id=post_id, http_status=response.status_code)
-        return self.refusal(response)
+        return self.delete_at(conn, f"/pins/{post_id}", post_id)
 
     def exists(self, conn: Connection, post_id: str, ref: Mapping[str, str]) -> bool:
         response = self.send(conn, "GET", f"/pins/{post_id}")

@@ -527,13 +527,7 @@ class Client(HttpClient[str]):
     def delete(self, conn: Connection, post_id: str, ref: Mapping[str, str]) -> Outcome:
         """videos.delete, or comments.delete for a comment's ref; a 404 is one already gone."""
         path = "/comments" if ref.get("comment_id") else "/videos"
-        try:
-            response = self.send(conn, "DELETE", f"{path}?{urlencode({'id': post_id})}")
-        except NoAnswer as exc:
-            return exc.outcome
-        if response.status_code in (200, 204, 404):
-            return Outcome(OutcomeKind.PUBLISHED, post_id=post_id, http_status=response.status_code)
-        return self.refusal(response)
+        return self.delete_at(conn, f"{path}?{urlencode({'id': post_id})}", post_id)
 
     def exists(self, conn: Connection, post_id: str, ref: Mapping[str, str]) -> bool:
         if ref.get("comment_id"):

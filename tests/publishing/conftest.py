@@ -8,6 +8,8 @@ from typing import Any
 
 import pytest
 
+from accounts.platforms.instagram import Client as InstagramClient
+from accounts.platforms.threads import Client as ThreadsClient
 from demo.seed import sandbox_account
 from tests.media import files
 
@@ -53,3 +55,13 @@ def upload(settings, tmp_path):
         return files.stored_upload(team, data, content_type, name, confirmed=confirmed)
 
     return make
+
+
+@pytest.fixture
+def pulled(live_server, settings, tmp_path, monkeypatch):
+    """Instagram and Threads pull media from this service over real HTTP, without pauses."""
+    settings.PUBLIC_BASE_URL = live_server.url
+    settings.MEDIA_ROOT = str(tmp_path / "media")
+    monkeypatch.setattr(InstagramClient, "poll_seconds", 0.0)
+    monkeypatch.setattr(ThreadsClient, "poll_seconds", 0.0)
+    return live_server

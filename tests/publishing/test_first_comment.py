@@ -11,7 +11,6 @@ from typing import Any
 import pytest
 from django.utils import timezone
 
-from accounts.platforms.instagram import Client as InstagramClient
 from demo.seed import PINTEREST_BOARD_ID
 from publishing.models import DeliveryAttempt, ThreadItem, ThreadItemKind
 from publishing.readback import reconcile
@@ -25,15 +24,6 @@ COMMENT_NETWORKS = ("facebook", "instagram", "linkedin", "youtube")
 # What each network needs beside text for a post (Instagram an image, YouTube a titled video).
 MEDIA = {"instagram": "jpeg", "youtube": "video"}
 SETTINGS = {"youtube": {"title": "A clip"}}
-
-
-@pytest.fixture
-def pulled(live_server, settings, tmp_path, monkeypatch):
-    """Instagram pulls media from this service over real HTTP; its status checks do not wait."""
-    settings.PUBLIC_BASE_URL = live_server.url
-    settings.MEDIA_ROOT = str(tmp_path / "media")
-    monkeypatch.setattr(InstagramClient, "poll_seconds", 0.0)
-    return live_server
 
 
 def _later(**delta: float) -> dt.datetime:

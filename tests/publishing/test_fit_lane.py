@@ -20,8 +20,6 @@ from django.conf import settings as django_settings
 from django.db import connection
 from django.utils import timezone
 
-from accounts.platforms.instagram import Client as InstagramClient
-from accounts.platforms.threads import Client as ThreadsClient
 from config.celery import app as celery_app
 from demo.seed import sandbox_account
 from media.models import MediaRendition
@@ -32,16 +30,6 @@ from tests.media import files
 
 URL = "/api/v1/publishes"
 UNREADABLE = "The file could not be read as an image or a video."
-
-
-@pytest.fixture
-def pulled(live_server, settings, tmp_path, monkeypatch):
-    """Instagram and Threads pull media from this service over real HTTP, without pauses."""
-    settings.PUBLIC_BASE_URL = live_server.url
-    settings.MEDIA_ROOT = str(tmp_path / "media")
-    monkeypatch.setattr(InstagramClient, "poll_seconds", 0.0)
-    monkeypatch.setattr(ThreadsClient, "poll_seconds", 0.0)
-    return live_server
 
 
 def _publish(api, key, accounts, media_id, **extra):

@@ -9,7 +9,6 @@ from __future__ import annotations
 import pytest
 import requests
 
-from accounts.platforms.instagram import Client as InstagramClient
 from media import services, storage
 from media.models import MediaRendition, MediaUpload
 from publishing.models import DeliveryAttempt
@@ -19,15 +18,6 @@ from tests.media import files
 pytestmark = pytest.mark.django_db
 
 URL = "/api/v1/publishes"
-
-
-@pytest.fixture
-def pulled(live_server, settings, tmp_path, monkeypatch):
-    """Instagram pulls media from this service over real HTTP; its status checks do not wait."""
-    settings.PUBLIC_BASE_URL = live_server.url
-    settings.MEDIA_ROOT = str(tmp_path / "media")
-    monkeypatch.setattr(InstagramClient, "poll_seconds", 0.0)
-    return live_server
 
 
 def _publish(api, key, account, media_id, **platform_settings):
