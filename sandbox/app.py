@@ -7,7 +7,7 @@ import time
 from collections.abc import Iterable
 from typing import IO, Any
 
-from werkzeug.exceptions import HTTPException
+from werkzeug.exceptions import ClientDisconnected, HTTPException
 from werkzeug.routing import Map
 from werkzeug.wrappers import Request, Response
 
@@ -79,7 +79,14 @@ class SandboxApp:
 
     def __call__(self, environ: dict[str, Any], start_response: Any) -> Iterable[bytes]:
         paced(environ, self.ctx.state.upload_bytes_per_second)
-        return self.dispatch(Request(environ))(environ, start_response)
+        try:
+            response = self.dispatch(Request(environ))
+        except ClientDisconnected:
+            # The client went away before its body arrived (a worker killed mid-upload): nothing
+            # was made, and no one is left to read an answer. A platform just drops the
+            # connection; this is no error of the stand-in's.
+            response = Response(status=400)
+        return response(environ, start_response)
 
 
 def create_app(ctx: Context | None = None) -> SandboxApp:
