@@ -506,6 +506,6 @@ def _retried(team: Team, publish: Publish, caller: Caller, edits: Sequence[Mappi
     else:
         jobs = outbox.release(publish, failed, now=timezone.now())
     if comments:
-        jobs += threads.comments_retried(targets, now=timezone.now())
+        jobs += threads.comments_retried(comments, now=timezone.now())
     settle(publish)
     return jobs

@@ -98,13 +98,16 @@ def _comment_failed(item: ThreadItem, *, now: dt.datetime) -> None:
     )
 
 
-def comments_retried(targets: list[Target], *, now: dt.datetime) -> list[DeliveryJob]:
-    """Send again the failed first comments of published targets (a retry): each is pending
-    once more, with a new attempt, and its target's FIRST_COMMENT_FAILED is cleared."""
+def failed_comments(targets: list[Target]) -> list[ThreadItem]:
+    """The failed first comments of the published targets among `targets`."""
     published = [t.pk for t in targets if t.state == TargetState.PUBLISHED]
-    failed = list(
-        ThreadItem.objects.filter(target_id__in=published, kind=ThreadItemKind.COMMENT, state=ThreadItemState.FAILED)
-    )
+    comments = ThreadItem.objects.filter(target_id__in=published, kind=ThreadItemKind.COMMENT)
+    return list(comments.filter(state=ThreadItemState.FAILED))
+
+
+def comments_retried(failed: list[ThreadItem], *, now: dt.datetime) -> list[DeliveryJob]:
+    """Send again failed first comments (a retry): each is pending once more, with a new
+    attempt, and its target's FIRST_COMMENT_FAILED is cleared."""
     if not failed:
         return []
     move_items(failed, ThreadItemState.PENDING, error_code="", error_message="", updated_at=now)
@@ -112,14 +115,6 @@ def comments_retried(targets: list[Target], *, now: dt.datetime) -> list[Deliver
         error_code="", error_message="", updated_at=now
     )
     return [queue(item, now=now) for item in failed]
-
-
-def failed_comments(targets: list[Target]) -> bool:
-    """Whether a published target among `targets` has a first comment that failed."""
-    published = [t.pk for t in targets if t.state == TargetState.PUBLISHED]
-    return ThreadItem.objects.filter(
-        target_id__in=published, kind=ThreadItemKind.COMMENT, state=ThreadItemState.FAILED
-    ).exists()
 
 
 def queue(item: ThreadItem, *, now: dt.datetime) -> DeliveryJob:
