@@ -40,6 +40,7 @@ from publishing.serializers import (
     RejectSerializer,
     RescheduleSerializer,
     RetryPublishSerializer,
+    UnpublishSerializer,
     UpdatePublishSerializer,
     ValidationResponse,
     publish_data,
@@ -251,6 +252,7 @@ class PublishViewSet(viewsets.GenericViewSet[Publish]):
         "partial_update": "posts:write",
         "destroy": "posts:write",
         "retry": "posts:write",
+        "unpublish": "posts:write",
         "confirm": "posts:write",
         "reschedule": "posts:write",
         "unschedule": "posts:write",
@@ -448,6 +450,35 @@ class PublishViewSet(viewsets.GenericViewSet[Publish]):
         except handover.PublishDispatchUncertain as exc:
             publish = exc.publish  # retried: the relay sends the jobs the broker refused
         return Response({"data": _shape(publish)})
+
+    @api_operation(
+        scope="posts:write",
+        summary="Take a publish's posts down",
+        description=(
+            "Deletes the publish's posts on their networks: every published target, or those named in "
+            "`target_ids`. Answers 202 at once with the publish; each target's post is then deleted once "
+            "(a delete that got no answer is read back, never sent twice blindly). When a post is gone, its "
+            'target shows `removed_at` and `removed_by: "user"`, and `post.removed` fires. On X, Bluesky and '
+            "Threads the thread's replies and the first comment are deleted with it (elsewhere the network "
+            "removes comments with their post); replies not yet sent are not sent. A network without a delete "
+            "call (TikTok, Instagram), or one that refuses, leaves the target's `removal_error` in plain words. "
+            "A target already being taken down is not asked twice. 400 `UNKNOWN_TARGET` for an id not of this "
+            "publish; 409 `NOTHING_PUBLISHED` when none of the targets is published (or each is removed)."
+        ),
+        request=UnpublishSerializer,
+        responses={202: OpenApiResponse(PublishResponse)},
+        errors=(400, 404, 409),
+    )
+    @action(detail=True, methods=["post"])
+    def unpublish(self, request: Request, pk: str) -> Response:
+        body = validated(UnpublishSerializer(data=request.data))
+        target_ids = [str(i) for i in body["target_ids"]] if "target_ids" in body else None
+        caller = get_caller(request)
+        try:
+            publish = lifecycle.publish_unpublish(team=caller.team, publish_id=pk, target_ids=target_ids)
+        except handover.PublishDispatchUncertain as exc:
+            publish = exc.publish  # taken down: the relay sends the jobs the broker refused
+        return Response({"data": _shape(publish)}, status=status.HTTP_202_ACCEPTED)
 
     @api_operation(
         scope="posts:write",

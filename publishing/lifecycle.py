@@ -1,9 +1,10 @@
 """The transitions of a publish (spec §3), one function each: create, edit, discard, confirm,
-reschedule, unschedule and retry. Approve and reject, and who must wait for them, are in
-`publishing.approval`; the hand-over of a transition's jobs after its commit, and the resend
-of jobs the broker never took, in `publishing.handover`. What releasing writes, and the
-scheduler's release of due publishes, are in `publishing.outbox`; the transitions of a
-target's delivery (the worker's attempt, reconciliation) in `publishing.delivery`.
+reschedule, unschedule, retry and unpublish (taking its posts down). Approve and reject, and
+who must wait for them, are in `publishing.approval`; the hand-over of a transition's jobs
+after its commit, and the resend of jobs the broker never took, in `publishing.handover`. What
+releasing writes, and the scheduler's release of due publishes, are in `publishing.outbox`; the
+transitions of a target's delivery (the worker's attempt, reconciliation) in
+`publishing.delivery`; what taking a post down sends, in `publishing.removals`.
 
 Each function locks the publish row, checks its precondition, writes, records the webhook
 event in the same transaction and returns the publish. Views, tasks, admin actions and the
@@ -32,7 +33,7 @@ from django.utils import timezone
 
 from accounts.models import SocialAccount
 from config import db
-from config.errors import ApplicationError, InvalidRequest, Unprocessable
+from config.errors import ApplicationError, Conflict, InvalidRequest, Unprocessable
 from publishing import (
     actions,
     approval,
@@ -41,6 +42,7 @@ from publishing import (
     idempotency,
     outbox,
     queue,
+    removals,
     threads,
     validation,
 )
@@ -509,3 +511,32 @@ def _retried(team: Team, publish: Publish, caller: Caller, edits: Sequence[Mappi
         jobs += threads.comments_retried(comments, now=timezone.now())
     settle(publish)
     return jobs
+
+
+def publish_unpublish(*, team: Team, publish_id: Id, target_ids: Sequence[str] | None = None) -> Publish:
+    """Take the publish's posts down on their networks: each published target named (all of
+    them when none are), not removed yet, has its post deleted once (`publishing.removals`);
+    a network without a delete call gets its reason as the target's `removal_error`. 400 for
+    a target id not of this publish; 409 NOTHING_PUBLISHED when none of them is published."""
+    with transaction.atomic(durable=True):
+        publish = locked(team, publish_id)
+        targets = list(publish.targets.all())
+        if target_ids is not None:
+            unknown = sorted({str(i) for i in target_ids} - {str(t.pk) for t in targets})
+            if unknown:
+                raise InvalidRequest(
+                    "These targets are not targets of this publish.",
+                    code="UNKNOWN_TARGET",
+                    details={"field": "target_ids", "target_ids": unknown},
+                )
+            named = {str(i) for i in target_ids}
+            targets = [t for t in targets if str(t.pk) in named]
+        chosen = [t for t in targets if removals.removable(t)]
+        if not chosen:
+            raise Conflict(
+                "Nothing of this publish is on a network to take down: no target named is published, "
+                "or each was taken down already.",
+                code="NOTHING_PUBLISHED",
+            )
+        jobs = removals.unpublish(chosen, now=timezone.now())
+    return handover.handed_over(handover.committed(publish), jobs)

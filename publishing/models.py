@@ -372,17 +372,30 @@ class ThreadItemState(models.TextChoices):
 class ThreadItemKind(models.TextChoices):
     REPLY = "reply"  # a later post of the thread, answering the one before it
     COMMENT = "comment"  # the first comment: a comment on the post, or a reply where replies are posts
+    REMOVAL = "removal"  # the deletion of the target's post (or of one of its replies) on its platform
 
 
 class ThreadItem(BaseModel):
     """One later post of a target's thread, published as a reply to the post before it (the
     target's own post for the first item), or its first comment (position 0, on the target's
-    own post). Sent as a target is (`publishing.delivery`): a job per send, an attempt row per
-    send holding what was sent and answered, moves declared in `publishing.transitions`."""
+    own post), or the removal of one of them on its platform (from position 1000: `removes`
+    names the item deleted, none for the target's own post). Sent as a target is
+    (`publishing.delivery`): a job per send, an attempt row per send holding what was sent and
+    answered, moves declared in `publishing.transitions`."""
 
     target = models.ForeignKey(Target, on_delete=models.CASCADE, related_name="thread_items")
     kind = models.CharField(max_length=10, choices=ThreadItemKind.choices, default=ThreadItemKind.REPLY)
-    position = models.PositiveSmallIntegerField(help_text="0 for the first comment; 1 for the first reply, then 2...")
+    position = models.PositiveSmallIntegerField(
+        help_text="0 for the first comment; 1 for the first reply, then 2...; 1000 on for removals"
+    )
+    removes = models.ForeignKey(
+        "self",
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="removals",
+        help_text="A removal's reply or comment to delete; empty: the target's own post.",
+    )
     content = models.TextField(blank=True)
     media_ids = models.JSONField(default=list, blank=True)
     state = models.CharField(max_length=10, choices=ThreadItemState.choices, default=ThreadItemState.PENDING)

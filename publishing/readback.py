@@ -2,8 +2,8 @@
 seconds) turns attempts left `sending` by a lost worker into unknown, puts back jobs whose
 worker was lost before sending, and hands each processing or unknown unit that is due to the
 uploads lane, where `check` reads it back from its platform, by its saved ref or among the
-account's recent posts, never sending it again blind; what the read-back learned is recorded
-by `publishing.delivery.check_record`."""
+account's recent posts (for a delete: whether the post is gone), never sending it again blind;
+what the read-back learned is recorded by `publishing.delivery.check_record`."""
 
 from __future__ import annotations
 
@@ -22,7 +22,7 @@ from accounts.services import platform_call
 from config import broker
 from config.celery import app
 from config.jobs import stale
-from publishing import delivery, policy, sending
+from publishing import delivery, policy, removals, sending
 from publishing.handover import send_after_commit
 from publishing.models import (
     AttemptState,
@@ -33,6 +33,7 @@ from publishing.models import (
     Target,
     TargetState,
     ThreadItem,
+    ThreadItemKind,
     ThreadItemState,
 )
 
@@ -119,7 +120,11 @@ def check(*, target_id: Id, item_id: Id | None = None, now: dt.datetime | None =
     if attempt is None:
         return
 
+    removed = removals.deleted_post(target, item) if item is not None and item.kind == ThreadItemKind.REMOVAL else None
+
     def ask(client: PlatformClient, conn: Connection) -> Outcome:
+        if removed is not None:  # a delete: done when the post is gone
+            return removals.read_back(client, conn, removed)
         outcome = client.check(conn, attempt.ref) if attempt.ref else None
         if outcome is None or outcome.error_code == policy.NO_REF:  # the ref cannot settle it
             since = (attempt.started_at or attempt.created_at) - dt.timedelta(minutes=1)

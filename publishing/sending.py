@@ -1,10 +1,11 @@
-"""The worker's path for one unit sent to a platform once (a target's post, or a reply of its
-thread), run by the `deliver` task on the dispatch and uploads lanes (DESIGN §4.3): claim the
-job (compare-and-set, `config.jobs.claim` or the fixed statement of `publishing.statements`),
-prepare the post (renditions for refused files, made on the media lane without a claim held),
-wait for the account's turn (`accounts.pacing`), record `sending` (committed), call the
-platform once through `accounts.services` holding no database connection, record the answer
-(`publishing.delivery`), and hand over what follows in its thread. A second message for the
+"""The worker's path for one unit sent to a platform once (a target's post, a reply of its
+thread, or the deletion of one of them), run by the `deliver` task on the dispatch and uploads
+lanes (DESIGN §4.3): claim the job (compare-and-set, `config.jobs.claim` or the fixed
+statement of `publishing.statements`), prepare the post (renditions for refused files, made on
+the media lane without a claim held), wait for the account's turn (`accounts.pacing`), record
+`sending` (committed), call the platform once through `accounts.services` holding no database
+connection, record the answer (`publishing.delivery`), and hand over what follows in its
+thread. A delete (`publishing.removals`) skips the preparing and the posting turn. A second message for the
 same job finds it claimed and stops: uniqueness lives in PostgreSQL, not in the broker."""
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ from config import dbpool
 from config.errors import InvalidRequest
 from config.jobs import claim
 from media.models import MediaUpload
-from publishing import delivery, renditions, statements, threads, validation
+from publishing import delivery, removals, renditions, statements, threads, validation
 from publishing.handover import send_after_commit
 from publishing.models import (
     DeliveryAttempt,
@@ -34,6 +35,7 @@ from publishing.models import (
     JobState,
     Target,
     ThreadItem,
+    ThreadItemKind,
 )
 from publishing.transitions import JOB_SOURCES, move_jobs
 
@@ -43,9 +45,9 @@ logger = logging.getLogger(__name__)
 def _claim(job_id: str) -> tuple[DeliveryJob, bool] | None:
     """The job, claimed by compare-and-set, with its target, account and publish (and its
     thread item, for a reply), and whether a thread may follow its post (its target has thread
-    items; through the ORM, its platform takes threads or it asks for a first comment: the
-    answer then looks); None when it
-    is not pending and due (another message for it ran, or it waits out a pause)."""
+    items; through the ORM, it is an item, or its platform takes threads, or it asks for a
+    first comment: the answer then looks); None when it is not pending and due (another
+    message for it ran, or it waits out a pause)."""
     now = timezone.now()
     if statements.enabled():
         return statements.claim(job_id, now)
@@ -57,7 +59,8 @@ def _claim(job_id: str) -> tuple[DeliveryJob, bool] | None:
         return None
     job = DeliveryJob.objects.select_related("target__account", "target__publish__team", "item").get(pk=job_id)
     target = job.target
-    return job, target.platform in validation.THREAD_PLATFORMS or bool(target.platform_settings.get("first_comment"))
+    follows = job.item_id is not None or target.platform in validation.THREAD_PLATFORMS
+    return job, follows or bool(target.platform_settings.get("first_comment"))
 
 
 def _post_and_uploads(target: Target) -> tuple[Post, Mapping[str, MediaUpload]]:
@@ -139,17 +142,22 @@ def job_run(*, job_id: str) -> None:
         return
     job, has_thread = claimed
     account, publish = job.target.account, job.target.publish
-    # Read once; a queued target's post no longer changes. A fit failed since the job was
-    # written fails it; one older (another publish's, before a retry) is asked for again.
-    prepared = _prepared(job, since=job.created_at)
-    if isinstance(prepared, renditions.Missing):
-        _wait_for_renditions(job, prepared)
-        return
-    if isinstance(prepared, tuple) and account.status == AccountStatus.ACTIVE:  # a post will go out
-        wait = pacing.turn(account_id=account.pk, platform=account.platform)
-        if wait > 0:
-            _wait_for_turn(job, wait)
+    removal = job.item if job.item is not None and job.item.kind == ThreadItemKind.REMOVAL else None
+    prepared: tuple[Post, dict[str, Any]] | Outcome | renditions.Missing | removals.Deleted
+    if removal is not None:  # a delete: nothing to prepare, and it takes no posting turn
+        prepared = removals.deleted_post(job.target, removal)
+    else:
+        # Read once; a queued target's post no longer changes. A fit failed since the job was
+        # written fails it; one older (another publish's, before a retry) is asked for again.
+        prepared = _prepared(job, since=job.created_at)
+        if isinstance(prepared, renditions.Missing):
+            _wait_for_renditions(job, prepared)
             return
+        if isinstance(prepared, tuple) and account.status == AccountStatus.ACTIVE:  # a post will go out
+            wait = pacing.turn(account_id=account.pk, platform=account.platform)
+            if wait > 0:
+                _wait_for_turn(job, wait)
+                return
     attempt = delivery.attempt_start(job=job)
     if attempt is None:
         move_jobs(DeliveryJob.objects.filter(pk=job.pk), JobState.DONE)
@@ -164,6 +172,9 @@ def job_run(*, job_id: str) -> None:
             outcome = refusal
         elif isinstance(prepared, Outcome):  # nothing can be sent: nothing was
             outcome = prepared
+        elif isinstance(prepared, removals.Deleted):
+            request = {"delete": prepared.post_id}
+            outcome = removals.delete(target, prepared)  # holding no database connection
         else:
             post, request = prepared
             outcome = _call(target, attempt, post)  # holding no database connection (platform_call)

@@ -190,6 +190,16 @@ class RetryPublishSerializer(serializers.Serializer[Any]):
     )
 
 
+class UnpublishSerializer(serializers.Serializer[Any]):
+    target_ids = serializers.ListField(
+        child=serializers.UUIDField(),
+        required=False,
+        allow_empty=False,
+        max_length=50,
+        help_text="The targets to take down; omit to take down every published target of the publish.",
+    )
+
+
 class ConfirmSerializer(serializers.Serializer[Any]):
     scheduled_at = serializers.DateTimeField(required=False, allow_null=True)
 

@@ -19,6 +19,8 @@ sent again) in `policy.REPLY`. What is the thread's own is here:
   Bluesky, Threads), a comment on the post elsewhere (the client's `first_comment`). Nothing
   waits for it: when it fails, the replies go on and the target stays published, marked
   FIRST_COMMENT_FAILED with the comment's evidence; a retry sends it again (`comments_retried`).
+- a removal (taking the post down, `publishing.removals`) is an item too, followed by what its
+  outcome means for the target (`removals.removal_settled`).
 """
 
 from __future__ import annotations
@@ -50,6 +52,11 @@ def follow(unit: Target | ThreadItem, *, now: dt.datetime) -> list[DeliveryJob]:
     """What follows a unit's new state in its thread, written in the caller's transaction:
     published, the job of the next reply (the first, after the target's own post); a failed
     reply fails the ones after it. The jobs written, to hand over once committed."""
+    if isinstance(unit, ThreadItem) and unit.kind == ThreadItemKind.REMOVAL:
+        from publishing import removals  # removals queue through this module
+
+        removals.removal_settled(unit, now=now)
+        return []
     if isinstance(unit, ThreadItem) and unit.kind == ThreadItemKind.COMMENT:
         if unit.state == ThreadItemState.FAILED:
             _comment_failed(unit, now=now)

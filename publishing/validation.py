@@ -16,7 +16,7 @@ from config.errors import InvalidRequest, Unprocessable
 from media.models import MediaUpload
 from media.selectors import media_pull_url, media_refusal, open_media, ready_media_by_ids
 from publishing import statements
-from publishing.models import Publish, Target, ThreadItem
+from publishing.models import Publish, Target, ThreadItem, ThreadItemKind
 from teams.models import Team
 
 MAX_TARGETS = 50
@@ -206,7 +206,8 @@ def thread_of(target: Target) -> list[ThreadItem]:
         return target.thread
     if target._state.adding:
         return []
-    return list(ThreadItem.objects.filter(target_id=target.pk).order_by("position"))
+    items = ThreadItem.objects.filter(target_id=target.pk).exclude(kind=ThreadItemKind.REMOVAL)
+    return list(items.order_by("position"))
 
 
 def item_post(
