@@ -482,6 +482,23 @@ async def reject_publish(
     return await _api(ctx, "POST", f"/publishes/{publish_id}/reject", body={"reason": reason})
 
 
+@server.tool(annotations=ToolAnnotations(read_only_hint=False, destructive_hint=True, open_world_hint=True))
+async def unpublish_publish(
+    ctx: Context,
+    publish_id: Uuid,
+    target_ids: Annotated[
+        list[Uuid] | None,
+        Field(description="The targets to take down; omit for every published target."),
+    ] = None,
+) -> CallToolResult:
+    """Takes a publish's posts down: deletes them on their networks (with their replies and first
+    comment on X, Bluesky and Threads). Each target then shows removed_at and removed_by "user",
+    or removal_error where the network has no delete call (TikTok, Instagram) or refused.
+    409 NOTHING_PUBLISHED when nothing is published. Needs posts:write."""
+    body = {"target_ids": target_ids} if target_ids is not None else {}
+    return await _api(ctx, "POST", f"/publishes/{publish_id}/unpublish", body=body)
+
+
 # --- media -----------------------------------------------------------------------------------
 
 

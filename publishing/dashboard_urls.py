@@ -23,4 +23,5 @@ urlpatterns = [
     path("publishes/<uuid:publish_id>/discard/", detail.discard, name="detail-discard"),
     path("publishes/<uuid:publish_id>/approve/", detail.approve, name="dashboard-approve"),
     path("publishes/<uuid:publish_id>/reject/", detail.reject, name="dashboard-reject"),
+    path("publishes/<uuid:publish_id>/take-down/", detail.unpublish, name="detail-unpublish"),
 ]

@@ -252,7 +252,11 @@ def _log_outcome(unit: Unit, to: str) -> None:
         said = f"{unit.error_code}: {unit.error_message}"
     else:
         said = "the platform has not confirmed it yet; it is read back"
-    if isinstance(unit, ThreadItem) and unit.kind == ThreadItemKind.COMMENT:
+    if isinstance(unit, ThreadItem) and unit.kind == ThreadItemKind.REMOVAL:
+        done = {"published": "deleted", "failed": "not deleted"}.get(to, to)
+        what = "its post" if unit.removes_id is None else "a reply"
+        logger.info("Taking down %s of target %s: %s, %s", what, unit.target_id, done, said)
+    elif isinstance(unit, ThreadItem) and unit.kind == ThreadItemKind.COMMENT:
         logger.info("First comment of target %s: %s, %s", unit.target_id, to, said)
     elif isinstance(unit, ThreadItem):
         logger.info("Reply %s of target %s: %s, %s", unit.position, unit.target_id, to, said)

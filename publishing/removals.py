@@ -91,6 +91,14 @@ def removable(target: Target) -> bool:
     return target.state == TargetState.PUBLISHED and target.removed_at is None
 
 
+def deletes(platform: str) -> bool:
+    """Whether this service can delete a post on the platform."""
+    try:
+        return not client_for(platform).no_delete_reason
+    except NoClient:
+        return False
+
+
 def unpublish(targets: Iterable[Target], *, now: dt.datetime) -> list[DeliveryJob]:
     """Queue the removal of each published target's post (with its replies where they are
     posts of their own), in the caller's transaction under the publish lock: the jobs

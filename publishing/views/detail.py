@@ -36,7 +36,7 @@ from config.datetime_input import local_text, utc_moment
 from config.errors import ApplicationError, InvalidRequest, NotFound
 from media.models import MediaUpload
 from media.selectors import media_pull_url, ready_media, ready_media_by_ids
-from publishing import actions, approval, handover, lifecycle, preflight
+from publishing import actions, approval, handover, lifecycle, preflight, removals
 from publishing.models import (
     ApprovalStatus,
     Publish,
@@ -89,6 +89,7 @@ class TargetRow:
     media_problem: str = ""
     replies: list[ThreadItem] = field(default_factory=list)  # its thread's later posts
     comment: ThreadItem | None = None  # its first comment, if it asked for one
+    removing: bool = False  # a take-down of its post is under way
 
 
 # --- reading -------------------------------------------------------------------------------------
@@ -151,6 +152,8 @@ def _row(
     items = list(target.thread_items.all())
     row.replies = [item for item in items if item.kind == ThreadItemKind.REPLY]
     row.comment = next((item for item in items if item.kind == ThreadItemKind.COMMENT), None)
+    open_states = (ThreadItemState.PENDING, ThreadItemState.SENDING, ThreadItemState.UNKNOWN)
+    row.removing = any(item.kind == ThreadItemKind.REMOVAL and item.state in open_states for item in items)
     if target.state == TargetState.FAILED:
         text, media = _sends(publish, target)
         row.edit_content = typed.get(f"content-{target.pk}", text) if typed else text
@@ -183,6 +186,15 @@ def _context(
     failed = [t for t in publish.targets.all() if t.state == TargetState.FAILED] if "retry" in allowed else []
     uploads, choices = _uploads(membership.team, publish, failed)
     typed = posted if refusal and refusal.action == "retry" else None
+    rows = [_row(publish, t, uploads, refusal.fields if refusal else {}, typed) for t in publish.targets.all()]
+    # What "Take down" would ask for: not what is under way, nor asked again where it cannot be.
+    removable = [
+        row.target
+        for row in rows
+        if removals.removable(row.target)
+        and not row.removing
+        and not (row.target.removal_error and not removals.deletes(row.target.platform))
+    ]
     return page_context(
         request,
         membership,
@@ -190,11 +202,12 @@ def _context(
         allowed=allowed,
         settled=actions.is_settled(publish) and not _thread_going_out(publish),
         media=[_thumb(uploads, i) for i in publish.media_ids],
-        rows=[_row(publish, t, uploads, refusal.fields if refusal else {}, typed) for t in publish.targets.all()],
+        rows=rows,
         choices=[_thumb_of(upload) for upload in choices],
         refusal=refusal,
         posted=posted if refusal else None,
         at_risk=preflight.at_risk_problems(publish),
+        removable=removable,
     )
 
 
@@ -421,3 +434,22 @@ def reject(request: HttpRequest, publish_id: uuid.UUID) -> HttpResponse:
         return f"Rejected {excerpt(publish)}; it will not be published."
 
     return _act(request, publish_id, "reject", run)
+
+
+@login_required
+@require_POST
+def unpublish(request: HttpRequest, publish_id: uuid.UUID) -> HttpResponse:
+    def run(membership: Membership) -> str:
+        if request.POST.get("sure") != "yes":
+            raise InvalidRequest(
+                "Tick the box to confirm that the posts are deleted on their networks.",
+                code="CONFIRMATION_REQUIRED",
+                details={"field": "unpublish-sure"},
+            )
+        try:
+            publish = lifecycle.publish_unpublish(team=membership.team, publish_id=publish_id)
+        except handover.PublishDispatchUncertain as exc:
+            publish = exc.publish  # the relay sends what the broker refused
+        return f"Taking down {excerpt(publish)}: each post is deleted on its network; this page shows when."
+
+    return _act(request, publish_id, "unpublish", run)

@@ -138,6 +138,24 @@ def test_a_member_submission_waits_and_an_admin_approves_or_rejects_it(socialpub
     assert json.loads(rejected.out)["approval_status"] == "rejected"
 
 
+def test_unpublish_takes_the_posts_down_and_a_second_one_finds_nothing(socialpub: Socialpub, stack: LiveStack) -> None:
+    made = json.loads(socialpub("publish", "Gone by tonight", "--to", "x,bluesky", "--wait", "--json").out)
+    targets = {target["platform"]: target["id"] for target in made["targets"]}
+
+    only_x = socialpub("unpublish", made["id"], "--target", targets["x"], "--wait")
+    rest = socialpub("unpublish", made["id"], "--wait", "--json")
+    again = socialpub("unpublish", made["id"])
+
+    assert only_x.code == 0, only_x.err
+    assert only_x.out.strip() == f"x {targets['x']}: taken down (user)"
+    assert rest.code == 0, rest.err
+    shown = {target["platform"]: target["removed_by"] for target in json.loads(rest.out)["targets"]}
+    assert shown == {"x": "user", "bluesky": "user"}
+    assert again.code == 1
+    assert ERROR_LINE.match(again.err.strip()), again.err
+    assert "(NOTHING_PUBLISHED)" in again.err
+
+
 def test_an_unreachable_service_is_named_without_a_traceback() -> None:
     url = f"http://127.0.0.1:{free_port()}"
 

@@ -47,6 +47,7 @@ OPERATIONS = {
     ("/api/v1/publishes/validate", "post"): "posts:write",
     ("/api/v1/publishes/bulk", "post"): "posts:write",
     ("/api/v1/publishes/{id}/retry", "post"): "posts:write",
+    ("/api/v1/publishes/{id}/unpublish", "post"): "posts:write",
     ("/api/v1/publishes/{id}/confirm", "post"): "posts:write",
     ("/api/v1/publishes/{id}/reschedule", "post"): "posts:write",
     ("/api/v1/publishes/{id}/unschedule", "post"): "posts:write",

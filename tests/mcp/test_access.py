@@ -83,6 +83,7 @@ def test_another_teams_key_sees_none_of_team_as_objects(owner, outsider, x_accou
         ("get_publish", {"publish_id": publish_id}),
         ("approve_publish", {"publish_id": publish_id}),
         ("reject_publish", {"publish_id": publish_id}),
+        ("unpublish_publish", {"publish_id": publish_id}),
         ("get_account_capabilities", {"account_id": str(x_account.pk)}),
     ]:
         response = _rpc(Client(), "tools/call", {"name": name, "arguments": arguments}, key=outsider.key)

@@ -42,6 +42,7 @@ TOOLS = {
     "list_approvals",
     "approve_publish",
     "reject_publish",
+    "unpublish_publish",
     "upload_media_from_url",
     "get_media_upload",
     "confirm_media_upload",
@@ -58,7 +59,7 @@ TOOLS = {
     "list_connect_links",
     "revoke_connect_link",
 }
-DESTRUCTIVE = {"reject_publish", "disconnect_account", "revoke_team_key", "revoke_connect_link"}
+DESTRUCTIVE = {"reject_publish", "unpublish_publish", "disconnect_account", "revoke_team_key", "revoke_connect_link"}
 
 
 def _later(hours: float) -> str:
@@ -227,6 +228,21 @@ def test_an_admin_approves_and_rejects_what_a_member_sends(mcp, owner, member, x
     assert rejected["approval_status"] == "rejected"
     assert data(mcp.call(owner.key, "list_approvals"))["data"] == []
     assert [post["text"] for post in sandbox.posts("x")] == ["First"]
+
+
+def test_a_published_post_is_taken_down_and_a_second_ask_finds_nothing_to_take_down(mcp, owner, x_account, sandbox):
+    created = data(
+        mcp.call(owner.key, "create_publish", content="Gone soon", targets=[{"account_id": str(x_account.pk)}])
+    )
+    assert len(sandbox.posts("x")) == 1
+
+    publish_id = created["data"]["id"]
+    assert data(mcp.call(owner.key, "unpublish_publish", publish_id=publish_id))["data"]["id"] == publish_id
+
+    assert data(mcp.call(owner.key, "get_publish", publish_id=publish_id))["data"]["targets"][0]["removed_by"] == "user"
+    assert sandbox.posts("x") == []
+    again = error(mcp.call(owner.key, "unpublish_publish", publish_id=publish_id))
+    assert (again["status"], again["error"]["code"]) == (409, "NOTHING_PUBLISHED")
 
 
 def test_media_from_a_url_is_fetched_confirmed_and_listed(mcp, owner, settings):

@@ -1,5 +1,5 @@
 """The publish detail page of the dashboard: content, media and each target's delivery, and the
-actions the state allows (retry with edits, approve/reject, confirm, discard), through Django's
+actions the state allows (retry with edits, approve/reject, confirm, discard, take down), through Django's
 test client with delivery over HTTP to the sandbox (tasks run eagerly: tests/publishing/conftest)."""
 
 from __future__ import annotations
@@ -193,15 +193,55 @@ def test_a_partial_publish_offers_retry_only(client, owner, partial):
     assert ">Approve</button>" not in page
 
 
-def test_a_published_publish_offers_only_a_duplicate(client, owner, accounts, sandbox):
+def test_a_published_publish_offers_a_duplicate_and_taking_it_down(client, owner, accounts, sandbox):
     publish = _sent(_create(owner, [accounts.x], "All good"))
 
     page = _page(_as(client, owner).get(_url(publish)))
 
     assert publish.status == PublishStatus.PUBLISHED
     forms = re.findall(r'<form[^>]*action="([^"]*)"', page.split("</header>", 1)[1])
-    assert forms == [f"/dashboard/publishes/{publish.pk}/duplicate/"]
+    assert forms == [f"/dashboard/publishes/{publish.pk}/duplicate/", f"/dashboard/publishes/{publish.pk}/take-down/"]
     assert "/edit/" not in page
+
+
+# --- taking it down --------------------------------------------------------------------------------
+
+
+def test_taking_down_needs_the_box_ticked(client, owner, accounts, sandbox):
+    publish = _sent(_create(owner, [accounts.x], "Still here"))
+
+    page = _page(_post(client, owner, publish, "take-down"), status=400)
+
+    assert "Tick the box to confirm that the posts are deleted on their networks." in page
+    assert len(sandbox.posts("x")) == 1
+
+
+def test_taking_down_deletes_the_posts_and_the_page_says_so(client, owner, partial, sandbox):
+    _, bluesky = _targets(partial)
+    page = _page(_as(client, owner).get(_url(partial)))
+    assert f'action="/dashboard/publishes/{partial.pk}/take-down/"' in page
+    assert "Deletes the post on Bluesky:" in page  # the failed X target has nothing to take down
+
+    response = _post(client, owner, partial, "take-down", sure="yes")
+
+    assert response.status_code == 302
+    page = _page(_as(client, owner).get(response["Location"]))
+    assert "Taking down “Launch day”" in page
+    assert f'id="removed-{bluesky.pk}"' in page
+    assert "by a person of the team" in page
+    assert "/take-down/" not in page
+    assert sandbox.posts("bluesky") == []
+
+
+def test_a_network_without_a_delete_call_says_so_on_the_page(client, owner, accounts, sandbox):
+    publish = _sent(_create(owner, [accounts.x], "Kept on TikTok"))
+    Target.objects.filter(publish=publish).update(platform="tiktok", account=accounts.tiktok)
+
+    response = _post(client, owner, publish, "take-down", sure="yes")
+
+    page = _page(_as(client, owner).get(response["Location"]))
+    assert "Not removed</strong>: TikTok has no delete call: delete it in the app." in page
+    assert "/take-down/" not in page  # asking again would change nothing
 
 
 # --- retry -----------------------------------------------------------------------------------------
@@ -454,7 +494,7 @@ def test_discarding_a_draft_goes_back_to_the_list(client, owner, accounts):
 def test_the_actions_need_a_post(client, owner, accounts):
     draft = _create(owner, [accounts.x], "A draft", mode=PublishMode.DRAFT)
 
-    for verb in ("retry", "confirm", "discard", "approve", "reject"):
+    for verb in ("retry", "confirm", "discard", "approve", "reject", "take-down"):
         assert _as(client, owner).get(_url(draft, verb)).status_code == 405
 
 

@@ -62,6 +62,7 @@ SPEC_ENDPOINTS = {
     ("PATCH", "/api/v1/publishes/{id}"): "posts:write",
     ("DELETE", "/api/v1/publishes/{id}"): "posts:write",
     ("POST", "/api/v1/publishes/{id}/retry"): "posts:write",
+    ("POST", "/api/v1/publishes/{id}/unpublish"): "posts:write",
     ("POST", "/api/v1/publishes/{id}/confirm"): "posts:write",
     ("POST", "/api/v1/publishes/{id}/reschedule"): "posts:write",
     ("POST", "/api/v1/publishes/{id}/unschedule"): "posts:write",
@@ -395,6 +396,7 @@ PROBES: dict[tuple[str, str], Probe] = {
     ("PATCH", "/api/v1/publishes/{id}"): Probe("not_found", {"id": "publish_draft"}, body={"content": "Changed"}),
     ("DELETE", "/api/v1/publishes/{id}"): Probe("not_found", {"id": "publish_draft"}),
     ("POST", "/api/v1/publishes/{id}/retry"): Probe("not_found", {"id": "publish_partial"}),
+    ("POST", "/api/v1/publishes/{id}/unpublish"): Probe("not_found", {"id": "publish_partial"}),
     ("POST", "/api/v1/publishes/{id}/confirm"): Probe("not_found", {"id": "publish_draft"}),
     ("POST", "/api/v1/publishes/{id}/reschedule"): Probe(
         "not_found", {"id": "publish_scheduled"}, body={"scheduled_at": "2099-02-01T00:00:00Z"}

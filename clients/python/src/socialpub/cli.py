@@ -1,5 +1,6 @@
 """The `socialpub` command: accounts, publish, import, schedule, status, approvals, approve,
-reject, and for a SaaS serving its own customers: teams, keys, connect-link and disconnect.
+reject, unpublish, and for a SaaS serving its own customers: teams, keys, connect-link and
+disconnect.
 
 Every command prints tables and progress for a person, or with `--json` exactly one JSON
 document on stdout and nothing else. A refusal or failure prints one line on stderr
@@ -23,7 +24,7 @@ from typing import Any
 from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn, TransferSpeedColumn
 from rich.table import Table
 
-from socialpub._generated.models import Account, Approve, ConnectLink, Publish, TeamKey, TeamKeyCreated
+from socialpub._generated.models import Account, Approve, ConnectLink, Publish, Target, TeamKey, TeamKeyCreated
 from socialpub._generated.types import Unset
 from socialpub.client import (
     FINAL_TARGET_STATUSES,
@@ -130,6 +131,47 @@ def reject(client: Client, args: argparse.Namespace, output: Output) -> int:
     done = client.reject(args.id, args.reason)
     _say(done, output, f"publish {done.id}: rejected")
     return 0
+
+
+def unpublish(client: Client, args: argparse.Namespace, output: Output) -> int:
+    """Ask for the take-down; with --wait, poll until each target asked for is gone from its
+    network or says why it cannot be (1 when one cannot)."""
+    found = client.unpublish(args.id, args.target or None)
+    asked = {str(t.id) for t in found.targets if str(t.status) == "published" and not _removed(t)}
+    if args.target:
+        asked &= set(args.target)
+    deadline = time.monotonic() + args.timeout if args.timeout else None
+    while args.wait and not _taken_down(found, asked) and not (deadline and time.monotonic() > deadline):
+        time.sleep(POLL_SECONDS)
+        found = client.publish(args.id)
+    if output.as_json:
+        output.json(found.to_dict())
+    else:
+        for target in found.targets:
+            if str(target.id) in asked:
+                output.out.print(f"{target.platform} {target.id}: {_removal_line(target)}", markup=False)
+    refused = any(_said(t.removal_error) for t in found.targets if str(t.id) in asked)
+    return EXIT_ERROR if refused or (args.wait and not _taken_down(found, asked)) else 0
+
+
+def _removed(target: Target) -> bool:
+    return isinstance(target.removed_at, datetime)
+
+
+def _said(value: Any) -> bool:
+    return isinstance(value, str) and bool(value)
+
+
+def _taken_down(found: Publish, asked: set[str]) -> bool:
+    return all(_removed(t) or _said(t.removal_error) for t in found.targets if str(t.id) in asked)
+
+
+def _removal_line(target: Target) -> str:
+    if _removed(target):
+        return f"taken down ({target.removed_by})"
+    if _said(target.removal_error):
+        return f"not taken down: {target.removal_error}"
+    return "being taken down"
 
 
 # --- teams, their keys, connect links and disconnecting --------------------------------------
@@ -554,6 +596,11 @@ def parser() -> argparse.ArgumentParser:
     sub = add("reject", reject, "Reject a publish waiting for approval.")
     sub.add_argument("id", help="the publish id")
     sub.add_argument("--reason", help="why (sent with the post.rejected event)")
+    sub = add("unpublish", unpublish, "Take a publish's posts down on their networks.")
+    sub.add_argument("id", help="the publish id")
+    sub.add_argument("--target", action="append", metavar="TARGET_ID", help="only this target (repeatable)")
+    sub.add_argument("--wait", action="store_true", help="then wait until each post is gone (or says why not)")
+    sub.add_argument("--timeout", type=float, default=120.0, help="seconds --wait waits at most (default 120)")
 
     _add_team_commands(add, common)
     return main_parser

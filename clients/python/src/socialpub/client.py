@@ -43,6 +43,7 @@ from socialpub._generated.api.publishes import (
     publishes_create,
     publishes_reject_create,
     publishes_retrieve,
+    publishes_unpublish_create,
 )
 from socialpub._generated.api.teams import (
     teams_create,
@@ -94,6 +95,7 @@ from socialpub._generated.models import (
     TeamKeyCreatedResponse,
     TeamKeyCreateRequest,
     TeamListResponse,
+    UnpublishRequest,
     WeekdayEnum,
 )
 from socialpub._generated.types import Response
@@ -402,6 +404,13 @@ class Client:
     def reject(self, publish_id: str, reason: str | None = None) -> Publish:
         body = RejectRequest(**_given(reason=reason))
         call = partial(publishes_reject_create.sync_detailed, _uuid(publish_id), client=self.api, body=body)
+        return self._call(PublishResponse, call).data
+
+    def unpublish(self, publish_id: str, target_ids: Sequence[str] | None = None) -> Publish:
+        """Take the publish's posts down on their networks (every published target, or those
+        named); the answer comes at once, each target's `removed_at` or `removal_error` later."""
+        body = UnpublishRequest(**_given(target_ids=[_uuid(t) for t in target_ids] if target_ids else None))
+        call = partial(publishes_unpublish_create.sync_detailed, _uuid(publish_id), client=self.api, body=body)
         return self._call(PublishResponse, call).data
 
     # --- plumbing -------------------------------------------------------------------------

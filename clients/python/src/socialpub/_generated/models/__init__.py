@@ -162,6 +162,7 @@ from .team_list_response import TeamListResponse
 from .thread_item import ThreadItem
 from .thread_item_error_type_0 import ThreadItemErrorType0
 from .thread_item_input_request import ThreadItemInputRequest
+from .unpublish_request import UnpublishRequest
 from .usage import Usage
 from .usage_counters import UsageCounters
 from .usage_limits import UsageLimits
@@ -339,6 +340,7 @@ __all__ = (
     "ThreadItem",
     "ThreadItemErrorType0",
     "ThreadItemInputRequest",
+    "UnpublishRequest",
     "Usage",
     "UsageCounters",
     "UsageLimits",

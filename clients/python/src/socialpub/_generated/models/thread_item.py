@@ -20,7 +20,7 @@ T = TypeVar("T", bound="ThreadItem")
 class ThreadItem:
     """
     Attributes:
-        position (int): 0 for the first comment; 1 for the first reply, then 2...
+        position (int): 0 for the first comment; 1 for the first reply, then 2...; 1000 on for removals
         media_ids (list[UUID]):
         status (str): pending (waiting for the post before it), sending, unknown (may exist; read back, never re-sent
             blindly), published, failed.
