@@ -146,6 +146,23 @@ class Deleted:
     ref: Mapping[str, str]
 
 
+def published_late(item: ThreadItem, *, now: dt.datetime) -> list[DeliveryJob]:
+    """A reply or first comment whose send was under way when its post was taken down, and
+    which the platform then published: deleted too where it is a post of its own (the jobs
+    written); nothing where the network removed it with the post, or nothing is taken down."""
+    asked = ThreadItem.objects.filter(target_id=item.target_id, kind=ThreadItemKind.REMOVAL, removes=None)
+    if not asked.exists():
+        return []
+    target = Target.objects.get(pk=item.target_id)
+    if not deletes(target.platform) or client_for(target.platform).first_comment != REPLY:
+        return []
+    last = ThreadItem.objects.filter(target_id=item.target_id).order_by("-position").values_list("position", flat=True)
+    removal = ThreadItem.objects.create(
+        target=target, kind=ThreadItemKind.REMOVAL, position=max(FIRST_REMOVAL, last[0] + 1), removes=item
+    )
+    return [threads.queue(removal, now=now)]
+
+
 def deleted_post(target: Target, removal: ThreadItem) -> Deleted:
     unit: Target | ThreadItem = target if removal.removes_id is None else ThreadItem.objects.get(pk=removal.removes_id)
     attempt = delivery.last_attempt(unit)

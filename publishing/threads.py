@@ -57,6 +57,11 @@ def follow(unit: Target | ThreadItem, *, now: dt.datetime) -> list[DeliveryJob]:
 
         removals.removal_settled(unit, now=now)
         return []
+    if isinstance(unit, ThreadItem) and unit.state == ThreadItemState.PUBLISHED:
+        from publishing import removals
+
+        if late := removals.published_late(unit, now=now):  # its post is being taken down
+            return late
     if isinstance(unit, ThreadItem) and unit.kind == ThreadItemKind.COMMENT:
         if unit.state == ThreadItemState.FAILED:
             _comment_failed(unit, now=now)

@@ -222,10 +222,11 @@ class GraphClient(HttpClient[Prepared]):
         """The items of an edge, page after page (at most MAX_RECENT_PAGES), each page's
         `paging.cursors.after` sent back as `after`. Graph's rule ends it where the answer links
         no `next` page; with `needs_next=False` (an API that documents the cursors alone) it
-        ends at a page without items or without an `after` cursor. A refusal raises PlatformError."""
+        ends at a page without items or without an `after` cursor. An edge of a node that does
+        not exist raises Missing; another refusal PlatformError."""
         after = ""
         for _ in range(MAX_RECENT_PAGES):
-            body = self.call(conn, "GET", path, params={**params, **({"after": after} if after else {})})
+            body = self.node(conn, path, params={**params, **({"after": after} if after else {})})
             yield [item for item in body.get("data") or [] if isinstance(item, dict)]
             paging = _object(body.get("paging"))
             after = str(_object(paging.get("cursors")).get("after") or "")

@@ -319,21 +319,29 @@ class Client(GraphClient[dict[str, str]]):
         """The account's threads since `since` (newest first), page after page (`after`) until
         one has the same text, a page comes back empty or without an `after` cursor (Threads
         documents its cursors, not a `next` link), or MAX_RECENT_PAGES were read. A reply is
-        looked for among its parent's replies (`/{id}/replies`, newest first by default)."""
-        params: dict[str, Any] = {"fields": POST_FIELDS, "since": int(since.timestamp()), "limit": PAGE_LIMIT}
-        path = f"/{_user(conn)}/threads"
-        if post.reply_to:
-            params, path = {"fields": REPLY_FIELDS}, f"/{post.reply_to.parent_id}/replies"
+        looked for among its parent's replies (`/{id}/replies`, newest first by default), or,
+        once that parent is deleted, among the account's own replies (`/{user-id}/replies`)."""
+        since_params = {"since": int(since.timestamp()), "limit": PAGE_LIMIT}
         try:
-            for threads in self.edge_pages(conn, path, params, needs_next=False):
-                found = next((item for item in threads if _same(item, post, since)), None)
-                if found is not None:
-                    url, post_id = str(found.get("permalink") or ""), str(found["id"])
-                    return Outcome(OutcomeKind.PUBLISHED, post_id=post_id, url=url, ref={"post_id": post_id})
-                if reaches_before(threads, "timestamp", since):
-                    break
+            if not post.reply_to:
+                return self._look(conn, f"/{_user(conn)}/threads", {"fields": POST_FIELDS, **since_params}, post, since)
+            try:
+                return self._look(conn, f"/{post.reply_to.parent_id}/replies", {"fields": REPLY_FIELDS}, post, since)
+            except Missing:
+                return self._look(
+                    conn, f"/{_user(conn)}/replies", {"fields": REPLY_FIELDS, **since_params}, post, since
+                )
         except PlatformError as exc:
             return read_failure(exc)
+
+    def _look(self, conn: Connection, path: str, params: dict[str, Any], post: Post, since: dt.datetime) -> Outcome:
+        for threads in self.edge_pages(conn, path, params, needs_next=False):
+            found = next((item for item in threads if _same(item, post, since)), None)
+            if found is not None:
+                url, post_id = str(found.get("permalink") or ""), str(found["id"])
+                return Outcome(OutcomeKind.PUBLISHED, post_id=post_id, url=url, ref={"post_id": post_id})
+            if reaches_before(threads, "timestamp", since):
+                break
         return Outcome(OutcomeKind.FAILED, error_code="NOT_FOUND", error_message="No recent thread with this text.")
 
     # --- metrics ---------------------------------------------------------------------------

@@ -20,7 +20,7 @@ Threads documents none), th_exchange_token (1-hour token -> 60-day token) and
 th_refresh_token (only a long-lived token at least 24 h old; a new token, the old stays valid).
 Replies: `reply_to_id` must name an existing thread (else refused as a missing object);
 a reply is read with `is_reply`, `replied_to` and `root_post`, and listed under its parent's
-`/{id}/replies` (newest first unless `reverse=false`).
+`/{id}/replies` (newest first unless `reverse=false`) and under its user's `/{user-id}/replies`.
 Deleting: `DELETE /{id}` takes down a thread or reply of the token's user (answering
 `{"success": true, "deleted_id"}`, as the Postman collection shows), under the next queued
 outcome; it is gone from every read since (code 100, subcode 33). Another user's thread is
@@ -433,10 +433,13 @@ def list_threads(ctx: Context, request: Request, account: str, user_id: str) -> 
 @_signed_in
 def list_replies(ctx: Context, request: Request, account: str, media_id: str) -> Response:
     """A thread's top-level replies, newest first (oldest first with `reverse=false`), paged by
-    cursor as `/threads` is."""
+    cursor as `/threads` is; for the token's user (its id, or `me`), every reply it made, newest
+    first from `since` on, as the Postman collection's "Get a List of All a User's Replies"."""
     fields = _fields(request, MEDIA_FIELDS, "id")
     if isinstance(fields, Response):
         return fields
+    if media_id in ("me", account):
+        return _user_replies(ctx, request, account, fields)
     if ctx.state.find_post("threads", media_id) is None:
         return graph.no_object(media_id, kind=KIND)
     limit, reverse = request.args.get("limit", "25"), request.args.get("reverse", "true")
@@ -444,6 +447,21 @@ def list_replies(ctx: Context, request: Request, account: str, media_id: str) ->
         return invalid("limit must be 1-100 and reverse true or false.")
     replies = _replies_of(ctx, media_id)
     page = graph.cursor_page(request, replies[::-1] if reverse == "true" else replies, lambda p: p.id, int(limit))
+    if page is None:
+        return invalid("The after or before cursor is not valid for this edge.")
+    chosen, paging = page
+    data = [_media(ctx, p, fields) for p in chosen]
+    return json_response({"data": data, **({"paging": paging} if paging else {})})
+
+
+def _user_replies(ctx: Context, request: Request, account: str, fields: Any) -> Response:
+    limit, since = request.args.get("limit", "25"), request.args.get("since", "0")
+    if not limit.isdigit() or not 1 <= int(limit) <= 100 or not since.isdigit():
+        return invalid("limit must be 1-100 and since a unix timestamp.")
+    start = dt.datetime.fromtimestamp(int(since), dt.UTC).isoformat().replace("+00:00", "Z")
+    posts = ctx.state.posts_of("threads")
+    replies = [p for p in reversed(posts) if p.account == account and p.reply_to and p.created_at >= start]
+    page = graph.cursor_page(request, replies, lambda p: p.id, int(limit))
     if page is None:
         return invalid("The after or before cursor is not valid for this edge.")
     chosen, paging = page

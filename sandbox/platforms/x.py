@@ -133,13 +133,14 @@ def _tweet(ctx: Context, post: SandboxPost, fields: set[str]) -> dict[str, Any]:
 
 
 def _conversation_of(ctx: Context, post: SandboxPost) -> str:
-    """The id of the first post of the thread `post` is in (its own id when it answers none)."""
-    while parent := (post.extra.get("request", {}).get("reply") or {}).get("in_reply_to_tweet_id"):
-        found = ctx.state.find_post("x", parent)
-        if found is None:
-            break
-        post = found
-    return post.id
+    """The id of the first post of the thread `post` is in (its own id when it answers none),
+    as it was when the post was made: X keeps a reply's conversation after its root is deleted."""
+    return str(post.extra.get("conversation_id") or post.id)
+
+
+def _conversation_at_creation(ctx: Context, parent: str | None) -> str | None:
+    found = ctx.state.find_post("x", parent) if parent else None
+    return None if found is None else _conversation_of(ctx, found)
 
 
 def _public_metrics(counts: dict[str, int]) -> dict[str, int]:
@@ -243,7 +244,10 @@ def _create(ctx: Context, account: str, body: dict[str, Any]) -> Response:
     text = unicodedata.normalize("NFC", body.get("text", ""))
     media_count = len((body.get("media") or {}).get("media_ids", []))
     parent = (body.get("reply") or {}).get("in_reply_to_tweet_id")
-    post = ctx.state.add_post("x", account, text, media_count, reply_to=parent, request=body)
+    conversation = _conversation_at_creation(ctx, parent)
+    post = ctx.state.add_post(
+        "x", account, text, media_count, reply_to=parent, request=body, conversation_id=conversation
+    )
     return json_response({"data": {"id": post.id, "text": post.text, "edit_history_tweet_ids": [post.id]}}, status=201)
 
 

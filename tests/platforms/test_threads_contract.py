@@ -3,7 +3,7 @@ and every success the stand-in answers has the shape of the collection's example
 
 The client is driven through text (with link_attachment and topic_tag), image, carousel,
 video, a processing container, check, find_recent, a reply, exists, deleting a reply and a
-thread, metrics, the code exchange, the long-lived
+thread, finding a reply whose parent was deleted, metrics, the code exchange, the long-lived
 token exchange and a refresh; then each logged request to graph.threads.net is matched to a
 documented request (method, host and path; `{{variables}}` and `me` stand for ids) and its
 parameters (query and form body together) to the documented parameter names, with the values
@@ -58,6 +58,11 @@ def _drive(client, sandbox, server):
     assert client.exists(conn, reply.post_id, reply.ref)
     for gone in (reply, outcomes[3]):
         assert client.delete(conn, gone.post_id, gone.ref).kind is OutcomeKind.PUBLISHED
+    orphan_to = ReplyTo(parent_id=outcomes[1].post_id, root_id=outcomes[1].post_id)
+    assert client.publish(conn, Post(text="an orphan", reply_to=orphan_to)).kind is OutcomeKind.PUBLISHED
+    assert client.delete(conn, outcomes[1].post_id, outcomes[1].ref).kind is OutcomeKind.PUBLISHED
+    orphan = client.find_recent(conn, Post(text="an orphan", reply_to=orphan_to), since)  # among the user's replies
+    assert orphan.kind is OutcomeKind.PUBLISHED
     assert client.metrics(conn, [outcomes[0].post_id, "999"]).keys() == {outcomes[0].post_id}
     _oauth(client, sandbox)
 
@@ -108,6 +113,7 @@ def test_the_drive_covers_every_request_the_client_makes(exchange):
         "Check Container's Publishing Status",
         "Get a List of All a User's Threads",
         "Get Threads Replies",
+        "Get a List of All a User's Replies",
         "Respond to Replies",
         "Delete Threads Post",
         "Get Post Insights",

@@ -12,9 +12,10 @@ import pytest
 from django.utils import timezone
 
 from demo.seed import PINTEREST_BOARD_ID
-from publishing.models import DeliveryAttempt, ThreadItem, ThreadItemKind
+from publishing import delivery
+from publishing.models import DeliveryAttempt, DeliveryJob, JobState, ThreadItem, ThreadItemKind
 from publishing.readback import reconcile
-from tests.publishing.safety_support import create, error_of, fetch, target_of
+from tests.publishing.safety_support import create, error_of, fetch, not_eager, target_of
 from webhooks.models import Event
 
 pytestmark = pytest.mark.django_db
@@ -191,6 +192,51 @@ def test_a_delete_whose_answer_was_lost_is_read_back_never_sent_twice(api, owner
     reconcile(now=_later(hours=1))
     assert DeliveryAttempt.objects.filter(item__kind=ThreadItemKind.REMOVAL).count() == 1
     assert len(_removed_events(owner)) == 1
+
+
+def test_a_delete_whose_worker_died_before_sending_is_sent_once_the_post_is_surely_still_there(
+    api, owner, accounts, sandbox, upload, settings
+):
+    settings.DISPATCH_STALE_SECONDS = 1
+    settings.RECONCILE_ABSENT_AFTER_SECONDS = 30
+    publish_id = _published(api, owner, _target(accounts.x, upload, owner))
+    with not_eager():  # the take-down's job waits for a worker
+        assert _unpublish(api, owner, publish_id).status_code == 202
+    job = DeliveryJob.objects.get(item__kind=ThreadItemKind.REMOVAL)
+    DeliveryJob.objects.filter(pk=job.pk).update(state=JobState.RUNNING, claimed_at=timezone.now(), runs=1)
+    assert delivery.attempt_start(job=DeliveryJob.objects.select_related("target", "item").get(pk=job.pk))
+    # The worker recorded `sending`, then was gone before its DELETE went out.
+
+    reconcile(now=_later(seconds=2))
+    reconcile(now=_later(seconds=10))  # still there, but too soon to believe the delete was not made
+    assert len(sandbox.posts("x")) == 1
+    assert target_of(fetch(api, owner.key, publish_id), "x")["removed_at"] is None
+
+    reconcile(now=_later(minutes=5))
+
+    assert sandbox.posts("x") == []
+    assert target_of(fetch(api, owner.key, publish_id), "x")["removed_by"] == "user"
+    sends = DeliveryAttempt.objects.filter(item__kind=ThreadItemKind.REMOVAL).order_by("number")
+    assert [(a.number, a.state, a.error_code) for a in sends] == [(1, "failed", "NOT_FOUND"), (2, "published", "")]
+    reconcile(now=_later(hours=1))
+    assert len(_removed_events(owner)) == 1
+
+
+@pytest.mark.parametrize("platform", ["x", "bluesky", "threads"])
+def test_a_reply_whose_send_was_under_way_is_deleted_once_it_turns_out_published(
+    api, owner, accounts, sandbox, upload, platform
+):
+    sandbox.outcomes(platform, "ok", "timeout")  # the first comment (a reply there) is made, its answer lost
+    publish_id = _published(api, owner, _target(getattr(accounts, platform), upload, owner, first_comment="Sources"))
+    assert target_of(fetch(api, owner.key, publish_id), platform)["first_comment"]["status"] == "unknown"
+
+    assert _unpublish(api, owner, publish_id).status_code == 202
+    assert [p["reply_to"] is not None for p in sandbox.posts(platform)] == [True]  # the post went, its reply is left
+
+    reconcile(now=_later(minutes=1))  # the reply is found published: it goes too
+
+    assert sandbox.posts(platform) == []
+    assert target_of(fetch(api, owner.key, publish_id), platform)["first_comment"]["status"] == "published"
 
 
 def test_a_post_removed_already_or_never_published_has_nothing_to_take_down(api, owner, accounts, sandbox, upload):
