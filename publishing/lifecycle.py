@@ -525,7 +525,7 @@ def publish_unpublish(*, team: Team, publish_id: Id, target_ids: Sequence[str] |
             unknown = sorted({str(i) for i in target_ids} - {str(t.pk) for t in targets})
             if unknown:
                 raise InvalidRequest(
-                    "These targets are not targets of this publish.",
+                    "These are not targets of this publish: target_ids takes the ids of its targets[].id.",
                     code="UNKNOWN_TARGET",
                     details={"field": "target_ids", "target_ids": unknown},
                 )

@@ -208,6 +208,7 @@ def _context(
         posted=posted if refusal else None,
         at_risk=preflight.at_risk_problems(publish),
         removable=removable,
+        undeletable=sorted({t.account.get_platform_display() for t in removable if not removals.deletes(t.platform)}),
     )
 
 

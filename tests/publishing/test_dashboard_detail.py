@@ -220,7 +220,8 @@ def test_taking_down_deletes_the_posts_and_the_page_says_so(client, owner, parti
     _, bluesky = _targets(partial)
     page = _page(_as(client, owner).get(_url(partial)))
     assert f'action="/dashboard/publishes/{partial.pk}/take-down/"' in page
-    assert "Deletes the post on Bluesky:" in page  # the failed X target has nothing to take down
+    # The failed X target has nothing to take down.
+    assert "Deletes the published post on Bluesky, with its replies and first comment." in page
 
     response = _post(client, owner, partial, "take-down", sure="yes")
 
@@ -237,6 +238,8 @@ def test_a_network_without_a_delete_call_says_so_on_the_page(client, owner, acco
     publish = _sent(_create(owner, [accounts.x], "Kept on TikTok"))
     Target.objects.filter(publish=publish).update(platform="tiktok", account=accounts.tiktok)
 
+    page = _page(_as(client, owner).get(_url(publish)))
+    assert "TikTok has no delete call: delete it there in the app." in page
     response = _post(client, owner, publish, "take-down", sure="yes")
 
     page = _page(_as(client, owner).get(response["Location"]))
