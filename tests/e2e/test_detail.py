@@ -1,7 +1,7 @@
 """The publish detail page in a real browser (Playwright driving Debian's Chromium): retry a
 failed target after editing it and follow its live link to the sandbox's page of the post; a
 member's publishes approved and rejected by the owner; the status turning published while the
-page is open, without a reload."""
+page is open, without a reload; taking the posts down, confirmed with a box, followed live."""
 
 from __future__ import annotations
 
@@ -110,3 +110,33 @@ def test_the_status_turns_published_while_the_page_is_open(signed_in, live_serve
     expect(page.locator("#delivery a.live")).to_have_count(2)
     assert page.evaluate("window.stillTheSamePage") is True  # swapped in, not reloaded
     assert Publish.objects.get(pk=publish.pk).status == PublishStatus.PUBLISHED
+
+
+def test_take_down_asks_for_the_box_then_the_page_follows_the_deletes(signed_in, live_server, sandbox, owner):
+    page = signed_in
+    publish = _create(owner, ["x", "bluesky"], "Up for an hour")
+    for job in DeliveryJob.objects.filter(target__publish=publish):
+        tasks.deliver(str(job.pk))  # what the worker runs
+    x = Target.objects.get(publish=publish, platform="x")
+
+    _open(page, live_server, publish)
+    expect(page.locator("#unpublish-hint")).to_have_text(
+        "Deletes the published post on X and Bluesky, with its replies and first comment."
+    )
+    page.get_by_role("button", name="Take down").click()
+    assert page.evaluate("document.querySelector('#unpublish-sure').validity.valueMissing") is True
+    assert len(sandbox.posts("x")) == 1  # the browser kept the form until the box is ticked
+
+    page.get_by_label("Yes, delete the published posts on their networks").check()
+    page.get_by_role("button", name="Take down").click()
+    expect(page.locator(".messages")).to_contain_text("Taking down “Up for an hour”")
+    expect(page.locator(f"#removing-{x.pk}")).to_have_text("Being taken down on X…")
+    page.evaluate("window.stillTheSamePage = true")
+    for job in DeliveryJob.objects.filter(item__target__publish=publish, state="pending"):
+        tasks.deliver(str(job.pk))  # the deletes, as the worker runs them
+
+    expect(page.locator(f"#removed-{x.pk}")).to_contain_text("Removed from X", timeout=10_000)
+    expect(page.locator("p.removed")).to_have_count(2)
+    expect(page.get_by_role("button", name="Take down")).to_have_count(0)
+    assert page.evaluate("window.stillTheSamePage") is True  # swapped in, not reloaded
+    assert sandbox.posts("x") == sandbox.posts("bluesky") == []
