@@ -416,12 +416,25 @@ def list_threads(ctx: Context, request: Request, account: str, user_id: str) -> 
     fields = _fields(request, MEDIA_FIELDS, "id")
     if isinstance(fields, Response):
         return fields
+    return _users_posts(ctx, request, account, fields, replies_only=False)
+
+
+def _users_posts(ctx: Context, request: Request, account: str, fields: list[str], *, replies_only: bool) -> Response:
+    """The user's threads (or only its replies) newest first, from `since` on, a page of `limit`."""
     limit, since = request.args.get("limit", "25"), request.args.get("since", "0")
     if not limit.isdigit() or not 1 <= int(limit) <= 100 or not since.isdigit():
         return invalid("limit must be 1-100 and since a unix timestamp.")
     start = dt.datetime.fromtimestamp(int(since), dt.UTC).isoformat().replace("+00:00", "Z")
-    posts = [p for p in reversed(ctx.state.posts_of("threads")) if p.account == account and p.created_at >= start]
-    page = graph.cursor_page(request, posts, lambda p: p.id, int(limit))
+    posts = [
+        p
+        for p in reversed(ctx.state.posts_of("threads"))
+        if p.account == account and p.created_at >= start and (p.reply_to or not replies_only)
+    ]
+    return _page_of(ctx, request, posts, fields, int(limit))
+
+
+def _page_of(ctx: Context, request: Request, posts: list[Any], fields: list[str], limit: int) -> Response:
+    page = graph.cursor_page(request, posts, lambda p: p.id, limit)
     if page is None:
         return invalid("The after or before cursor is not valid for this edge.")
     chosen, paging = page
@@ -439,34 +452,14 @@ def list_replies(ctx: Context, request: Request, account: str, media_id: str) ->
     if isinstance(fields, Response):
         return fields
     if media_id in ("me", account):
-        return _user_replies(ctx, request, account, fields)
+        return _users_posts(ctx, request, account, fields, replies_only=True)
     if ctx.state.find_post("threads", media_id) is None:
         return graph.no_object(media_id, kind=KIND)
     limit, reverse = request.args.get("limit", "25"), request.args.get("reverse", "true")
     if not limit.isdigit() or not 1 <= int(limit) <= 100 or reverse not in ("true", "false"):
         return invalid("limit must be 1-100 and reverse true or false.")
     replies = _replies_of(ctx, media_id)
-    page = graph.cursor_page(request, replies[::-1] if reverse == "true" else replies, lambda p: p.id, int(limit))
-    if page is None:
-        return invalid("The after or before cursor is not valid for this edge.")
-    chosen, paging = page
-    data = [_media(ctx, p, fields) for p in chosen]
-    return json_response({"data": data, **({"paging": paging} if paging else {})})
-
-
-def _user_replies(ctx: Context, request: Request, account: str, fields: Any) -> Response:
-    limit, since = request.args.get("limit", "25"), request.args.get("since", "0")
-    if not limit.isdigit() or not 1 <= int(limit) <= 100 or not since.isdigit():
-        return invalid("limit must be 1-100 and since a unix timestamp.")
-    start = dt.datetime.fromtimestamp(int(since), dt.UTC).isoformat().replace("+00:00", "Z")
-    posts = ctx.state.posts_of("threads")
-    replies = [p for p in reversed(posts) if p.account == account and p.reply_to and p.created_at >= start]
-    page = graph.cursor_page(request, replies, lambda p: p.id, int(limit))
-    if page is None:
-        return invalid("The after or before cursor is not valid for this edge.")
-    chosen, paging = page
-    data = [_media(ctx, p, fields) for p in chosen]
-    return json_response({"data": data, **({"paging": paging} if paging else {})})
+    return _page_of(ctx, request, replies[::-1] if reverse == "true" else replies, fields, int(limit))
 
 
 @route("GET", "/graph.threads.net/v1.0/<media_id>/insights")
