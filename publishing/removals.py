@@ -125,8 +125,9 @@ def unpublish(targets: Iterable[Target], *, now: dt.datetime) -> list[DeliveryJo
         gone = "The post was taken down before this was sent."
         move_items(unsent, ThreadItemState.FAILED, error_code=TAKEN_DOWN, error_message=gone, updated_at=now)
         deleted: list[ThreadItem | None] = [None]
-        if client.first_comment == REPLY:  # replies are posts: each goes on its own
-            deleted += [i for i in sent if i.state == ThreadItemState.PUBLISHED]
+        if client.first_comment == REPLY:  # replies are posts: each goes on its own, once
+            gone_already = {i.removes_id for i in items if i.kind == ThreadItemKind.REMOVAL and i.state == "published"}
+            deleted += [i for i in sent if i.state == ThreadItemState.PUBLISHED and i.pk not in gone_already]
         start = max([FIRST_REMOVAL - 1, *(i.position for i in items)]) + 1
         removals = ThreadItem.objects.bulk_create(
             ThreadItem(target=target, kind=ThreadItemKind.REMOVAL, position=start + n, removes=item)
@@ -151,7 +152,7 @@ def published_late(item: ThreadItem, *, now: dt.datetime) -> list[DeliveryJob]:
     which the platform then published: deleted too where it is a post of its own (the jobs
     written); nothing where the network removed it with the post, or nothing is taken down."""
     asked = ThreadItem.objects.filter(target_id=item.target_id, kind=ThreadItemKind.REMOVAL, removes=None)
-    if not asked.exists():
+    if not asked.exclude(state=ThreadItemState.FAILED).exists():  # its post stays: so does the reply
         return []
     target = Target.objects.get(pk=item.target_id)
     if not deletes(target.platform) or client_for(target.platform).first_comment != REPLY:
@@ -164,7 +165,11 @@ def published_late(item: ThreadItem, *, now: dt.datetime) -> list[DeliveryJob]:
 
 
 def deleted_post(target: Target, removal: ThreadItem) -> Deleted:
-    unit: Target | ThreadItem = target if removal.removes_id is None else ThreadItem.objects.get(pk=removal.removes_id)
+    return _post_of(target if removal.removes_id is None else ThreadItem.objects.get(pk=removal.removes_id))
+
+
+def _post_of(unit: Target | ThreadItem) -> Deleted:
+    """A published unit's post: its platform id, and the ref its publishing attempt kept."""
     attempt = delivery.last_attempt(unit)
     return Deleted(unit.platform_post_id, dict(attempt.ref) if attempt is not None else {})
 
@@ -213,11 +218,10 @@ def target_check_removed(*, target: Target, now: dt.datetime | None = None) -> b
     """Ask the platform whether the published target's post is still there, and record its
     removal when the platform says it is gone. True when the target is (now) marked removed;
     False when the post is there or the platform could not say (that is logged)."""
-    attempt = delivery.last_attempt(target)
-    ref = dict(attempt.ref) if attempt is not None else {}
+    post = _post_of(target)
 
     def ask(client: PlatformClient, conn: Connection) -> bool:
-        return client.exists(conn, target.platform_post_id, ref)
+        return client.exists(conn, post.post_id, post.ref)
 
     try:
         there = platform_call(account=target.account, call=ask)

@@ -176,6 +176,23 @@ def test_a_refused_delete_leaves_the_networks_words_and_may_be_asked_again(api, 
     assert sandbox.posts("x") == []
 
 
+def test_asking_again_after_a_refusal_deletes_only_what_is_still_there(api, owner, accounts, sandbox, upload):
+    publish_id = _published(api, owner, _target(accounts.x, upload, owner, first_comment="Sources"))
+    sandbox.outcomes("x", "error")  # the post's delete (sent first) is refused; its reply's goes
+
+    assert _unpublish(api, owner, publish_id).status_code == 202
+    assert [p["reply_to"] for p in sandbox.posts("x")] == [None]
+    assert _unpublish(api, owner, publish_id).status_code == 202
+
+    assert sandbox.posts("x") == []
+    removals = ThreadItem.objects.filter(kind=ThreadItemKind.REMOVAL, target__publish_id=publish_id)
+    assert sorted((r.removes_id is None, r.state) for r in removals) == [
+        (False, "published"),  # the reply, deleted once
+        (True, "failed"),
+        (True, "published"),
+    ]
+
+
 def test_a_delete_whose_answer_was_lost_is_read_back_never_sent_twice(api, owner, accounts, sandbox, upload):
     publish_id = _published(api, owner, _target(accounts.x, upload, owner))
     sandbox.outcomes("x", "timeout", "error")  # the delete is done, its answer lost; a second would be refused
