@@ -131,8 +131,8 @@ def _timed(session: requests.Session, port: int, ask: Ask, ids: dict[str, str]) 
 def _last_page(session: requests.Session, url: str, *, dashboard: bool) -> str:
     first = session.get(url, timeout=120)
     if dashboard:
-        pages = [int(p) for p in re.findall(r"[?&]page=(\d+)", first.text)]
-        return f"{url}&page={max(pages, default=1)}"
+        pages = re.search(r"Page \d+ of (\d+)", first.text)  # the pager's words
+        return f"{url}&page={pages.group(1) if pages else 1}"
     total = first.json()["pagination"]["total_pages"]
     return f"{url}&page={max(total, 1)}"
 
