@@ -26,7 +26,7 @@ from typing import Any
 
 from bench.common import ROOT, Figure, git_commit, machine
 
-MODULES = ("web", "workers", "webhooks", "campaign")
+MODULES = ("web", "workers", "webhooks", "campaign", "scale")
 RESULTS = ROOT / "bench" / "results"
 
 

@@ -8,10 +8,11 @@ from typing import Any
 
 from django.contrib.auth.models import User
 from django.db import connection
-from django.db.models import Exists, JSONField, OuterRef, Q, QuerySet, TextField
+from django.db.models import Count, Exists, F, JSONField, OuterRef, Q, QuerySet, TextField, Window
 from django.db.models.expressions import RawSQL, Subquery
-from django.db.models.functions import Cast, Coalesce
+from django.db.models.functions import Cast, Coalesce, RowNumber, TruncDate
 from django.db.models.query import ModelIterable
+from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
 from accounts.models import SocialAccount
@@ -259,30 +260,48 @@ def with_accounts(publishes: Iterable[Publish]) -> None:
         target.account = accounts[target.account_id]
 
 
-def publishes_between(*, team: Team, start: dt.datetime, end: dt.datetime) -> QuerySet[Publish]:
-    """The team's publishes that fall in [start, end), as `publishes_for` loads them, in the
-    order they fall. Each falls at `calendar_at`: when its first target was published, else
-    when sending started, else its scheduled time (so a draft with a time is included, one
-    without is not). `release_pending` says, for `outbox.is_waiting`, whether it still waits."""
+def _falling_between(query: QuerySet[Publish], start: dt.datetime, end: dt.datetime) -> QuerySet[Publish]:
+    """The publishes of `query` that fall in [start, end), annotated with `calendar_at` (when
+    they fall) and `calendar_day` (its date in the current time zone)."""
     first_published = Target.objects.filter(publish=OuterRef("pk"), published_at__isnull=False)
     # A target is published after its publish was released, and before the publish last
     # settled: these plain columns narrow the rows before the subquery is asked of each.
     unreleased = Q(released_at__isnull=True, scheduled_at__gte=start, scheduled_at__lt=end)
     released = Q(released_at__lt=end) & (Q(completed_at__isnull=True) | Q(completed_at__gte=start))
     return (
-        publishes_for(team=team)
-        .filter(unreleased | released)
+        query.filter(unreleased | released)
         .annotate(
             calendar_at=Coalesce(
                 Subquery(first_published.order_by("published_at").values("published_at")[:1]),
                 "released_at",
                 "scheduled_at",
             ),
-            release_pending=outbox.release_pending(),
         )
         .filter(calendar_at__gte=start, calendar_at__lt=end)
-        .order_by("calendar_at", "id")
+        .annotate(calendar_day=TruncDate("calendar_at", tzinfo=timezone.get_current_timezone()))
     )
+
+
+def publishes_between(
+    *, team: Team, start: dt.datetime, end: dt.datetime, per_day: int | None = None
+) -> QuerySet[Publish]:
+    """The team's publishes that fall in [start, end), as `publishes_for` loads them, in the
+    order they fall; with `per_day`, only the first that many of each day (the team's local
+    day). Each falls at `calendar_at`: when its first target was published, else when sending
+    started, else its scheduled time (so a draft with a time is included, one without is not).
+    `release_pending` says, for `outbox.is_waiting`, whether it still waits."""
+    query = _falling_between(publishes_for(team=team), start, end).annotate(release_pending=outbox.release_pending())
+    if per_day is not None:
+        order = [F("calendar_at").asc(), F("id").asc()]
+        query = query.annotate(day_rank=Window(RowNumber(), partition_by=[F("calendar_day")], order_by=order))
+        query = query.filter(day_rank__lte=per_day)
+    return query.order_by(F("calendar_at").asc(), "id")
+
+
+def publishes_a_day(*, team: Team, start: dt.datetime, end: dt.datetime) -> dict[dt.date, int]:
+    """How many of the team's publishes fall on each local day of [start, end) that has any."""
+    days = _falling_between(Publish.objects.filter(team=team), start, end).values(day=F("calendar_day"))
+    return dict(days.annotate(n=Count("id")).order_by().values_list("day", "n"))
 
 
 def approvals_for(*, team: Team, user: User | None) -> QuerySet[Publish]:

@@ -112,9 +112,9 @@ def _environment(database_url: str, sandbox_port: int, web_port: int) -> dict[st
 
 
 @contextlib.contextmanager
-def open_run(name: str) -> Iterator[Run]:
-    """A run of its own: scratch database migrated and seeded, sandbox and helper started;
-    all of it torn down on exit (the logs kept when it fails)."""
+def open_run(name: str, script: str = CAMPAIGN_HELPER) -> Iterator[Run]:
+    """A run of its own: scratch database migrated and seeded, sandbox and helper (its calls
+    `script`) started; all of it torn down on exit (the logs kept when it fails)."""
     import redis
 
     folder = Path(tempfile.mkdtemp(prefix=f"bench-campaign-{name}-"))
@@ -122,7 +122,10 @@ def open_run(name: str) -> Iterator[Run]:
     broker.flushdb()
     try:
         database = f"bench_campaign_{secrets.token_hex(4)}"
-        with postgres_database(_database_server(), database) as database_url, _started(folder, database_url) as run:
+        with (
+            postgres_database(_database_server(), database) as database_url,
+            _started(folder, database_url, script) as run,
+        ):
             yield run
     except BaseException:
         print(f"bench.campaign: logs kept in {folder}", file=sys.stderr)
@@ -134,12 +137,12 @@ def open_run(name: str) -> Iterator[Run]:
 
 
 @contextlib.contextmanager
-def _started(logs: Path, database_url: str) -> Iterator[Run]:
+def _started(logs: Path, database_url: str, script: str) -> Iterator[Run]:
     sandbox_port, web_port = free_port(), free_port()
     env = _environment(database_url, sandbox_port, web_port)
     base = Stack(logs=logs, env=env)
     base.start("sandbox", [sys.executable, "-m", "sandbox"])
-    helper = Helper(env, (logs / "helper.log").open("wb"), script=CAMPAIGN_HELPER)
+    helper = Helper(env, (logs / "helper.log").open("wb"), script=script)
     try:
         base.manage("migrate", "-v0")
         seed = helper("seed")
@@ -154,7 +157,7 @@ def _started(logs: Path, database_url: str) -> Iterator[Run]:
 # --- the service's processes ------------------------------------------------------------------
 
 
-def _procfile_argv(process: str, run: Run) -> list[str]:
+def procfile_argv(process: str, run: Run) -> list[str]:
     """The Procfile's line of `process` as honcho would run it: its ${NAME:-default}s from the
     environment, this virtualenv's programs, beat's schedule file in the run's folder."""
     names = set(re.findall(r"\$\{?(\w+)", (ROOT / "Procfile").read_text()))
@@ -169,7 +172,7 @@ def start_service(run: Run, stack: Stack, *, web: bool) -> None:
     workers = procfile_workers()
     for process in [*workers, "beat", *(["web"] if web else [])]:
         if process in procfile_processes():
-            stack.start(process, _procfile_argv(process, run))
+            stack.start(process, procfile_argv(process, run))
     for process in workers:
         worker_ready(stack, process)
     wait_for(stack, "beat", lambda: any("is starting." in line for line in stack.log_lines("beat")))

@@ -1,4 +1,4 @@
-"""The calendar page: the team's publishes by week or month on the day they go (or went) out,
+"""The calendar page: the team's publishes by day, week or month on the day they go (or went) out,
 in the team's time zone (its local days, its today), with the two moves a publish still waiting
 in the schedule queue allows: a new time (typed, or by dragging it onto another day; read as the
 team's wall-clock time) and unschedule (back to a draft without a time).
@@ -24,6 +24,7 @@ from urllib.parse import urlencode
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
+from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -38,7 +39,12 @@ from config.datetime_input import local_text, utc_moment
 from config.errors import ApplicationError, InvalidRequest, NotFound
 from publishing import inputs, lifecycle, outbox
 from publishing.models import Publish
-from publishing.selectors import publish_by_id, publishes_between, scheduled_instants_by_account
+from publishing.selectors import (
+    publish_by_id,
+    publishes_a_day,
+    publishes_between,
+    scheduled_instants_by_account,
+)
 from publishing.views import dashboard_caller
 from publishing.views.compose_form import in_words
 from publishing.views.detail import excerpt
@@ -47,6 +53,11 @@ from teams.models import Team
 
 TEMPLATE = "publishing/calendar.html"
 WEEK = dt.timedelta(days=7)
+# A day of the week or month shows this many posts, then "+N more" (its own page); a day's
+# page lists them all, this many a page. What a page reads and renders stays bounded however
+# many posts a team has.
+DAY_ENTRIES = 12
+DAY_PAGE = 50
 MALFORMED = "Enter the date and time as YYYY-MM-DD HH:MM."
 
 
@@ -85,6 +96,11 @@ def _week(anchor: dt.date) -> Span:
     return Span("week", anchor, first, first + WEEK, first - WEEK, first + WEEK)
 
 
+def _day(anchor: dt.date) -> Span:
+    one = dt.timedelta(days=1)
+    return Span("day", anchor, anchor, anchor + one, anchor - one, anchor + one)
+
+
 def _today() -> dt.date:
     return timezone.localdate()
 
@@ -98,7 +114,7 @@ def requested_span(params: Mapping[str, str]) -> Span:
         anchor = _today()
     if not dt.MINYEAR < anchor.year < dt.MAXYEAR:
         anchor = _today()
-    return _month(anchor) if params.get("view") == "month" else _week(anchor)
+    return {"month": _month, "day": _day}.get(params.get("view", ""), _week)(anchor)
 
 
 @dataclass(frozen=True)
@@ -126,6 +142,8 @@ class Day:
     outside: bool  # in the month view, a day of the month before or after
     entries: list[Entry] = field(default_factory=list)
     free_slots: list[FreeSlot] = field(default_factory=list)
+    more: int = 0  # the day's posts beyond the ones shown
+    more_url: str = ""  # the day's own page, listing them all
 
     def timeline(self) -> list[Entry | FreeSlot]:
         """The posts and free slots of the day in time order (a post before a slot at its time)."""
@@ -138,7 +156,11 @@ def _entry(publish: Publish) -> Entry:
     return Entry(publish=publish, at=at, platforms=", ".join(platforms), movable=outbox.is_waiting(publish))
 
 
-def _days(span: Span, publishes: Iterable[Publish], free_slots: Iterable[FreeSlot]) -> list[Day]:
+def _days(
+    span: Span, publishes: Iterable[Publish], free_slots: Iterable[FreeSlot], counts: Mapping[dt.date, int]
+) -> list[Day]:
+    """The span's days with their entries and free slots; a day with more posts than it shows
+    says how many more (`counts`: the posts of each day)."""
     today = _today()
     days = {
         date: Day(date=date, today=date == today, outside=span.view == "month" and date.month != span.anchor.month)
@@ -149,6 +171,8 @@ def _days(span: Span, publishes: Iterable[Publish], free_slots: Iterable[FreeSlo
         days[entry.at.date()].entries.append(entry)
     for slot in free_slots:
         days[slot.at.date()].free_slots.append(slot)
+    for day in days.values():
+        day.more = counts.get(day.date, 0) - len(day.entries)
     return list(days.values())
 
 
@@ -173,15 +197,28 @@ def _calendar_url(team: Team, span: Span, date: dt.date | None = None) -> str:
 
 @login_required
 def calendar(request: HttpRequest) -> HttpResponse:
+    """A week or a month, each day showing its first DAY_ENTRIES posts and how many more; or one
+    day (`view=day`), all of its posts a page of DAY_PAGE at a time."""
     membership = requested_membership(request)
     team, span = membership.team, requested_span(request.GET)
     start, end = _midnight(span.first), _midnight(span.end)
-    days = _days(span, publishes_between(team=team, start=start, end=end), _free_slots(team, start, end))
+    page = None
+    if span.view == "day":
+        page = Paginator(publishes_between(team=team, start=start, end=end), DAY_PAGE).get_page(request.GET.get("page"))
+        shown, counts = list(page.object_list), {span.first: page.paginator.count}
+    else:
+        shown = list(publishes_between(team=team, start=start, end=end, per_day=DAY_ENTRIES))
+        counts = publishes_a_day(team=team, start=start, end=end)
+    days = _days(span, shown, _free_slots(team, start, end), counts)
+    for day in days:  # a day's own page has its pager instead
+        day.more_url = _calendar_url(team, _day(day.date)) if day.more > 0 and span.view != "day" else ""
     context = page_context(
         request,
         membership,
         span=span,
         days=days,
+        page=page,
+        pager_query=urlencode({"team": str(team.pk), "view": "day", "date": span.anchor.isoformat()}),
         empty=not any(day.entries for day in days),
         links={
             "previous": _calendar_url(team, span, span.previous),
@@ -189,6 +226,7 @@ def calendar(request: HttpRequest) -> HttpResponse:
             "following": _calendar_url(team, span, span.following),
             "week": _calendar_url(team, _week(span.anchor)),
             "month": _calendar_url(team, _month(span.anchor)),
+            "day": _calendar_url(team, _day(span.anchor)),
         },
     )
     return render(request, TEMPLATE, context)

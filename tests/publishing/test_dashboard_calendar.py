@@ -1,6 +1,6 @@
 """The calendar page of the dashboard: the team's publishes on the days they go (or went) out,
-by week and by month, and moving a scheduled one (a new time, or back to a draft) through the
-lifecycle, through Django's test client."""
+by week and by month (a dozen a day, then a day's own page), and moving a scheduled one (a new
+time, or back to a draft) through the lifecycle, through Django's test client."""
 
 from __future__ import annotations
 
@@ -348,14 +348,53 @@ def test_the_query_count_does_not_grow_with_the_posts_shown(client, owner, accou
         return len(queries), page
 
     one, _ = count()
-    for n in range(1, 100):
+    for n in range(1, 84):  # 12 a day, as many as a day shows
         account = accounts.bluesky if n % 2 else accounts.x
         _create(owner, account, f"Post {n}", when=_at(monday + dt.timedelta(days=n % 7), n % 24, n % 60))
-    hundred, page = count()
+    many, page = count()
 
-    assert page.count('class="entry ') == 100
-    assert page.count("<summary>Move or unschedule</summary>") == 100
-    assert hundred == one
+    assert page.count('class="entry ') == 84
+    assert page.count("<summary>Move or unschedule</summary>") == 84
+    assert many == one
+
+
+def _busy_day(owner, accounts, day, posts):
+    owner.team.plan.posts_per_month = None
+    owner.team.plan.save()
+    for n in range(posts):
+        _create(owner, accounts.x if n % 2 else accounts.bluesky, f"Busy {n:02}", when=_at(day, 8, n))
+
+
+@pytest.mark.parametrize("view", ["week", "month"])
+def test_a_busy_day_shows_a_dozen_posts_then_how_many_more(client, owner, accounts, monday, view):
+    _busy_day(owner, accounts, monday, 14)
+    _create(owner, accounts.x, "The next day", when=_at(monday + dt.timedelta(days=1)))
+
+    page = _page(
+        _as(client, owner).get(CALENDAR, {"team": str(owner.team.pk), "view": view, "date": monday.isoformat()})
+    )
+
+    busy, calm = _cell(page, monday), _cell(page, monday + dt.timedelta(days=1))
+    assert [f"Busy {n:02}" in busy for n in range(14)] == [True] * 12 + [False] * 2  # the first twelve, in time order
+    day_page = f"{CALENDAR}?team={owner.team.pk}&amp;view=day&amp;date={monday.isoformat()}"
+    assert f'<a class="more" href="{day_page}">+2 more</a>' in busy
+    assert "The next day" in calm
+    assert 'class="more"' not in calm
+
+
+def test_a_days_own_page_lists_all_its_posts_a_page_at_a_time(client, owner, accounts, monday, monkeypatch):
+    monkeypatch.setattr("publishing.views.calendar.DAY_PAGE", 5)
+    _busy_day(owner, accounts, monday, 7)
+    day = {"team": str(owner.team.pk), "view": "day", "date": monday.isoformat()}
+
+    first = _page(_as(client, owner).get(CALENDAR, day))
+    second = _page(client.get(CALENDAR, {**day, "page": "2"}))
+
+    assert html.unescape(first).count("Busy 0") == 5
+    assert "Page 1 of 2" in first
+    assert f"view=day&amp;date={monday.isoformat()}&amp;page=2" in first
+    assert [f"Busy {n:02}" in second for n in range(7)] == [False] * 5 + [True] * 2
+    assert 'class="more"' not in first + second
 
 
 # --- free slots of posting schedules -----------------------------------------------------------
