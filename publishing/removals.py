@@ -60,7 +60,8 @@ logger = logging.getLogger(__name__)
 
 # Removals take the positions from here on, after any thread (at most 25 items).
 FIRST_REMOVAL = 1000
-_OPEN_ITEM = (ThreadItemState.PENDING, ThreadItemState.SENDING, ThreadItemState.UNKNOWN)
+# An item in these states may still be sent, or be on its platform without an answer yet.
+OPEN_ITEM = (ThreadItemState.PENDING, ThreadItemState.SENDING, ThreadItemState.UNKNOWN)
 TAKEN_DOWN = "TAKEN_DOWN"
 
 
@@ -117,7 +118,7 @@ def unpublish(targets: Iterable[Target], *, now: dt.datetime) -> list[DeliveryJo
             target.removal_error = reason
             continue
         items = list(ThreadItem.objects.filter(target=target).order_by("position"))
-        if any(i.kind == ThreadItemKind.REMOVAL and i.state in _OPEN_ITEM for i in items):
+        if any(i.kind == ThreadItemKind.REMOVAL and i.state in OPEN_ITEM for i in items):
             continue
         sent = [i for i in items if i.kind != ThreadItemKind.REMOVAL]
         # What is not sent yet never will be: the post it would answer is going.

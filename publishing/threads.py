@@ -52,16 +52,17 @@ def follow(unit: Target | ThreadItem, *, now: dt.datetime) -> list[DeliveryJob]:
     """What follows a unit's new state in its thread, written in the caller's transaction:
     published, the job of the next reply (the first, after the target's own post); a failed
     reply fails the ones after it. The jobs written, to hand over once committed."""
-    if isinstance(unit, ThreadItem) and unit.kind == ThreadItemKind.REMOVAL:
-        from publishing import removals  # removals queue through this module
+    from publishing import removals  # removals queue through this module
 
+    if isinstance(unit, ThreadItem) and unit.kind == ThreadItemKind.REMOVAL:
         removals.removal_settled(unit, now=now)
         return []
-    if isinstance(unit, ThreadItem) and unit.state == ThreadItemState.PUBLISHED:
-        from publishing import removals
-
-        if late := removals.published_late(unit, now=now):  # its post is being taken down
-            return late
+    if (
+        isinstance(unit, ThreadItem)
+        and unit.state == ThreadItemState.PUBLISHED
+        and (late := removals.published_late(unit, now=now))
+    ):
+        return late  # its post is being taken down: the reply goes too
     if isinstance(unit, ThreadItem) and unit.kind == ThreadItemKind.COMMENT:
         if unit.state == ThreadItemState.FAILED:
             _comment_failed(unit, now=now)

@@ -45,7 +45,6 @@ from publishing.models import (
     TargetState,
     ThreadItem,
     ThreadItemKind,
-    ThreadItemState,
 )
 from publishing.selectors import publish_by_id, with_accounts
 from publishing.views import dashboard_caller
@@ -152,8 +151,7 @@ def _row(
     items = list(target.thread_items.all())
     row.replies = [item for item in items if item.kind == ThreadItemKind.REPLY]
     row.comment = next((item for item in items if item.kind == ThreadItemKind.COMMENT), None)
-    open_states = (ThreadItemState.PENDING, ThreadItemState.SENDING, ThreadItemState.UNKNOWN)
-    row.removing = any(item.kind == ThreadItemKind.REMOVAL and item.state in open_states for item in items)
+    row.removing = any(item.kind == ThreadItemKind.REMOVAL and item.state in removals.OPEN_ITEM for item in items)
     if target.state == TargetState.FAILED:
         text, media = _sends(publish, target)
         row.edit_content = typed.get(f"content-{target.pk}", text) if typed else text
@@ -165,9 +163,8 @@ def _row(
 
 def _thread_going_out(publish: Publish) -> bool:
     """A published target's thread still has items on their way: the page keeps polling."""
-    waiting = (ThreadItemState.PENDING, ThreadItemState.SENDING, ThreadItemState.UNKNOWN)
     return any(
-        item.state in waiting
+        item.state in removals.OPEN_ITEM
         for target in publish.targets.all()
         if target.state == TargetState.PUBLISHED
         for item in target.thread_items.all()
