@@ -9,12 +9,26 @@ from collections import defaultdict
 from collections.abc import Sequence
 from typing import Any
 
-from django.db.models import Count, Exists, F, Max, Min, OuterRef, Prefetch, Q, QuerySet, Sum, Value
+from django.db.models import (
+    Aggregate,
+    Count,
+    Exists,
+    F,
+    Max,
+    Min,
+    OuterRef,
+    Prefetch,
+    Q,
+    QuerySet,
+    Subquery,
+    Sum,
+    Value,
+)
 from django.db.models.functions import Coalesce, TruncDate
 
 from accounts.models import SocialAccount
 from analytics.chart import METRICS, Moment
-from analytics.models import MetricsSample
+from analytics.models import MetricsSample, PostMetrics
 from publishing.models import Publish, Target, TargetState
 from teams.models import Team
 
@@ -34,29 +48,47 @@ def analytics_posts(
 ) -> QuerySet[Publish]:
     """The team's publishes with at least one published target (of `platforms`, when given),
     each annotated with `first_published_at`, the `total_*` sums and `last_sync_at`; each
-    carries its counted targets, with their metrics, as `published_targets`."""
-    counted = _counted(platforms)
-    published = Target.objects.filter(publish=OuterRef("pk"), state=TargetState.PUBLISHED)
+    carries its counted targets, with their metrics, as `published_targets`.
+
+    Without `platforms`, a publish's first publication is its own `published_at`: sorted by it,
+    a page is a range of the (team, published_at, id) index, and the sums are asked only of the
+    rows of the page."""
     targets = Target.objects.filter(state=TargetState.PUBLISHED).select_related("metrics").order_by("created_at", "id")
     if platforms:
-        published, targets = published.filter(platform__in=platforms), targets.filter(platform__in=platforms)
-    sums = {
-        name: Coalesce(Sum(f"targets__metrics__{field}", filter=counted), Value(0)) for name, field in TOTALS.items()
-    }
-    query = (
-        Publish.objects.filter(team=team)
-        .filter(Exists(published))
-        .annotate(
-            first_published_at=Min("targets__published_at", filter=counted),
-            last_sync_at=Max("targets__metrics__last_sync_at", filter=counted),
-            **sums,
+        targets = targets.filter(platform__in=platforms)
+        published = Target.objects.filter(publish=OuterRef("pk"), state=TargetState.PUBLISHED, platform__in=platforms)
+        counted = _counted(platforms)
+        query = (
+            Publish.objects.filter(team=team)
+            .filter(Exists(published))
+            .annotate(
+                first_published_at=Min("targets__published_at", filter=counted),
+                last_sync_at=Max("targets__metrics__last_sync_at", filter=counted),
+                **{
+                    name: Coalesce(Sum(f"targets__metrics__{field}", filter=counted), Value(0))
+                    for name, field in TOTALS.items()
+                },
+            )
         )
-        .prefetch_related(Prefetch("targets", queryset=targets, to_attr="published_targets"))
-    )
+    else:
+        metrics = PostMetrics.objects.filter(target__publish=OuterRef("pk"), target__state=TargetState.PUBLISHED)
+        query = Publish.objects.filter(team=team, published_at__isnull=False).annotate(
+            first_published_at=F("published_at"),
+            last_sync_at=_per_publish(metrics, Max("last_sync_at")),
+            **{name: Coalesce(_per_publish(metrics, Sum(field)), Value(0)) for name, field in TOTALS.items()},
+        )
+    query = query.prefetch_related(Prefetch("targets", queryset=targets, to_attr="published_targets"))
+    if not platforms and sort == "published_at":  # the column, never null here: the index's order
+        return query.order_by("published_at", "id") if order == "asc" else query.order_by("-published_at", "-id")
     key = "first_published_at" if sort == "published_at" else sort
     if order == "asc":
         return query.order_by(F(key).asc(nulls_first=True), "id")
     return query.order_by(F(key).desc(nulls_last=True), "-id")
+
+
+def _per_publish(metrics: QuerySet[PostMetrics], aggregate: Aggregate) -> Subquery:
+    """`aggregate` over `metrics`, one group per outer publish: a subquery for each row."""
+    return Subquery(metrics.order_by().values("target__publish").annotate(value=aggregate).values("value"))
 
 
 def analytics_platform_totals(*, team: Team, platforms: Sequence[str] = ()) -> list[dict[str, Any]]:

@@ -177,6 +177,8 @@ def _attempt_finish_hot(
         return []
     follows = threads.follow(target, now=now) if thread else []
     targets = sorted([target, *others], key=lambda t: (t.created_at, t.pk))
+    if publish.published_at is None and target.state == TargetState.PUBLISHED:
+        publish.published_at = target.published_at
     old = publish.status
     publish.status = derive_status([t.state for t in targets])
     if publish.status != old and publish.status in OUTCOME_EVENTS:

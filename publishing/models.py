@@ -15,7 +15,8 @@ from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
 from django.db import models
-from django.db.models import Q
+from django.db.models import F, Q
+from django.db.models.functions import Coalesce
 
 from accounts.models import SocialAccount
 from config.db import BaseModel
@@ -61,6 +62,11 @@ QUEUE_MODE = "queue"
 CREATE_MODES = [*PublishMode.choices, (QUEUE_MODE, "Queue")]
 
 
+# When a publish falls on the calendar: when its first target was published, else when sending
+# started, else its scheduled time (a draft without one falls nowhere). Indexed per team.
+CALENDAR_AT = Coalesce("published_at", "released_at", "scheduled_at")
+
+
 class Publish(BaseModel):
     team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="publishes")
     created_by = models.ForeignKey(
@@ -95,6 +101,7 @@ class Publish(BaseModel):
     rejected_at = models.DateTimeField(null=True, blank=True)
     rejection_reason = models.TextField(blank=True)
     released_at = models.DateTimeField(null=True, blank=True, help_text="When sending first started.")
+    published_at = models.DateTimeField(null=True, blank=True, help_text="When its first target was published.")
     completed_at = models.DateTimeField(null=True, blank=True, help_text="When every target last settled.")
     # The last check before its time (`publishing.preflight`): {"checked_at", "scheduled_at" (the
     # time it was checked for: a reschedule asks for a new check), "problems": [{"target_id",
@@ -110,6 +117,11 @@ class Publish(BaseModel):
         indexes = [
             models.Index(fields=["team", "-created_at"]),
             models.Index(fields=["team", "approval_status"]),
+            # Post analytics lists the team's published publishes, latest or earliest first.
+            models.Index(fields=["team", "published_at", "id"], name="publish_team_published"),
+            # The calendar reads the publishes that fall in a week or a month: each falls when it
+            # was first published, else when sending started, else at its scheduled time.
+            models.Index(F("team"), CALENDAR_AT, name="publish_team_calendar"),
         ]
 
     def __str__(self) -> str:

@@ -9,8 +9,8 @@ from typing import Any
 from django.contrib.auth.models import User
 from django.db import connection
 from django.db.models import Count, Exists, F, JSONField, OuterRef, Q, QuerySet, TextField, Window
-from django.db.models.expressions import RawSQL, Subquery
-from django.db.models.functions import Cast, Coalesce, RowNumber, TruncDate
+from django.db.models.expressions import RawSQL
+from django.db.models.functions import Cast, RowNumber, TruncDate
 from django.db.models.query import ModelIterable
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
@@ -18,6 +18,7 @@ from django.utils.dateparse import parse_datetime
 from accounts.models import SocialAccount
 from publishing import outbox
 from publishing.models import (
+    CALENDAR_AT,
     ApprovalStatus,
     DeliveryAttempt,
     Publish,
@@ -262,21 +263,10 @@ def with_accounts(publishes: Iterable[Publish]) -> None:
 
 def _falling_between(query: QuerySet[Publish], start: dt.datetime, end: dt.datetime) -> QuerySet[Publish]:
     """The publishes of `query` that fall in [start, end), annotated with `calendar_at` (when
-    they fall) and `calendar_day` (its date in the current time zone)."""
-    first_published = Target.objects.filter(publish=OuterRef("pk"), published_at__isnull=False)
-    # A target is published after its publish was released, and before the publish last
-    # settled: these plain columns narrow the rows before the subquery is asked of each.
-    unreleased = Q(released_at__isnull=True, scheduled_at__gte=start, scheduled_at__lt=end)
-    released = Q(released_at__lt=end) & (Q(completed_at__isnull=True) | Q(completed_at__gte=start))
+    they fall, `CALENDAR_AT`: a range of its per-team index) and `calendar_day` (its date in
+    the current time zone)."""
     return (
-        query.filter(unreleased | released)
-        .annotate(
-            calendar_at=Coalesce(
-                Subquery(first_published.order_by("published_at").values("published_at")[:1]),
-                "released_at",
-                "scheduled_at",
-            ),
-        )
+        query.annotate(calendar_at=CALENDAR_AT)
         .filter(calendar_at__gte=start, calendar_at__lt=end)
         .annotate(calendar_day=TruncDate("calendar_at", tzinfo=timezone.get_current_timezone()))
     )

@@ -112,7 +112,10 @@ SET state = EXCLUDED.state, tries = publishing_deliveryattempt.tries + 1, starte
 RETURNING {_ATTEMPT_COLUMNS}
 """  # noqa: S608 - names from the models' metadata, values bound
 
-_LOCK_SQL = "SELECT status, approval_status, completed_at FROM publishing_publish WHERE id = %(publish_id)s FOR UPDATE"
+_LOCK_SQL = (
+    "SELECT status, approval_status, completed_at, published_at FROM publishing_publish"
+    " WHERE id = %(publish_id)s FOR UPDATE"
+)
 
 # Only while the attempt and its target are both still `sending` (the reconciler may have
 # settled a lost one meanwhile) and the target's new state is one the table lets it move
@@ -148,7 +151,8 @@ LEFT JOIN publishing_target s ON s.publish_id = %(publish_id)s AND s.id <> %(tar
 """  # noqa: S608 - names from the models' metadata, values bound
 
 _STATUS_SQL = """
-UPDATE publishing_publish SET status = %(status)s, completed_at = %(completed_at)s, updated_at = %(now)s
+UPDATE publishing_publish
+SET status = %(status)s, completed_at = %(completed_at)s, published_at = %(published_at)s, updated_at = %(now)s
 WHERE id = %(publish_id)s
 """
 
@@ -220,7 +224,9 @@ def start(job: DeliveryJob, attempt_id: Any, now: dt.datetime) -> DeliveryAttemp
 def lock_publish(publish: Publish) -> None:
     """Lock the publish row (inside the caller's transaction) and refresh the fields that
     change while its targets are sent."""
-    [(publish.status, publish.approval_status, publish.completed_at)] = run(_LOCK_SQL, {"publish_id": publish.pk})
+    [(publish.status, publish.approval_status, publish.completed_at, publish.published_at)] = run(
+        _LOCK_SQL, {"publish_id": publish.pk}
+    )
 
 
 def record_answer(
@@ -251,11 +257,12 @@ def record_answer(
 
 
 def set_status(publish: Publish, now: dt.datetime) -> None:
-    """Write the publish's status and completion time as it holds them now."""
+    """Write the publish's status, completion and first publication times as it holds them now."""
     params: dict[str, Any] = {
         "publish_id": publish.pk,
         "status": publish.status,
         "completed_at": publish.completed_at,
+        "published_at": publish.published_at,
         "now": now,
     }
     run(_STATUS_SQL, params)

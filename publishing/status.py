@@ -70,8 +70,12 @@ def event_data(publish: Publish, *, targets: Sequence[Target] | None = None, **e
 
 
 def settle(publish: Publish, *, now: dt.datetime | None = None) -> None:
-    """Recompute the status; on a move into published, partial or failed, emit its event."""
-    new = derive_status(publish.targets.values_list("state", flat=True))
+    """Recompute the status and when the publish was first published; on a move into
+    published, partial or failed, emit its event."""
+    targets = list(publish.targets.values_list("state", "published_at"))
+    if publish.published_at is None:
+        publish.published_at = min((at for state, at in targets if state == TargetState.PUBLISHED and at), default=None)
+    new = derive_status([state for state, _ in targets])
     if new == publish.status:
         publish.save()
         return

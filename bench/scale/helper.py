@@ -38,6 +38,7 @@ def _template(team, accounts, kind, now):
         publish_mode="scheduled" if scheduled else "immediate", confirmed=True, status=kind,
         scheduled_at=now + dt.timedelta(days=1) if scheduled else None,
         released_at=None if scheduled else at, completed_at=None if scheduled else at + dt.timedelta(seconds=2),
+        published_at=None if scheduled else at + dt.timedelta(seconds=1),
     )
     for platform, account in accounts.items():
         failed = kind == "partial" and platform == "x"
@@ -101,6 +102,7 @@ def _grow_kind(template, kind, lo, hi, now):
             "id": pid, "created_at": f"{at} - interval '1 minute'", "updated_at": at,
             "content": "tp.content || ' #' || n", "scheduled_at": later("tp.scheduled_at", 0),
             "released_at": later("tp.released_at", 0), "completed_at": later("tp.completed_at", 2),
+            "published_at": later("tp.published_at", 1),
         }, f"{copies}, publishing_publish tp WHERE tp.id = %(template)s AND {KINDS[kind]}"),
         _insert(Target, "tt", {
             "id": tid, "publish_id": pid, "created_at": f"{at} - interval '1 minute'", "updated_at": at,

@@ -21,7 +21,7 @@ from analytics.models import MetricsSample, PostMetrics
 from analytics.selectors import analytics_platform_totals
 from publishing import inputs, lifecycle
 from publishing.links import live_link
-from publishing.models import PublishMode, Target, TargetState
+from publishing.models import Publish, PublishMode, Target, TargetState
 from teams import services as team_services
 
 pytestmark = pytest.mark.django_db
@@ -486,6 +486,7 @@ def _published_posts(persona, accounts, numbers):
         )
     fresh = Target.objects.filter(publish__team=persona.team).exclude(state=TargetState.PUBLISHED)
     fresh.update(state=TargetState.PUBLISHED, published_at=now, platform_post_id=Cast("id", CharField()))
+    Publish.objects.filter(team=persona.team, published_at__isnull=True).update(published_at=now)
     PostMetrics.objects.bulk_create(
         [
             PostMetrics(target=target, views=7, likes=3, comments=1, shares=1, next_sync_at=now, last_sync_at=now)

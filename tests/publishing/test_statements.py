@@ -90,9 +90,15 @@ def _rows(publish: Publish) -> dict[str, Any]:
         )
         for e in Event.objects.filter(team=publish.team, data__publish_id=str(publish.pk)).order_by("created_at")
     ]
+    first = min((t.published_at for t in publish.targets.all() if t.published_at), default=None)
     return {
         "status": publish.status,
         "completed": publish.completed_at is not None,
+        "published_at": "none"
+        if publish.published_at is None
+        else "first"
+        if publish.published_at == first
+        else "other",
         "targets": targets,
         "attempts": attempts,
         "jobs": jobs,
@@ -126,6 +132,7 @@ def test_the_statement_path_and_the_orm_path_leave_the_same_rows(owner, accounts
     assert fast == orm
     # And they are the rows the rules call for.
     assert fast["first"]["status"] == PublishStatus.PUBLISHING
+    assert fast["first"]["published_at"] == "first"  # X's, the calendar's and analytics' moment
     assert fast["first"]["targets"]["linkedin"][0] == TargetState.QUEUED
     assert ("linkedin", 1, JobState.PENDING, 1, True, True) in fast["first"]["jobs"]
     second = fast["second"]
