@@ -16,7 +16,6 @@ from typing import Any
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -36,6 +35,7 @@ from analytics.selectors import (
     analytics_posts,
     metrics_samples,
 )
+from config.pagination import Paginator
 from config.serializers import validated
 from publishing.links import live_link
 from publishing.models import Publish, Target

@@ -1,12 +1,18 @@
-"""`page` / `page_size` paging (spec §9). Bad values are refused with a 400, never adjusted."""
+"""`page` / `page_size` paging (spec §9) for the API, and the dashboard's `Paginator`. Bad
+values are refused with a 400, never adjusted.
+
+Both read a page past the first in two steps (`page_rows`): the ids of the page, reading only
+what the ordering needs, then those rows whole. A deep page then skips index entries, not
+rows with their annotations, joins and subqueries computed."""
 
 from __future__ import annotations
 
 import math
 import re
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
+from django.core import paginator
 from django.db.models import QuerySet
 from rest_framework.pagination import BasePagination
 from rest_framework.request import Request
@@ -36,6 +42,30 @@ def _positive_int(request: Request, name: str, default: int, maximum: int) -> in
     return int(raw)
 
 
+def page_rows(rows: QuerySet[Any] | Sequence[Any], offset: int, size: int) -> list[Any]:
+    """The items [offset, offset + size) of `rows`, in its order. Past the first page of a
+    queryset, its page's ids are read first and then only those rows (in the same order, any
+    that went meanwhile left out)."""
+    if offset == 0 or not isinstance(rows, QuerySet):
+        return list(rows[offset : offset + size])
+    ids = list(rows.values_list("pk", flat=True)[offset : offset + size])
+    found = {row.pk: row for row in rows.filter(pk__in=ids)}
+    return [found[pk] for pk in ids if pk in found]
+
+
+class Paginator(paginator.Paginator[Any]):
+    """Django's paginator, reading a page as `page_rows` does."""
+
+    def page(self, number: Any) -> paginator.Page[Any]:
+        number = self.validate_number(number)
+        bottom = (number - 1) * self.per_page
+        top = bottom + self.per_page
+        if top + self.orphans >= self.count:
+            top = self.count
+        rows = cast("QuerySet[Any] | Sequence[Any]", self.object_list)
+        return paginator.Page(page_rows(rows, bottom, top - bottom), number, self)
+
+
 class PagePagination(BasePagination):
     """A view sets `page_size_default` (20 unless it says otherwise; accounts use 50).
 
@@ -52,8 +82,7 @@ class PagePagination(BasePagination):
         self.page = _positive_int(request, "page", 1, MAX_PAGE)
         self.page_size = _positive_int(request, "page_size", default, MAX_PAGE_SIZE)
         self.total_count = queryset.count() if isinstance(queryset, QuerySet) else len(queryset)
-        offset = (self.page - 1) * self.page_size
-        return list(queryset[offset : offset + self.page_size])
+        return page_rows(queryset, (self.page - 1) * self.page_size, self.page_size)
 
     def get_paginated_response(self, data: Any) -> Response:
         total_pages = math.ceil(self.total_count / self.page_size) if self.total_count else 0

@@ -15,13 +15,13 @@ from urllib.parse import urlencode
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from config.errors import ApplicationError, Conflict, NotFound
+from config.pagination import Paginator
 from media import selectors, services
 from media.models import ALT_TEXT_MAX_LENGTH, MediaUpload
 from publishing.models import Publish

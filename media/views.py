@@ -15,13 +15,13 @@ import uuid
 from typing import Any
 
 from django.contrib.auth.decorators import login_required
-from django.core.paginator import Paginator
 from django.http import HttpRequest, JsonResponse
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 from rest_framework.exceptions import ValidationError
 
 from config.errors import ApplicationError
+from config.pagination import Paginator
 from config.serializers import validated
 from media import selectors, services
 from media.api import MediaCreateSerializer

@@ -21,7 +21,6 @@ from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -32,6 +31,7 @@ from rest_framework.exceptions import ValidationError
 
 from config import shown_once, throttling
 from config.errors import ApplicationError, NotFound
+from config.pagination import Paginator
 from config.sentences import all_in_words, sentences
 from config.serializers import validated
 from teams.dashboard import can_manage, page_context, requested_membership

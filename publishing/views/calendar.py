@@ -24,7 +24,6 @@ from urllib.parse import urlencode
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
-from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -37,6 +36,7 @@ from accounts.schedules import free_slots_between
 from accounts.selectors import posting_schedules_for_team
 from config.datetime_input import local_text, utc_moment
 from config.errors import ApplicationError, InvalidRequest, NotFound
+from config.pagination import Paginator
 from publishing import inputs, lifecycle, outbox
 from publishing.models import Publish
 from publishing.selectors import (

@@ -19,7 +19,6 @@ from typing import Any
 
 from django import forms
 from django.contrib.auth.decorators import login_required
-from django.core.paginator import Paginator
 from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
@@ -27,6 +26,7 @@ from django.utils import timezone
 
 from accounts.models import Platform, SocialAccount
 from config.datetime_input import day_in_range
+from config.pagination import Paginator
 from publishing.models import Publish, PublishStatus
 from publishing.selectors import approvals_for, publishes_matching, with_accounts
 from teams.dashboard import can_manage, page_context, requested_membership, signed_in_user

@@ -151,6 +151,20 @@ def test_sorting_by_each_total_in_both_orders(api, owner, three_posts, counter, 
     assert totals == sorted(totals, reverse=order == "desc")
 
 
+@pytest.mark.parametrize("sort", ["published_at", "total_views", "total_comments"])
+@pytest.mark.parametrize("platform", [None, "x"])
+def test_each_page_holds_its_slice_of_the_whole_list_with_its_sums(api, owner, three_posts, sort, platform):
+    """A page past the first is read as its ids, then those posts with their sums: it must
+    hold what the same place of one long page holds, sums included."""
+    query = {"sort": sort} | ({"platform": platform} if platform else {})
+    whole = listed(api, owner.key, page_size=100, **query)["data"]
+
+    pages = [listed(api, owner.key, page_size=1, page=n, **query)["data"] for n in (1, 2, 3, 4)]
+
+    assert pages == [[post] for post in whole] + [[]]
+    assert [post["metrics"]["total_views"] for post in whole] != [0, 0, 0]
+
+
 def test_ties_keep_a_stable_order_across_pages(api, owner, posts, accounts):
     ids = sorted(posts.publish(accounts.x, content=f"tie {i}") for i in range(3))
 
