@@ -1,4 +1,5 @@
-"""Read-only views of synced metrics: only the sync writes them."""
+"""Read-only views of synced metrics and the totals kept from them: only the sync and the
+engine write them."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ from typing import Any
 from django.contrib import admin
 from django.http import HttpRequest
 
-from analytics.models import MetricsSample, PostMetrics
+from analytics.models import MetricsSample, PostMetrics, PostTotals
 
 
 class ReadOnlyAdmin(admin.ModelAdmin[Any]):
@@ -34,3 +35,12 @@ class MetricsSampleAdmin(ReadOnlyAdmin):
     search_fields = ["target__id", "target__platform_post_id"]
     raw_id_fields = ["target"]
     date_hierarchy = "taken_at"
+
+
+@admin.register(PostTotals)
+class PostTotalsAdmin(ReadOnlyAdmin):
+    list_display = ["publish", "team", "platform", "first_published_at", "views", "likes", "comments", "shares"]
+    list_filter = ["platform"]
+    list_select_related = ["publish", "team"]
+    search_fields = ["publish__id"]
+    raw_id_fields = ["publish", "team"]

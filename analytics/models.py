@@ -2,7 +2,8 @@
 
 `PostMetrics` holds what the platform last reported for one published target, when it was
 read and when it is due again; `MetricsSample` is appended on every successful read so a
-post's curve can be drawn. Both are written only by `analytics.services`.
+post's curve can be drawn. Both are written only by `analytics.services`. `PostTotals` keeps
+each published publish's sums for the analytics list (`analytics.totals` writes it).
 """
 
 from __future__ import annotations
@@ -10,7 +11,8 @@ from __future__ import annotations
 from django.db import models
 
 from config.db import BaseModel
-from publishing.models import Target
+from publishing.models import Publish, Target
+from teams.models import Team
 
 
 class PostMetrics(BaseModel):
@@ -59,3 +61,36 @@ class MetricsSample(BaseModel):
 
     def __str__(self) -> str:
         return f"sample of {self.target_id} at {self.taken_at:%Y-%m-%d %H:%M}"
+
+
+# What the analytics list sorts by, each a column of PostTotals with an index of its own.
+TOTAL_COLUMNS = ("first_published_at", "views", "likes", "comments", "shares")
+
+
+class PostTotals(BaseModel):
+    """A published publish's metrics summed over its published targets: one row over all of
+    them (`platform` empty) and one per platform. The analytics list sorts and pages these by
+    index, so its cost does not grow with the team's history. Rewritten from the targets and
+    their metrics when a target is published and when metrics are read (`analytics.totals`)."""
+
+    team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="+")
+    publish = models.ForeignKey(Publish, on_delete=models.CASCADE, related_name="totals")
+    platform = models.CharField(max_length=20, blank=True, help_text="Empty: over every platform.")
+    first_published_at = models.DateTimeField()
+    # Platforms that report no views add nothing.
+    views = models.PositiveBigIntegerField(default=0)
+    likes = models.PositiveBigIntegerField(default=0)
+    comments = models.PositiveBigIntegerField(default=0)
+    shares = models.PositiveBigIntegerField(default=0)
+    last_sync_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        verbose_name_plural = "post totals"
+        constraints = [models.UniqueConstraint(fields=["publish", "platform"], name="post_totals_once")]
+        indexes = [
+            models.Index(fields=["team", "platform", column, "publish"], name=f"post_totals_by_{column}"[:30])
+            for column in TOTAL_COLUMNS
+        ]
+
+    def __str__(self) -> str:
+        return f"totals of {self.publish_id} on {self.platform or 'every platform'}"

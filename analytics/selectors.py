@@ -10,7 +10,6 @@ from collections.abc import Sequence
 from typing import Any
 
 from django.db.models import (
-    Aggregate,
     Count,
     Exists,
     F,
@@ -20,7 +19,6 @@ from django.db.models import (
     Prefetch,
     Q,
     QuerySet,
-    Subquery,
     Sum,
     Value,
 )
@@ -28,7 +26,7 @@ from django.db.models.functions import Coalesce, TruncDate
 
 from accounts.models import SocialAccount
 from analytics.chart import METRICS, Moment
-from analytics.models import MetricsSample, PostMetrics
+from analytics.models import MetricsSample
 from publishing.models import Publish, Target, TargetState
 from teams.models import Team
 
@@ -50,45 +48,44 @@ def analytics_posts(
     each annotated with `first_published_at`, the `total_*` sums and `last_sync_at`; each
     carries its counted targets, with their metrics, as `published_targets`.
 
-    Without `platforms`, a publish's first publication is its own `published_at`: sorted by it,
-    a page is a range of the (team, published_at, id) index, and the sums are asked only of the
-    rows of the page."""
+    Over every platform or one, the sums are the publish's `PostTotals` row for it, sorted and
+    paged by that row's index; over several platforms they are summed as the list is read."""
     targets = Target.objects.filter(state=TargetState.PUBLISHED).select_related("metrics").order_by("created_at", "id")
     if platforms:
         targets = targets.filter(platform__in=platforms)
-        published = Target.objects.filter(publish=OuterRef("pk"), state=TargetState.PUBLISHED, platform__in=platforms)
-        counted = _counted(platforms)
-        query = (
-            Publish.objects.filter(team=team)
-            .filter(Exists(published))
-            .annotate(
-                first_published_at=Min("targets__published_at", filter=counted),
-                last_sync_at=Max("targets__metrics__last_sync_at", filter=counted),
-                **{
-                    name: Coalesce(Sum(f"targets__metrics__{field}", filter=counted), Value(0))
-                    for name, field in TOTALS.items()
-                },
-            )
+    prefetch = Prefetch("targets", queryset=targets, to_attr="published_targets")
+    if len(platforms) > 1:
+        return _summed_while_read(team, platforms, sort, order).prefetch_related(prefetch)
+    kept = {"first_published_at": "first_published_at", "last_sync_at": "last_sync_at", **TOTALS}
+    query = (
+        Publish.objects.filter(totals__team=team, totals__platform=platforms[0] if platforms else "")
+        .annotate(**{name: F(f"totals__{column}") for name, column in kept.items()})
+        .prefetch_related(prefetch)
+    )
+    column = f"totals__{kept['first_published_at' if sort == 'published_at' else sort]}"
+    return query.order_by(column, "id") if order == "asc" else query.order_by(f"-{column}", "-id")
+
+
+def _summed_while_read(team: Team, platforms: Sequence[str], sort: str, order: str) -> QuerySet[Publish]:
+    """`analytics_posts` over several platforms: each publish's targets on them summed."""
+    published = Target.objects.filter(publish=OuterRef("pk"), state=TargetState.PUBLISHED, platform__in=platforms)
+    counted = _counted(platforms)
+    query = (
+        Publish.objects.filter(team=team)
+        .filter(Exists(published))
+        .annotate(
+            first_published_at=Min("targets__published_at", filter=counted),
+            last_sync_at=Max("targets__metrics__last_sync_at", filter=counted),
+            **{
+                name: Coalesce(Sum(f"targets__metrics__{field}", filter=counted), Value(0))
+                for name, field in TOTALS.items()
+            },
         )
-    else:
-        metrics = PostMetrics.objects.filter(target__publish=OuterRef("pk"), target__state=TargetState.PUBLISHED)
-        query = Publish.objects.filter(team=team, published_at__isnull=False).annotate(
-            first_published_at=F("published_at"),
-            last_sync_at=_per_publish(metrics, Max("last_sync_at")),
-            **{name: Coalesce(_per_publish(metrics, Sum(field)), Value(0)) for name, field in TOTALS.items()},
-        )
-    query = query.prefetch_related(Prefetch("targets", queryset=targets, to_attr="published_targets"))
-    if not platforms and sort == "published_at":  # the column, never null here: the index's order
-        return query.order_by("published_at", "id") if order == "asc" else query.order_by("-published_at", "-id")
+    )
     key = "first_published_at" if sort == "published_at" else sort
     if order == "asc":
         return query.order_by(F(key).asc(nulls_first=True), "id")
     return query.order_by(F(key).desc(nulls_last=True), "-id")
-
-
-def _per_publish(metrics: QuerySet[PostMetrics], aggregate: Aggregate) -> Subquery:
-    """`aggregate` over `metrics`, one group per outer publish: a subquery for each row."""
-    return Subquery(metrics.order_by().values("target__publish").annotate(value=aggregate).values("value"))
 
 
 def analytics_platform_totals(*, team: Team, platforms: Sequence[str] = ()) -> list[dict[str, Any]]:

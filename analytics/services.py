@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import datetime as dt
 import logging
+import time
 import uuid
 from collections import defaultdict
 from collections.abc import Iterator, Sequence
@@ -41,6 +42,8 @@ from typing import Any
 from django.conf import settings
 from django.core.cache import cache
 from django.db import transaction
+from django.db.models import Exists, OuterRef
+from django.db.models.functions import TruncDay
 from django.utils import timezone
 
 from accounts.models import AccountStatus, SocialAccount
@@ -52,8 +55,10 @@ from accounts.platforms.base import (
 )
 from accounts.platforms.registry import NoClient, client_for
 from accounts.services import platform_call
+from analytics import totals
 from analytics.models import MetricsSample, PostMetrics
 from config import lanes
+from config.db import purge
 from publishing.models import Publish, Target, TargetState
 from publishing.removals import target_check_removed
 
@@ -324,6 +329,7 @@ def _record(rows: Sequence[PostMetrics], found: dict[str, Metrics], now: dt.date
             row.save()
             samples.append(_sample_of(row, now))
         MetricsSample.objects.bulk_create(samples)
+        totals.refresh({row.target.publish_id for row in rows if row.target.platform_post_id in found})
     return len(samples)
 
 
@@ -348,3 +354,31 @@ def _sample_of(row: PostMetrics, now: dt.datetime) -> MetricsSample:
         shares=row.shares,
         extra=row.extra,
     )
+
+
+# --- retention -------------------------------------------------------------------------------
+
+PURGE_BUDGET_SECONDS = 30.0
+# How far back each run thins: samples that turned METRICS_SAMPLE_DAILY_AFTER_DAYS old since a
+# few runs ago (older ones were thinned then), so a run reads a bounded slice of the table.
+THIN_WINDOW = dt.timedelta(days=3)
+
+
+def samples_purge(*, now: dt.datetime | None = None) -> int:
+    """Keep each post's samples bounded, within the time budget: delete those over
+    METRICS_SAMPLE_RETENTION_DAYS old, and of those over METRICS_SAMPLE_DAILY_AFTER_DAYS old
+    all but each target's last of its (UTC) day. Returns the rows deleted."""
+    now = now or timezone.now()
+    deadline = time.monotonic() + PURGE_BUDGET_SECONDS
+    expired = now - dt.timedelta(days=settings.METRICS_SAMPLE_RETENTION_DAYS)
+    deleted = purge(MetricsSample.objects.filter(created_at__lt=expired), deadline=deadline)
+    daily = now - dt.timedelta(days=settings.METRICS_SAMPLE_DAILY_AFTER_DAYS)
+    later_that_day = MetricsSample.objects.filter(
+        target=OuterRef("target"), taken_at__gt=OuterRef("taken_at"), taken_at__lt=OuterRef("day_end")
+    )
+    thinned = (
+        MetricsSample.objects.filter(created_at__gte=daily - THIN_WINDOW, created_at__lt=daily)
+        .annotate(day_end=TruncDay("taken_at", tzinfo=dt.UTC) + dt.timedelta(days=1))
+        .filter(Exists(later_that_day))
+    )
+    return deleted + purge(thinned, deadline=deadline)

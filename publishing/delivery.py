@@ -30,7 +30,7 @@ from django.utils import timezone
 
 from accounts.platforms.base import Outcome, OutcomeKind
 from config.ids import new_id
-from publishing import policy, statements, threads
+from publishing import listeners, policy, statements, threads
 from publishing.models import (
     AttemptState,
     DeliveryAttempt,
@@ -177,8 +177,9 @@ def _attempt_finish_hot(
         return []
     follows = threads.follow(target, now=now) if thread else []
     targets = sorted([target, *others], key=lambda t: (t.created_at, t.pk))
-    if publish.published_at is None and target.state == TargetState.PUBLISHED:
-        publish.published_at = target.published_at
+    if target.state == TargetState.PUBLISHED:
+        publish.published_at = publish.published_at or target.published_at
+        listeners.published({publish.pk})
     old = publish.status
     publish.status = derive_status([t.state for t in targets])
     if publish.status != old and publish.status in OUTCOME_EVENTS:

@@ -117,8 +117,6 @@ class Publish(BaseModel):
         indexes = [
             models.Index(fields=["team", "-created_at"]),
             models.Index(fields=["team", "approval_status"]),
-            # Post analytics lists the team's published publishes, latest or earliest first.
-            models.Index(fields=["team", "published_at", "id"], name="publish_team_published"),
             # The calendar reads the publishes that fall in a week or a month: each falls when it
             # was first published, else when sending started, else at its scheduled time.
             models.Index(F("team"), CALENDAR_AT, name="publish_team_calendar"),

@@ -23,6 +23,7 @@ from typing import Any, TypeVar
 from django.db import models
 from django.db.models import QuerySet
 
+from publishing import listeners
 from publishing.models import DeliveryJob, JobState, Target, TargetState, ThreadItem, ThreadItemState
 
 S = TypeVar("S", bound=models.TextChoices)
@@ -99,11 +100,19 @@ def move_targets(
 ) -> int:
     """Move targets to `to`, writing `values` (the same for every row) with it. Instances are
     checked against the table first and take the new values in memory too; `fields` names more
-    of their own attributes to write (each row its own value). Returns the rows written."""
+    of their own attributes to write (each row its own value). Returns the rows written. Targets
+    published are told to `listeners`."""
     if isinstance(targets, QuerySet):
-        return targets.filter(state__in=TARGET_SOURCES[to]).update(state=to, **values)
-    _check(TARGET_TRANSITIONS, targets, to)
-    return _write(Target.objects.filter(state__in=TARGET_SOURCES[to]), targets, to, fields, values)
+        moving = targets.filter(state__in=TARGET_SOURCES[to])
+        publishes = set(moving.values_list("publish_id", flat=True)) if to == TargetState.PUBLISHED else ()
+        written = moving.update(state=to, **values)
+    else:
+        _check(TARGET_TRANSITIONS, targets, to)
+        written = _write(Target.objects.filter(state__in=TARGET_SOURCES[to]), targets, to, fields, values)
+        publishes = {target.publish_id for target in targets} if to == TargetState.PUBLISHED else ()
+    if written and publishes:
+        listeners.published(publishes)
+    return written
 
 
 def move_items(

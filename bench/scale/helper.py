@@ -15,7 +15,7 @@ from bench.workers.helper import CALLS_SCRIPT, SERVE
 
 SCALE_CALLS = r'''
 from django.db import connection, transaction
-from analytics.models import MetricsSample, PostMetrics
+from analytics.models import MetricsSample, PostMetrics, PostTotals
 from publishing.models import DeliveryAttempt
 
 BATCH = 50_000
@@ -70,6 +70,8 @@ def _template(team, accounts, kind, now):
             MetricsSample(target=target, taken_at=at + dt.timedelta(hours=h), views=100 * h, likes=h)
             for h in (1, 6, 24)
         )
+    from analytics.totals import refresh
+    refresh([publish.pk])
     return str(publish.pk)
 
 def _insert(model, alias, overrides, source):
@@ -133,7 +135,22 @@ def _grow_kind(template, kind, lo, hi, now):
         for statement in statements:
             cursor.execute(statement, params)
 
-TABLES = (Publish, Target, DeliveryAttempt, PostMetrics, MetricsSample)
+# The copies' totals, as `analytics.totals` writes them: over every platform and per platform.
+TOTALS_SQL = """
+INSERT INTO analytics_posttotals
+    (id, created_at, updated_at, team_id, publish_id, platform, first_published_at, views, likes, comments, shares,
+     last_sync_at)
+SELECT md5('o' || p.id || COALESCE(t.platform, ''))::uuid, MIN(t.published_at), MIN(t.published_at), p.team_id, p.id,
+    COALESCE(t.platform, ''), MIN(t.published_at), COALESCE(SUM(m.views), 0), COALESCE(SUM(m.likes), 0),
+    COALESCE(SUM(m.comments), 0), COALESCE(SUM(m.shares), 0), MAX(m.last_sync_at)
+FROM generate_series(%(lo)s, %(hi)s) n
+JOIN publishing_publish p ON p.id = md5('p' || n)::uuid
+JOIN publishing_target t ON t.publish_id = p.id AND t.state = 'published'
+LEFT JOIN analytics_postmetrics m ON m.target_id = t.id
+GROUP BY GROUPING SETS ((p.team_id, p.id, t.platform), (p.team_id, p.id))
+"""
+
+TABLES = (Publish, Target, DeliveryAttempt, PostMetrics, MetricsSample, PostTotals)
 
 def grow(team, accounts, size, now):
     """Grow the team's copies to `size` (its templates made on the first call): the seconds
@@ -148,6 +165,8 @@ def grow(team, accounts, size, now):
         hi = min(size, lo + BATCH - 1)
         for kind, template in templates.items():
             _grow_kind(template, kind, lo, hi, now)
+        with connection.cursor() as cursor:
+            cursor.execute(TOTALS_SQL, {"lo": lo, "hi": hi})
     grow.size = max(grow.size, size)
     copied = time.perf_counter() - started
     with connection.cursor() as cursor:

@@ -33,10 +33,6 @@ class Migration(migrations.Migration):
         migrations.RunSQL(BACKFILL, migrations.RunSQL.noop),
         migrations.AddIndex(
             model_name='publish',
-            index=models.Index(fields=['team', 'published_at', 'id'], name='publish_team_published'),
-        ),
-        migrations.AddIndex(
-            model_name='publish',
             index=models.Index(models.F('team'), django.db.models.functions.comparison.Coalesce('published_at', 'released_at', 'scheduled_at'), name='publish_team_calendar'),
         ),
     ]

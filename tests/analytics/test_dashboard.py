@@ -15,7 +15,7 @@ from django.db.models.functions import Cast
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from analytics import services, views
+from analytics import services, totals, views
 from analytics.chart import BOTTOM, HEIGHT, TOP, metrics_charts, post_moments, time_ticks
 from analytics.models import MetricsSample, PostMetrics
 from analytics.selectors import analytics_platform_totals
@@ -493,6 +493,7 @@ def _published_posts(persona, accounts, numbers):
             for target in Target.objects.filter(publish__team=persona.team, metrics__isnull=True)
         ]
     )
+    totals.refresh(Publish.objects.filter(team=persona.team).values_list("pk", flat=True))
 
 
 def test_the_analytics_list_takes_the_same_queries_for_1_or_100_rows(client, owner, accounts, monkeypatch):

@@ -1,6 +1,6 @@
 """The lists a team reads stay index reads as its history grows: on a seeded history,
 PostgreSQL's plan for every statement of each list's page, the calendar's weeks and months,
-and post analytics reads the publish, target and metrics tables through their indexes, never
+and post analytics reads the publish, target, metrics and totals tables through their indexes, never
 by a sequential scan of the whole table. And the migration that added `Publish.published_at` fills it in from
 the targets, as the engine would have."""
 
@@ -16,6 +16,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
+from analytics import totals
 from analytics.models import PostMetrics
 from analytics.selectors import analytics_posts
 from publishing import selectors
@@ -24,7 +25,12 @@ from publishing.models import Publish, PublishMode, PublishStatus, Target, Targe
 pytestmark = [pytest.mark.django_db]
 
 SIZE = 4000
-ROWS = {"publishing_publish": SIZE, "publishing_target": 2 * SIZE, "analytics_postmetrics": 2 * SIZE}
+ROWS = {
+    "publishing_publish": SIZE,
+    "publishing_target": 2 * SIZE,
+    "analytics_postmetrics": 2 * SIZE,
+    "analytics_posttotals": 3 * SIZE,
+}
 SCANNED = tuple(ROWS)
 
 
@@ -64,6 +70,7 @@ def _history(team: Any, accounts: Any) -> None:
         [PostMetrics(target=t, likes=n % 50, next_sync_at=now) for n, t in enumerate(targets) if t.published_at],
         batch_size=1000,
     )
+    totals.refresh(p.pk for p in publishes)
     with connection.cursor() as cursor:
         for table in SCANNED:
             cursor.execute(f"ANALYZE {table}")
@@ -119,6 +126,10 @@ def test_every_list_page_reads_through_indexes(team, accounts):
         ),
         "analytics, latest first": analytics_posts(team=team),
         "analytics, earliest first": analytics_posts(team=team, order="asc"),
+        "analytics by likes": analytics_posts(team=team, sort="total_likes"),
+        "analytics by views, fewest first": analytics_posts(team=team, sort="total_views", order="asc"),
+        "analytics on X": analytics_posts(team=team, platforms=["x"]),
+        "analytics on X by comments": analytics_posts(team=team, platforms=["x"], sort="total_comments"),
     }
     scans = {name: _wide_reads(lambda query=query: list(query[:20])) for name, query in pages.items()}
     scans["calendar counts"] = _wide_reads(

@@ -14,6 +14,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
+from analytics.models import PostTotals
 from publishing import sending, statements
 from publishing.models import DeliveryAttempt, DeliveryJob, JobState, Publish, PublishStatus, Target, TargetState
 from webhooks.models import Event
@@ -103,6 +104,10 @@ def _rows(publish: Publish) -> dict[str, Any]:
         "attempts": attempts,
         "jobs": jobs,
         "events": events,
+        "totals": sorted(
+            (t.platform, t.first_published_at == first, t.views, t.likes, t.last_sync_at)
+            for t in PostTotals.objects.filter(publish=publish)
+        ),
     }
 
 
@@ -133,6 +138,8 @@ def test_the_statement_path_and_the_orm_path_leave_the_same_rows(owner, accounts
     # And they are the rows the rules call for.
     assert fast["first"]["status"] == PublishStatus.PUBLISHING
     assert fast["first"]["published_at"] == "first"  # X's, the calendar's and analytics' moment
+    assert fast["first"]["totals"] == [("", True, 0, 0, None), ("x", True, 0, 0, None)]  # listed in analytics
+    assert [t[0] for t in fast["second"]["totals"]] == ["", "linkedin", "x"]
     assert fast["first"]["targets"]["linkedin"][0] == TargetState.QUEUED
     assert ("linkedin", 1, JobState.PENDING, 1, True, True) in fast["first"]["jobs"]
     second = fast["second"]
@@ -156,11 +163,13 @@ def test_delivering_a_target_on_postgresql_takes_four_statements_and_the_commit(
     with CaptureQueriesContext(connection) as queries:
         sending.job_run(job_id=str(job.pk))
 
-    # claim, start, then under the publish lock: the answer and the status
+    # claim, start, then under the publish lock: the answer, the post's totals and the status
     verbs = [q["sql"].split(None, 1)[0].upper() for q in queries.captured_queries]
     assert verbs.count("WITH") == 3
-    assert len(verbs) <= 8, verbs
+    assert verbs.count("INSERT") == 1  # the totals, in one statement
+    assert len(verbs) <= 9, verbs
     assert Target.objects.get(pk=job.target_id).state == TargetState.PUBLISHED
+    assert PostTotals.objects.filter(publish=publish).count() == 2  # over every platform, and X
 
 
 def _account_view(found: dict[str, Any]) -> dict[str, tuple[Any, ...]]:

@@ -5,27 +5,52 @@ counters of `teams.usage`. A missing registration must fail a deletion, not lose
 from __future__ import annotations
 
 import pytest
+from django.utils import timezone
 
 from accounts import merges
 from accounts import selectors as account_selectors
 from accounts import services as account_services
 from accounts.models import SocialAccount
+from analytics import totals
+from analytics.models import PostTotals
+from analytics.selectors import analytics_posts
 from config.registry import Registry
 from demo.seed import sandbox_account
 from media import services as media_services
 from publishing import ownership
+from publishing.models import Publish, Target
 from teams import moves, services, usage
 from teams.models import ApiKey, Team
 from webhooks import services as webhook_services
 
 
-def test_the_four_apps_register_their_movers_in_the_order_deletion_runs_them():
+def test_the_five_apps_register_their_movers_in_the_order_deletion_runs_them():
     assert list(moves.movers) == [
         account_services.move_to_team,
         ownership.move_to_team,
+        totals.move_to_team,
         media_services.move_to_team,
         webhook_services.move_to_team,
     ]
+
+
+@pytest.mark.django_db
+def test_post_totals_follow_their_publishes_into_the_team_they_move_to(owner):
+    second = services.team_create(name="Acme Two", owner=owner.user)
+    account, now = sandbox_account(owner.team, "x"), timezone.now()
+    publish = Publish.objects.create(
+        team=owner.team, content="Moved", publish_mode="immediate", status="published", confirmed=True, published_at=now
+    )
+    Target.objects.create(
+        publish=publish, account=account, platform="x", state="published", platform_post_id="1", published_at=now
+    )
+    totals.refresh([publish.pk])
+
+    moves.move_to_team(source=owner.team, target=second)
+
+    assert set(PostTotals.objects.values_list("team_id", flat=True)) == {second.pk}
+    assert [p.pk for p in analytics_posts(team=second)] == [publish.pk]
+    assert list(analytics_posts(team=owner.team)) == []
 
 
 def test_publishing_follows_a_merged_account_to_its_twin():
