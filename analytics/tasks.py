@@ -16,3 +16,8 @@ def sync() -> int:
 @shared_task(name="analytics.sync_team", soft_time_limit=540, time_limit=600)
 def sync_team(team_id: str) -> int:
     return services.metrics_sync_team(team_id=team_id)
+
+
+@shared_task(name="analytics.purge_samples", soft_time_limit=50, time_limit=60)
+def purge_samples() -> int:
+    return services.samples_purge()

@@ -24,6 +24,9 @@ if TYPE_CHECKING:  # DRF imports this module while loading rest_framework.views
     from rest_framework.views import APIView
 
 MAX_PAGE_SIZE = 100
+# A list counts its items up to this many; past it `total_count` says "at least" (with
+# `total_count_exact` false), so a long history costs no count of every row on every page.
+EXACT_COUNT_LIMIT = 10_000
 # Beyond this an OFFSET stops being a sensible query (and overflows a bigint further on).
 MAX_PAGE = 1_000_000
 _DIGITS = re.compile(r"[0-9]{1,9}")
@@ -70,7 +73,8 @@ class PagePagination(BasePagination):
     """A view sets `page_size_default` (20 unless it says otherwise; accounts use 50).
 
     A page past the last one is an empty page with the true totals, so a client walking pages
-    stops cleanly.
+    stops cleanly. Up to EXACT_COUNT_LIMIT items the totals are exact; past it they are lower
+    bounds (`total_count_exact` false) and `next_page` says whether another page has items.
     """
 
     default_page_size = 20
@@ -81,11 +85,26 @@ class PagePagination(BasePagination):
         default = getattr(view, "page_size_default", self.default_page_size)
         self.page = _positive_int(request, "page", 1, MAX_PAGE)
         self.page_size = _positive_int(request, "page_size", default, MAX_PAGE_SIZE)
-        self.total_count = queryset.count() if isinstance(queryset, QuerySet) else len(queryset)
-        return page_rows(queryset, (self.page - 1) * self.page_size, self.page_size)
+        bounded = queryset[: EXACT_COUNT_LIMIT + 1]
+        counted = bounded.count() if isinstance(bounded, QuerySet) else len(bounded)
+        self.exact = counted <= EXACT_COUNT_LIMIT
+        self.total_count = min(counted, EXACT_COUNT_LIMIT)
+        offset = (self.page - 1) * self.page_size
+        if self.exact:
+            return page_rows(queryset, offset, self.page_size)
+        rows = page_rows(queryset, offset, self.page_size + 1)  # one more: is there a next page?
+        self.more = len(rows) > self.page_size
+        return rows[: self.page_size]
 
     def get_paginated_response(self, data: Any) -> Response:
         total_pages = math.ceil(self.total_count / self.page_size) if self.total_count else 0
+        if self.exact:
+            next_page = self.page + 1 if self.page < total_pages else None
+            # Past the end, "previous" is the last page that has items.
+            previous_page = min(self.page - 1, total_pages) or None
+        else:
+            next_page = self.page + 1 if self.more else None
+            previous_page = self.page - 1 or None
         return Response(
             {
                 "data": data,
@@ -93,10 +112,10 @@ class PagePagination(BasePagination):
                     "page": self.page,
                     "page_size": self.page_size,
                     "total_count": self.total_count,
+                    "total_count_exact": self.exact,
                     "total_pages": total_pages,
-                    "next_page": self.page + 1 if self.page < total_pages else None,
-                    # Past the end, "previous" is the last page that has items.
-                    "previous_page": min(self.page - 1, total_pages) or None,
+                    "next_page": next_page,
+                    "previous_page": previous_page,
                 },
             }
         )
@@ -110,11 +129,32 @@ class PagePagination(BasePagination):
                 "data": schema,
                 "pagination": {
                     "type": "object",
-                    "required": ["page", "page_size", "total_count", "total_pages", "next_page", "previous_page"],
+                    "required": [
+                        "page",
+                        "page_size",
+                        "total_count",
+                        "total_count_exact",
+                        "total_pages",
+                        "next_page",
+                        "previous_page",
+                    ],
                     "properties": {
                         "page": {"type": "integer", "minimum": 1, "example": 1},
                         "page_size": {"type": "integer", "minimum": 1, "maximum": MAX_PAGE_SIZE, "example": 20},
-                        "total_count": {"type": "integer", "minimum": 0, "example": 42},
+                        "total_count": {
+                            "type": "integer",
+                            "minimum": 0,
+                            "example": 42,
+                            "description": f"The items of the list: exact up to {EXACT_COUNT_LIMIT:,}; past it, "
+                            f"{EXACT_COUNT_LIMIT:,} and `total_count_exact` is false.",
+                        },
+                        "total_count_exact": {
+                            "type": "boolean",
+                            "example": True,
+                            "description": "False when the list holds more than "
+                            f"{EXACT_COUNT_LIMIT:,} items: `total_count` and `total_pages` are then "
+                            "lower bounds, and `next_page` says whether another page has items.",
+                        },
                         "total_pages": {"type": "integer", "minimum": 0, "example": 3},
                         "next_page": {**nullable_int, "example": 2},
                         "previous_page": {**nullable_int, "example": None},

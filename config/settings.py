@@ -247,6 +247,11 @@ PACE_ACCOUNTS = env.bool("PACE_ACCOUNTS", default=True)
 PURGE_SECONDS = env.float("PURGE_SECONDS", default=3600.0)
 DONE_JOB_RETENTION_SECONDS = env.float("DONE_JOB_RETENTION_SECONDS", default=24 * 3600.0)
 WEBHOOK_DELIVERY_RETENTION_SECONDS = env.float("WEBHOOK_DELIVERY_RETENTION_SECONDS", default=30 * 24 * 3600.0)
+# A post's metrics samples (its chart): every one of its last METRICS_SAMPLE_DAILY_AFTER_DAYS,
+# then the day's last, and none over METRICS_SAMPLE_RETENTION_DAYS old (a post's latest values
+# and its totals stay). Bounded per post: about 100 a day while fresh, one a day after.
+METRICS_SAMPLE_DAILY_AFTER_DAYS = env.int("METRICS_SAMPLE_DAILY_AFTER_DAYS", default=7)
+METRICS_SAMPLE_RETENTION_DAYS = env.int("METRICS_SAMPLE_RETENTION_DAYS", default=365)
 # Installed into django-celery-beat's database schedule when beat starts.
 CELERY_BEAT_SCHEDULE = {
     "media-sweep-fetches": {"task": "media.sweep_fetches", "schedule": 60.0},
@@ -261,6 +266,7 @@ CELERY_BEAT_SCHEDULE = {
     "publishing-purge-idempotency-keys": {"task": "publishing.purge_idempotency_keys", "schedule": PURGE_SECONDS},
     "publishing-purge-done-jobs": {"task": "publishing.purge_done_jobs", "schedule": PURGE_SECONDS},
     "webhooks-purge-deliveries": {"task": "webhooks.purge_deliveries", "schedule": PURGE_SECONDS},
+    "analytics-purge-samples": {"task": "analytics.purge_samples", "schedule": PURGE_SECONDS},
     "publishing-reconcile": {"task": "publishing.reconcile", "schedule": env.float("RECONCILE_SECONDS", default=5.0)},
     "analytics-sync": {"task": "analytics.sync", "schedule": ANALYTICS_SYNC_SECONDS},
 }

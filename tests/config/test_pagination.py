@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from config import pagination
 from tests.factories import SocialAccountFactory
 
 pytestmark = pytest.mark.django_db
@@ -55,6 +56,7 @@ def test_accounts_default_to_50_per_page(api, owner, accounts):
         "page": 1,
         "page_size": 50,
         "total_count": TOTAL,
+        "total_count_exact": True,
         "total_pages": 2,
         "next_page": 2,
         "previous_page": None,
@@ -69,6 +71,7 @@ def test_last_page_holds_the_rest(api, owner, accounts):
         "page": 2,
         "page_size": 50,
         "total_count": TOTAL,
+        "total_count_exact": True,
         "total_pages": 2,
         "next_page": None,
         "previous_page": 1,
@@ -139,3 +142,31 @@ def test_walking_the_pages_sees_every_item_exactly_once_in_a_stable_order(api, o
     assert len(set(walked)) == TOTAL
     assert {str(account.pk) for account in accounts} == set(walked)
     assert walked == [account["id"] for account in _ok(_page(api, owner, "?page_size=100"))["data"]]
+
+
+def test_past_the_exact_limit_the_totals_are_lower_bounds_and_next_page_still_leads_on(
+    api, owner, accounts, monkeypatch
+):
+    """A long list is counted up to EXACT_COUNT_LIMIT only: the totals say "at least" and are
+    flagged so, and walking `next_page` still reaches every item exactly once."""
+    monkeypatch.setattr(pagination, "EXACT_COUNT_LIMIT", 20)
+    walked, page, seen = [], 1, []
+    while page is not None:
+        body = _ok(_page(api, owner, f"?page={page}&page_size=10"))
+        walked += [account["id"] for account in body["data"]]
+        seen.append(body["pagination"])
+        page = body["pagination"]["next_page"]
+
+    assert sorted(walked) == sorted(str(account.pk) for account in accounts)
+    assert len(walked) == TOTAL
+    assert {(p["total_count"], p["total_count_exact"], p["total_pages"]) for p in seen} == {(20, False, 2)}
+    assert [p["next_page"] for p in seen] == [2, 3, 4, 5, 6, None]
+    past = _ok(_page(api, owner, "?page=9&page_size=10"))
+    assert (past["data"], past["pagination"]["next_page"], past["pagination"]["previous_page"]) == ([], None, 8)
+
+
+def test_up_to_the_limit_the_count_is_exact(api, owner, accounts, monkeypatch):
+    monkeypatch.setattr(pagination, "EXACT_COUNT_LIMIT", TOTAL)
+    body = _ok(_page(api, owner, "?page_size=10"))
+
+    assert (body["pagination"]["total_count"], body["pagination"]["total_count_exact"]) == (TOTAL, True)

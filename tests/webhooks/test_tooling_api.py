@@ -92,6 +92,7 @@ def test_the_delivery_log_pages_filters_and_shows_each_attempt(api, owner, recei
         "page": 1,
         "page_size": 2,
         "total_count": 3,
+        "total_count_exact": True,
         "total_pages": 2,
         "next_page": 2,
         "previous_page": None,

@@ -15,7 +15,10 @@ class PaginatedConnectLinkListPagination:
     Attributes:
         page (int):  Example: 1.
         page_size (int):  Example: 20.
-        total_count (int):  Example: 42.
+        total_count (int): The items of the list: exact up to 10,000; past it, 10,000 and `total_count_exact` is false.
+            Example: 42.
+        total_count_exact (bool): False when the list holds more than 10,000 items: `total_count` and `total_pages` are
+            then lower bounds, and `next_page` says whether another page has items. Example: True.
         total_pages (int):  Example: 3.
         next_page (int | None):  Example: 2.
         previous_page (int | None):
@@ -24,6 +27,7 @@ class PaginatedConnectLinkListPagination:
     page: int
     page_size: int
     total_count: int
+    total_count_exact: bool
     total_pages: int
     next_page: int | None
     previous_page: int | None
@@ -35,6 +39,8 @@ class PaginatedConnectLinkListPagination:
         page_size = self.page_size
 
         total_count = self.total_count
+
+        total_count_exact = self.total_count_exact
 
         total_pages = self.total_pages
 
@@ -51,6 +57,7 @@ class PaginatedConnectLinkListPagination:
                 "page": page,
                 "page_size": page_size,
                 "total_count": total_count,
+                "total_count_exact": total_count_exact,
                 "total_pages": total_pages,
                 "next_page": next_page,
                 "previous_page": previous_page,
@@ -67,6 +74,8 @@ class PaginatedConnectLinkListPagination:
         page_size = d.pop("page_size")
 
         total_count = d.pop("total_count")
+
+        total_count_exact = d.pop("total_count_exact")
 
         total_pages = d.pop("total_pages")
 
@@ -88,6 +97,7 @@ class PaginatedConnectLinkListPagination:
             page=page,
             page_size=page_size,
             total_count=total_count,
+            total_count_exact=total_count_exact,
             total_pages=total_pages,
             next_page=next_page,
             previous_page=previous_page,
