@@ -120,6 +120,9 @@ class Publish(BaseModel):
             # The calendar reads the publishes that fall in a week or a month: each falls when it
             # was first published, else when sending started, else at its scheduled time.
             models.Index(F("team"), CALENDAR_AT, name="publish_team_calendar"),
+            # The home page: what is due this week, and what failed lately.
+            models.Index(fields=["team", "status", "scheduled_at"], name="publish_team_status_due"),
+            models.Index(fields=["team", "status", "completed_at"], name="publish_team_status_settled"),
         ]
 
     def __str__(self) -> str:
@@ -204,6 +207,8 @@ class Target(BaseModel):
             models.Index(fields=["state", "next_check_at"]),
             models.Index(fields=["account", "state"]),
             models.Index(fields=["account", "text_key"]),
+            # The home page's posts taken down lately: few rows, so only those are indexed.
+            models.Index(fields=["removed_at"], condition=Q(removed_at__isnull=False), name="target_removed"),
         ]
 
     def __str__(self) -> str:

@@ -97,7 +97,12 @@ def measure(quick: bool) -> list[Figure]:
             print(
                 f"bench.scale: {size:,} publishes copied in {grown['seconds']:.1f} s: {grown['rows']}", file=sys.stderr
             )
-            ids = {**run.helper("sample_ids", team=run.team), "team": run.team, "month_ago": _month_ago(now)}
+            ids = {
+                **run.helper("sample_ids", team=run.team),
+                "team": run.team,
+                "month_ago": _month_ago(now),
+                "publishes": str(size),
+            }
             for ask in ASKS:
                 api.headers["Authorization"] = f"Bearer {next(keys)}"
                 seen[ask.name][size] = _timed(dashboard if ask.dashboard else api, run.web_port, ask, ids)
@@ -114,7 +119,7 @@ def _timed(session: requests.Session, port: int, ask: Ask, ids: dict[str, str]) 
     """The median time and the size of the page, asked twice first to warm it."""
     url = f"http://127.0.0.1:{port}{ask.path.format(**ids)}"
     if ask.last_page:
-        url = _last_page(session, url, dashboard=ask.dashboard)
+        url = _last_page(session, url, dashboard=ask.dashboard, items=int(ids["publishes"]))
     times, size = [], 0
     for n in range(2 + REPEATS):
         started = time.perf_counter()
@@ -128,13 +133,24 @@ def _timed(session: requests.Session, port: int, ask: Ask, ids: dict[str, str]) 
     return Answer(ms=statistics.median(times), kb=size / 1024)
 
 
-def _last_page(session: requests.Session, url: str, *, dashboard: bool) -> str:
+def _last_page(session: requests.Session, url: str, *, dashboard: bool, items: int) -> str:
+    """The list's last page that has items. Past the API's exact count its `total_pages` is a
+    lower bound: the last page is then found by bisection up to the page `items` would end on."""
     first = session.get(url, timeout=120)
     if dashboard:
         pages = re.search(r"Page \d+ of (\d+)", first.text)  # the pager's words
         return f"{url}&page={pages.group(1) if pages else 1}"
-    total = first.json()["pagination"]["total_pages"]
-    return f"{url}&page={max(total, 1)}"
+    pagination = first.json()["pagination"]
+    low = max(pagination["total_pages"], 1)
+    if not pagination["total_count_exact"]:
+        high = max(low, -(-items // pagination["page_size"]))
+        while low < high:
+            middle = (low + high + 1) // 2
+            if session.get(f"{url}&page={middle}", timeout=120).json()["data"]:
+                low = middle
+            else:
+                high = middle - 1
+    return f"{url}&page={low}"
 
 
 def _figures(ask: Ask, seen: dict[int, Answer], sizes: tuple[int, ...]) -> Iterator[Figure]:
