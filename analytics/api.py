@@ -12,7 +12,7 @@ from rest_framework.response import Response
 
 from accounts.models import Platform
 from analytics.models import PostMetrics
-from analytics.selectors import ORDERS, SORTS, analytics_posts
+from analytics.selectors import ORDERS, SORTS, analytics_listing, analytics_posts
 from config.errors import NotFound
 from config.fields import CommaSeparatedChoiceField
 from config.schema import api_operation, data_envelope
@@ -140,10 +140,10 @@ class AnalyticsPostViewSet(viewsets.GenericViewSet[Publish]):
     def list(self, request: Request) -> Response:
         filters = validated(AnalyticsFilterSerializer(data=request.query_params))
         f = filters
-        query = analytics_posts(
+        listed = analytics_listing(
             team=get_caller(request).team, platforms=f.get("platform", ()), sort=f["sort"], order=f["order"]
         )
-        page = self.paginate_queryset(query)
+        page = self.paginate_queryset(listed)  # type: ignore[arg-type]  # PagePagination pages a Keyed list
         return self.get_paginated_response(represented(AnalyticsPostSerializer(page, many=True)))
 
     @api_operation(

@@ -26,7 +26,8 @@ from django.db.models.functions import Coalesce, TruncDate
 
 from accounts.models import SocialAccount
 from analytics.chart import METRICS, Moment
-from analytics.models import MetricsSample
+from analytics.models import MetricsSample, PostTotals
+from config.pagination import Keyed
 from publishing.models import Publish, Target, TargetState
 from teams.models import Team
 
@@ -86,6 +87,20 @@ def _summed_while_read(team: Team, platforms: Sequence[str], sort: str, order: s
     if order == "asc":
         return query.order_by(F(key).asc(nulls_first=True), "id")
     return query.order_by(F(key).desc(nulls_last=True), "-id")
+
+
+def analytics_listing(
+    *, team: Team, platforms: Sequence[str] = (), sort: str = "published_at", order: str = "desc"
+) -> Keyed | QuerySet[Publish]:
+    """`analytics_posts` as a list to page. Over every platform or one, its order and count are
+    the `PostTotals` index's alone (`Keyed`): a page reads its twenty keys, then those posts."""
+    rows = analytics_posts(team=team, platforms=platforms, sort=sort, order=order)
+    if len(platforms) > 1:
+        return rows
+    column = "first_published_at" if sort == "published_at" else TOTALS[sort]
+    keys = PostTotals.objects.filter(team=team, platform=platforms[0] if platforms else "")
+    keys = keys.order_by(column, "publish_id") if order == "asc" else keys.order_by(f"-{column}", "-publish_id")
+    return Keyed(rows=rows, keys=keys.values_list("publish_id", flat=True))
 
 
 def analytics_platform_totals(*, team: Team, platforms: Sequence[str] = ()) -> list[dict[str, Any]]:

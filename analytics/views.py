@@ -31,6 +31,7 @@ from analytics.models import PostMetrics
 from analytics.selectors import (
     account_daily_totals,
     account_recent_targets,
+    analytics_listing,
     analytics_platform_totals,
     analytics_posts,
     metrics_samples,
@@ -102,9 +103,8 @@ def analytics(request: HttpRequest) -> HttpResponse:
     filters, problems = list_filters(request)
     platforms = filters.get("platform", [])
     sort, order = filters["sort"], filters["order"]
-    page = Paginator(analytics_posts(team=team, platforms=platforms, sort=sort, order=order), PAGE_SIZE).get_page(
-        request.GET.get("page")
-    )
+    listed = analytics_listing(team=team, platforms=platforms, sort=sort, order=order)
+    page = Paginator(listed, PAGE_SIZE).get_page(request.GET.get("page"))  # type: ignore[arg-type]  # as it pages a queryset
     context = page_context(
         request,
         membership,

@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, cast
 
 from django.core import paginator
@@ -45,13 +46,38 @@ def _positive_int(request: Request, name: str, default: int, maximum: int) -> in
     return int(raw)
 
 
-def page_rows(rows: QuerySet[Any] | Sequence[Any], offset: int, size: int) -> list[Any]:
+@dataclass(frozen=True)
+class Keyed:
+    """A list whose order and count a narrower query holds: `keys` gives the primary keys of
+    `rows` in the list's order (the same items, the same order), from an index of its own, so
+    counting and skipping never touch the rows; only the page's rows are then read."""
+
+    rows: QuerySet[Any]
+    keys: QuerySet[Any]
+
+    def count(self) -> int:
+        return self.keys.count()
+
+    def __len__(self) -> int:
+        return self.count()
+
+    def __getitem__(self, bounds: slice) -> Keyed:
+        return Keyed(rows=self.rows, keys=self.keys[bounds])
+
+
+Pageable = QuerySet[Any] | Sequence[Any] | Keyed
+
+
+def page_rows(rows: Pageable, offset: int, size: int) -> list[Any]:
     """The items [offset, offset + size) of `rows`, in its order. Past the first page of a
-    queryset, its page's ids are read first and then only those rows (in the same order, any
-    that went meanwhile left out)."""
-    if offset == 0 or not isinstance(rows, QuerySet):
+    queryset, and on every page of a `Keyed` list, the page's ids are read first and then only
+    those rows (in the same order, any that went meanwhile left out)."""
+    if isinstance(rows, Keyed):
+        ids, rows = list(rows.keys[offset : offset + size]), rows.rows
+    elif offset == 0 or not isinstance(rows, QuerySet):
         return list(rows[offset : offset + size])
-    ids = list(rows.values_list("pk", flat=True)[offset : offset + size])
+    else:
+        ids = list(rows.values_list("pk", flat=True)[offset : offset + size])
     found = {row.pk: row for row in rows.filter(pk__in=ids)}
     return [found[pk] for pk in ids if pk in found]
 
@@ -65,7 +91,7 @@ class Paginator(paginator.Paginator[Any]):
         top = bottom + self.per_page
         if top + self.orphans >= self.count:
             top = self.count
-        rows = cast("QuerySet[Any] | Sequence[Any]", self.object_list)
+        rows = cast("Pageable", self.object_list)
         return paginator.Page(page_rows(rows, bottom, top - bottom), number, self)
 
 
@@ -79,9 +105,7 @@ class PagePagination(BasePagination):
 
     default_page_size = 20
 
-    def paginate_queryset(
-        self, queryset: QuerySet[Any] | Sequence[Any], request: Request, view: APIView | None = None
-    ) -> list[Any]:
+    def paginate_queryset(self, queryset: Pageable, request: Request, view: APIView | None = None) -> list[Any]:
         default = getattr(view, "page_size_default", self.default_page_size)
         self.page = _positive_int(request, "page", 1, MAX_PAGE)
         self.page_size = _positive_int(request, "page_size", default, MAX_PAGE_SIZE)
