@@ -11,6 +11,7 @@ import math
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from typing import TYPE_CHECKING, Any, cast
 
 from django.core import paginator
@@ -83,7 +84,24 @@ def page_rows(rows: Pageable, offset: int, size: int) -> list[Any]:
 
 
 class Paginator(paginator.Paginator[Any]):
-    """Django's paginator, reading a page as `page_rows` does."""
+    """Django's paginator, reading a page as `page_rows` does, and counting as the API does: up
+    to EXACT_COUNT_LIMIT items. A longer list pages through its first EXACT_COUNT_LIMIT (the
+    pager says "of 500+"), which its filters narrow."""
+
+    @cached_property
+    def counted(self) -> int:
+        """The list's items, counted up to one past EXACT_COUNT_LIMIT."""
+        bounded = self.object_list[: EXACT_COUNT_LIMIT + 1]
+        return bounded.count() if isinstance(bounded, QuerySet | Keyed) else len(bounded)
+
+    @cached_property
+    def count(self) -> int:
+        return min(self.counted, EXACT_COUNT_LIMIT)
+
+    @property
+    def exact(self) -> bool:
+        """Whether `count` is the whole list's."""
+        return self.counted <= EXACT_COUNT_LIMIT
 
     def page(self, number: Any) -> paginator.Page[Any]:
         number = self.validate_number(number)

@@ -12,6 +12,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
+from config import pagination
 from demo.seed import sandbox_account
 from publishing import inputs, lifecycle
 from publishing.models import Publish, PublishMode
@@ -390,3 +391,23 @@ def test_the_approvals_list_takes_the_same_queries_for_1_or_100_rows(client, own
 
     assert client.get("/dashboard/publishes/approvals/").content.decode().count(">Approve</button>") == 100
     assert one == hundred
+
+
+def test_a_list_past_the_exact_count_pages_through_its_first_items_and_says_so(client, owner, accounts, monkeypatch):
+    """A list longer than EXACT_COUNT_LIMIT is counted no further: the pager says "of 2+" and
+    reaches the first EXACT_COUNT_LIMIT items; the filters narrow the rest."""
+    monkeypatch.setattr(pagination, "EXACT_COUNT_LIMIT", 4)
+    monkeypatch.setattr(lists, "PAGE_SIZE", 2)
+    for n in range(6):
+        _create(owner.user, [accounts.x], f"post {n}")
+    client.force_login(owner.user)
+
+    first = client.get(LIST).content.decode()
+    beyond = client.get(LIST, {"page": 9}).content.decode()
+
+    assert "Page 1 of 2+" in first
+    assert "Page 2 of 2+" in beyond  # the last page it counted
+    assert "post 5" in first
+    assert "post 2" in beyond
+    monkeypatch.setattr(pagination, "EXACT_COUNT_LIMIT", 6)
+    assert "Page 1 of 3</span>" in client.get(LIST).content.decode()
