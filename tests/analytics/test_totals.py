@@ -14,9 +14,10 @@ from django.db.models import Max, Min, Sum
 
 from analytics import services
 from analytics.models import PostTotals
-from publishing.models import Target, TargetState
+from publishing import readback
+from publishing.models import Publish, Target, TargetState
 
-pytestmark = [pytest.mark.django_db, pytest.mark.redis]
+pytestmark = pytest.mark.django_db
 
 
 def _kept() -> dict[tuple[str, str], tuple[Any, ...]]:
@@ -63,6 +64,21 @@ def test_totals_hold_the_sums_after_publishing_and_after_each_sync(hot_path, pos
     services.metrics_sync()
     assert _kept() == _added_up()
     assert _kept()[(both, "x")][1:3] == (300, 9)
+
+
+def test_a_post_its_read_back_found_is_listed_with_its_totals(posts, accounts, sandbox):
+    sandbox.outcomes("x", "timeout")  # the post is made, its answer lost
+    publish_id = posts.publish(accounts.x, content="Answer lost")
+    target = Target.objects.get(publish_id=publish_id)
+    assert target.state == TargetState.UNKNOWN
+    assert (publish_id, "") not in _kept()
+
+    readback.check(target_id=target.pk)
+
+    target.refresh_from_db()
+    assert target.state == TargetState.PUBLISHED
+    assert _kept()[(publish_id, "x")] == _added_up()[(publish_id, "x")]
+    assert Publish.objects.get(pk=publish_id).published_at == target.published_at  # on the calendar
 
 
 def test_the_migration_fills_in_every_published_publish(posts, accounts):
