@@ -14,7 +14,9 @@ from __future__ import annotations
 from bench.workers.helper import CALLS_SCRIPT, SERVE
 
 SCALE_CALLS = r'''
+import hashlib, uuid
 from django.db import connection, transaction
+from analytics.totals import refresh
 from analytics.models import MetricsSample, PostMetrics, PostTotals
 from publishing.models import DeliveryAttempt
 
@@ -70,7 +72,6 @@ def _template(team, accounts, kind, now):
             MetricsSample(target=target, taken_at=at + dt.timedelta(hours=h), views=100 * h, likes=h)
             for h in (1, 6, 24)
         )
-    from analytics.totals import refresh
     refresh([publish.pk])
     return str(publish.pk)
 
@@ -135,21 +136,6 @@ def _grow_kind(template, kind, lo, hi, now):
         for statement in statements:
             cursor.execute(statement, params)
 
-# The copies' totals, as `analytics.totals` writes them: over every platform and per platform.
-TOTALS_SQL = """
-INSERT INTO analytics_posttotals
-    (id, created_at, updated_at, team_id, publish_id, platform, first_published_at, views, likes, comments, shares,
-     last_sync_at)
-SELECT md5('o' || p.id || COALESCE(t.platform, ''))::uuid, MIN(t.published_at), MIN(t.published_at), p.team_id, p.id,
-    COALESCE(t.platform, ''), MIN(t.published_at), COALESCE(SUM(m.views), 0), COALESCE(SUM(m.likes), 0),
-    COALESCE(SUM(m.comments), 0), COALESCE(SUM(m.shares), 0), MAX(m.last_sync_at)
-FROM generate_series(%(lo)s, %(hi)s) n
-JOIN publishing_publish p ON p.id = md5('p' || n)::uuid
-JOIN publishing_target t ON t.publish_id = p.id AND t.state = 'published'
-LEFT JOIN analytics_postmetrics m ON m.target_id = t.id
-GROUP BY GROUPING SETS ((p.team_id, p.id, t.platform), (p.team_id, p.id))
-"""
-
 TABLES = (Publish, Target, DeliveryAttempt, PostMetrics, MetricsSample, PostTotals)
 
 def grow(team, accounts, size, now):
@@ -165,8 +151,7 @@ def grow(team, accounts, size, now):
         hi = min(size, lo + BATCH - 1)
         for kind, template in templates.items():
             _grow_kind(template, kind, lo, hi, now)
-        with connection.cursor() as cursor:
-            cursor.execute(TOTALS_SQL, {"lo": lo, "hi": hi})
+        refresh(uuid.UUID(hashlib.md5(f"p{n}".encode()).hexdigest()) for n in range(lo, hi + 1))  # the copies' ids
     grow.size = max(grow.size, size)
     copied = time.perf_counter() - started
     with connection.cursor() as cursor:
