@@ -6,9 +6,12 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib import admin
+from django.db import transaction
+from django.db.models import QuerySet
 from django.http import HttpRequest
 
-from analytics.models import MetricsSample, PostMetrics, PostTotals
+from analytics import totals
+from analytics.models import MetricsSample, PlatformTotals, PostMetrics, PostTotals
 
 
 class ReadOnlyAdmin(admin.ModelAdmin[Any]):
@@ -44,3 +47,21 @@ class PostTotalsAdmin(ReadOnlyAdmin):
     list_select_related = ["publish", "team"]
     search_fields = ["publish__id"]
     raw_id_fields = ["publish", "team"]
+
+
+@admin.register(PlatformTotals)
+class PlatformTotalsAdmin(ReadOnlyAdmin):
+    list_display = ["team", "platform", "posts", "views", "likes", "comments", "shares", "last_sync_at"]
+    list_filter = ["platform"]
+    list_select_related = ["team"]
+    search_fields = ["team__id", "team__name"]
+    raw_id_fields = ["team"]
+    actions = ["recount"]
+
+    @admin.action(description="Sum the selected teams' totals anew from their posts")
+    def recount(self, request: HttpRequest, queryset: QuerySet[PlatformTotals]) -> None:
+        """Put a team's sums right after rows were changed by hand (a publish deleted here)."""
+        teams = set(queryset.values_list("team_id", flat=True))
+        with transaction.atomic():
+            totals.recount(teams, totals_model=PostTotals, platform_totals_model=PlatformTotals)
+        self.message_user(request, f"Summed anew the totals of {len(teams)} team(s).")

@@ -3,7 +3,8 @@
 `PostMetrics` holds what the platform last reported for one published target, when it was
 read and when it is due again; `MetricsSample` is appended on every successful read so a
 post's curve can be drawn. Both are written only by `analytics.services`. `PostTotals` keeps
-each published publish's sums for the analytics list (`analytics.totals` writes it).
+each published publish's sums for the analytics list, and `PlatformTotals` a team's sums per
+platform for the dashboard (`analytics.totals` writes both).
 """
 
 from __future__ import annotations
@@ -82,6 +83,7 @@ class PostTotals(BaseModel):
     likes = models.PositiveBigIntegerField(default=0)
     comments = models.PositiveBigIntegerField(default=0)
     shares = models.PositiveBigIntegerField(default=0)
+    views_reported = models.PositiveIntegerField(default=0, help_text="Published targets with views read.")
     last_sync_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
@@ -94,3 +96,27 @@ class PostTotals(BaseModel):
 
     def __str__(self) -> str:
         return f"totals of {self.publish_id} on {self.platform or 'every platform'}"
+
+
+class PlatformTotals(BaseModel):
+    """A team's published posts on one platform and their metrics summed: the sum of its
+    per-platform `PostTotals` rows, kept by adding each rewrite's change (`analytics.totals`),
+    so the dashboard reads a row per platform however long the team's history."""
+
+    team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="+")
+    platform = models.CharField(max_length=20)
+    posts = models.BigIntegerField(default=0, help_text="Publishes with a target published on the platform.")
+    # Signed: a change is added as it is, a withdrawn like included.
+    views = models.BigIntegerField(default=0)
+    likes = models.BigIntegerField(default=0)
+    comments = models.BigIntegerField(default=0)
+    shares = models.BigIntegerField(default=0)
+    views_reported = models.BigIntegerField(default=0, help_text="Published targets with views read.")
+    last_sync_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        verbose_name_plural = "platform totals"
+        constraints = [models.UniqueConstraint(fields=["team", "platform"], name="platform_totals_once")]
+
+    def __str__(self) -> str:
+        return f"totals of {self.team_id} on {self.platform}"

@@ -10,7 +10,6 @@ from collections.abc import Sequence
 from typing import Any
 
 from django.db.models import (
-    Count,
     Exists,
     F,
     Max,
@@ -26,7 +25,7 @@ from django.db.models.functions import Coalesce, TruncDate
 
 from accounts.models import SocialAccount
 from analytics.chart import METRICS, Moment
-from analytics.models import MetricsSample, PostTotals
+from analytics.models import MetricsSample, PlatformTotals, PostTotals
 from config.pagination import Keyed
 from publishing.models import Publish, Target, TargetState
 from teams.models import Team
@@ -104,24 +103,16 @@ def analytics_listing(
 
 
 def analytics_platform_totals(*, team: Team, platforms: Sequence[str] = ()) -> list[dict[str, Any]]:
-    """The team's published targets' metrics summed per platform, in one GROUP BY query: for
-    each platform with a published target (of `platforms`, when given), `posts`, the `total_*`
-    sums, `views_reported` (targets whose platform reports views) and `last_sync_at`."""
-    targets = Target.objects.filter(publish__team=team, state=TargetState.PUBLISHED)
+    """The team's published targets' metrics summed per platform: for each platform with a
+    published target (of `platforms`, when given), `posts`, the `total_*` sums,
+    `views_reported` (targets whose views were read) and `last_sync_at`. One row a platform
+    (`PlatformTotals`), however long the team's history."""
+    rows = PlatformTotals.objects.filter(team=team, posts__gt=0)
     if platforms:
-        targets = targets.filter(platform__in=platforms)
-    sums = {name: Coalesce(Sum(f"metrics__{field}"), Value(0)) for name, field in TOTALS.items()}
-    rows = (
-        targets.values("platform")
-        .annotate(
-            posts=Count("publish", distinct=True),
-            views_reported=Count("metrics__views"),
-            last_sync_at=Max("metrics__last_sync_at"),
-            **sums,
-        )
-        .order_by("platform")
-    )
-    return [dict(row) for row in rows]
+        rows = rows.filter(platform__in=platforms)
+    fields = {name: F(field) for name, field in TOTALS.items()}
+    listed = rows.values("platform", "posts", "views_reported", "last_sync_at", **fields).order_by("platform")
+    return [dict(row) for row in listed]
 
 
 def metrics_samples(*, publish: Publish) -> QuerySet[MetricsSample]:

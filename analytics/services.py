@@ -317,7 +317,9 @@ def _record_failure(
 def _record(rows: Sequence[PostMetrics], found: dict[str, Metrics], now: dt.datetime) -> int:
     """Store what the platform returned, and a sample of it; returns how many were found."""
     samples = []
+    read = {row.target.publish_id for row in rows if row.target.platform_post_id in found}
     with transaction.atomic():
+        totals.lock(read)  # first, as the engine takes them: its rewrites of these totals wait
         for row in rows:
             row.next_sync_at = _next_sync(row, now)
             metrics = found.get(row.target.platform_post_id)
@@ -329,7 +331,7 @@ def _record(rows: Sequence[PostMetrics], found: dict[str, Metrics], now: dt.date
             row.save()
             samples.append(_sample_of(row, now))
         MetricsSample.objects.bulk_create(samples)
-        totals.refresh({row.target.publish_id for row in rows if row.target.platform_post_id in found})
+        totals.refresh(read)
     return len(samples)
 
 

@@ -182,7 +182,7 @@ def job_run(*, job_id: str) -> None:
         if isinstance(exc, InvalidRequest):  # refused before any call (a sandbox account in production)
             outcome = Outcome(OutcomeKind.FAILED, error_code=exc.code, error_message=exc.message)
         else:
-            logger.exception("Sending %s raised; its outcome is unknown", job.dispatch_id)
+            logger.exception("Sending %s raised %s; its outcome is unknown", job.dispatch_id, type(exc).__name__)
             outcome = Outcome(OutcomeKind.UNKNOWN, error_code="CLIENT_ERROR", error_message=type(exc).__name__)
     follows = delivery.attempt_finish(attempt=attempt, outcome=outcome, request=request, thread=has_thread)
     send_after_commit(follows, quietly=True)  # refused: the relay sends them

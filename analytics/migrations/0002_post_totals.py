@@ -8,20 +8,25 @@ BATCH = 2000
 
 
 def fill(apps, schema_editor):
-    """Every published publish's totals, a batch of publishes at a time."""
-    from analytics.totals import write
+    """Every published publish's totals, a batch of publishes at a time, then each team's per
+    platform summed from them."""
+    from analytics.totals import recount, write
 
     publishes = apps.get_model("publishing", "Publish")
     targets = apps.get_model("publishing", "Target")
     totals = apps.get_model("analytics", "PostTotals")
+    platform_totals = apps.get_model("analytics", "PlatformTotals")
+    teams = apps.get_model("teams", "Team")
     published = publishes.objects.filter(published_at__isnull=False).order_by("pk").values_list("pk", flat=True)
     after = None
     while True:
         batch = list((published if after is None else published.filter(pk__gt=after))[:BATCH])
         if not batch:
-            return
+            break
         write(batch, targets=targets, totals_model=totals)
         after = batch[-1]
+    for team in teams.objects.order_by("pk").values_list("pk", flat=True).iterator():
+        recount([team], totals_model=totals, platform_totals_model=platform_totals)
 
 
 class Migration(migrations.Migration):
@@ -45,6 +50,7 @@ class Migration(migrations.Migration):
                 ('likes', models.PositiveBigIntegerField(default=0)),
                 ('comments', models.PositiveBigIntegerField(default=0)),
                 ('shares', models.PositiveBigIntegerField(default=0)),
+                ('views_reported', models.PositiveIntegerField(default=0, help_text='Published targets with views read.')),
                 ('last_sync_at', models.DateTimeField(blank=True, null=True)),
                 ('publish', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='totals', to='publishing.publish')),
                 ('team', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to='teams.team')),
@@ -53,6 +59,27 @@ class Migration(migrations.Migration):
                 'verbose_name_plural': 'post totals',
                 'indexes': [models.Index(fields=['team', 'platform', 'first_published_at', 'publish'], name='post_totals_by_first_published'), models.Index(fields=['team', 'platform', 'views', 'publish'], name='post_totals_by_views'), models.Index(fields=['team', 'platform', 'likes', 'publish'], name='post_totals_by_likes'), models.Index(fields=['team', 'platform', 'comments', 'publish'], name='post_totals_by_comments'), models.Index(fields=['team', 'platform', 'shares', 'publish'], name='post_totals_by_shares')],
                 'constraints': [models.UniqueConstraint(fields=('publish', 'platform'), name='post_totals_once')],
+            },
+        ),
+        migrations.CreateModel(
+            name='PlatformTotals',
+            fields=[
+                ('id', models.UUIDField(default=config.ids.new_id, editable=False, primary_key=True, serialize=False)),
+                ('created_at', models.DateTimeField(auto_now_add=True, db_index=True)),
+                ('updated_at', models.DateTimeField(auto_now=True)),
+                ('platform', models.CharField(max_length=20)),
+                ('posts', models.BigIntegerField(default=0, help_text='Publishes with a target published on the platform.')),
+                ('views', models.BigIntegerField(default=0)),
+                ('likes', models.BigIntegerField(default=0)),
+                ('comments', models.BigIntegerField(default=0)),
+                ('shares', models.BigIntegerField(default=0)),
+                ('views_reported', models.BigIntegerField(default=0, help_text='Published targets with views read.')),
+                ('last_sync_at', models.DateTimeField(blank=True, null=True)),
+                ('team', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to='teams.team')),
+            ],
+            options={
+                'verbose_name_plural': 'platform totals',
+                'constraints': [models.UniqueConstraint(fields=('team', 'platform'), name='platform_totals_once')],
             },
         ),
         migrations.RunPython(fill, migrations.RunPython.noop),

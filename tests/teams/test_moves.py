@@ -13,7 +13,7 @@ from accounts import services as account_services
 from accounts.models import SocialAccount
 from analytics import totals
 from analytics.models import PostTotals
-from analytics.selectors import analytics_posts
+from analytics.selectors import analytics_platform_totals, analytics_posts
 from config.registry import Registry
 from demo.seed import sandbox_account
 from media import services as media_services
@@ -37,20 +37,30 @@ def test_the_five_apps_register_their_movers_in_the_order_deletion_runs_them():
 @pytest.mark.django_db
 def test_post_totals_follow_their_publishes_into_the_team_they_move_to(owner):
     second = services.team_create(name="Acme Two", owner=owner.user)
-    account, now = sandbox_account(owner.team, "x"), timezone.now()
-    publish = Publish.objects.create(
-        team=owner.team, content="Moved", publish_mode="immediate", status="published", confirmed=True, published_at=now
-    )
-    Target.objects.create(
-        publish=publish, account=account, platform="x", state="published", platform_post_id="1", published_at=now
-    )
-    totals.refresh([publish.pk])
+    now = timezone.now()
+    published = []
+    for team in (owner.team, second):  # each with a post on X
+        publish = Publish.objects.create(
+            team=team, content="Moved", publish_mode="immediate", status="published", confirmed=True, published_at=now
+        )
+        Target.objects.create(
+            publish=publish,
+            account=sandbox_account(team, "x"),
+            platform="x",
+            state="published",
+            platform_post_id=str(publish.pk),
+            published_at=now,
+        )
+        published.append(publish.pk)
+    totals.refresh(published)
 
     moves.move_to_team(source=owner.team, target=second)
 
     assert set(PostTotals.objects.values_list("team_id", flat=True)) == {second.pk}
-    assert [p.pk for p in analytics_posts(team=second)] == [publish.pk]
+    assert {p.pk for p in analytics_posts(team=second)} == set(published)
     assert list(analytics_posts(team=owner.team)) == []
+    assert [(row["platform"], row["posts"]) for row in analytics_platform_totals(team=second)] == [("x", 2)]
+    assert analytics_platform_totals(team=owner.team) == []
 
 
 def test_publishing_follows_a_merged_account_to_its_twin():
