@@ -115,7 +115,8 @@ class Publish(BaseModel):
     class Meta:
         ordering = ["-created_at", "-id"]
         indexes = [
-            models.Index(fields=["team", "-created_at"]),
+            # The lists' order, whole: a page's ids are read from the index alone.
+            models.Index(fields=["team", "-created_at", "-id"], name="publish_team_newest"),
             models.Index(fields=["team", "approval_status"]),
             # The calendar reads the publishes that fall in a week or a month: each falls when it
             # was first published, else when sending started, else at its scheduled time.

@@ -3,16 +3,16 @@
 from __future__ import annotations
 
 import datetime as dt
+import itertools
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
 from django.contrib.auth.models import User
 from django.db import connection
-from django.db.models import Count, Exists, F, JSONField, OuterRef, Q, QuerySet, TextField, Window
+from django.db.models import Exists, F, JSONField, OuterRef, Q, QuerySet, TextField
 from django.db.models.expressions import RawSQL
-from django.db.models.functions import Cast, RowNumber, TruncDate
+from django.db.models.functions import Cast
 from django.db.models.query import ModelIterable
-from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
 from accounts.models import SocialAccount
@@ -21,6 +21,7 @@ from publishing.models import (
     CALENDAR_AT,
     ApprovalStatus,
     DeliveryAttempt,
+    Id,
     Publish,
     PublishStatus,
     Target,
@@ -263,35 +264,42 @@ def with_accounts(publishes: Iterable[Publish]) -> None:
 
 def _falling_between(query: QuerySet[Publish], start: dt.datetime, end: dt.datetime) -> QuerySet[Publish]:
     """The publishes of `query` that fall in [start, end), annotated with `calendar_at` (when
-    they fall, `CALENDAR_AT`: a range of its per-team index) and `calendar_day` (its date in
-    the current time zone)."""
-    return (
-        query.annotate(calendar_at=CALENDAR_AT)
-        .filter(calendar_at__gte=start, calendar_at__lt=end)
-        .annotate(calendar_day=TruncDate("calendar_at", tzinfo=timezone.get_current_timezone()))
-    )
+    they fall, `CALENDAR_AT`: a range of its per-team index)."""
+    return query.annotate(calendar_at=CALENDAR_AT).filter(calendar_at__gte=start, calendar_at__lt=end)
 
 
-def publishes_between(
-    *, team: Team, start: dt.datetime, end: dt.datetime, per_day: int | None = None
-) -> QuerySet[Publish]:
+def publishes_between(*, team: Team, start: dt.datetime, end: dt.datetime) -> QuerySet[Publish]:
     """The team's publishes that fall in [start, end), as `publishes_for` loads them, in the
-    order they fall; with `per_day`, only the first that many of each day (the team's local
-    day). Each falls at `calendar_at`: when its first target was published, else when sending
-    started, else its scheduled time (so a draft with a time is included, one without is not).
-    `release_pending` says, for `outbox.is_waiting`, whether it still waits."""
+    order they fall. Each falls at `calendar_at`: when its first target was published, else when
+    sending started, else its scheduled time (so a draft with a time is included, one without
+    is not). `release_pending` says, for `outbox.is_waiting`, whether it still waits."""
     query = _falling_between(publishes_for(team=team), start, end).annotate(release_pending=outbox.release_pending())
-    if per_day is not None:
-        order = [F("calendar_at").asc(), F("id").asc()]
-        query = query.annotate(day_rank=Window(RowNumber(), partition_by=[F("calendar_day")], order_by=order))
-        query = query.filter(day_rank__lte=per_day)
     return query.order_by(F("calendar_at").asc(), "id")
 
 
-def publishes_a_day(*, team: Team, start: dt.datetime, end: dt.datetime) -> dict[dt.date, int]:
-    """How many of the team's publishes fall on each local day of [start, end) that has any."""
-    days = _falling_between(Publish.objects.filter(team=team), start, end).values(day=F("calendar_day"))
-    return dict(days.annotate(n=Count("id")).order_by().values_list("day", "n"))
+def publishes_by_day(
+    *, team: Team, midnights: Sequence[dt.datetime], per_day: int, count_up_to: int
+) -> tuple[list[Publish], list[int]]:
+    """For each day between consecutive `midnights`, the first `per_day` of the team's
+    publishes that fall on it (as `publishes_between` loads and orders them, all in one list),
+    and how many fall on it, counted up to `count_up_to`: a day with that many says only so.
+
+    Each day is its own range of the per-team calendar index, read no further than those
+    bounds, so what a week or a month reads grows with its days, not with how busy they are."""
+    falling = Publish.objects.filter(team=team).annotate(calendar_at=CALENDAR_AT)
+    ids: list[Id] = []
+    counts = []
+    for start, end in itertools.pairwise(midnights):
+        day = falling.filter(calendar_at__gte=start, calendar_at__lt=end)
+        first = list(day.order_by("calendar_at", "id").values_list("pk", flat=True)[:per_day])
+        ids += first
+        counts.append(day[:count_up_to].count() if len(first) == per_day else len(first))
+    shown = (
+        publishes_for(team=team)
+        .filter(pk__in=ids)
+        .annotate(calendar_at=CALENDAR_AT, release_pending=outbox.release_pending())
+    )
+    return list(shown.order_by(F("calendar_at").asc(), "id")), counts
 
 
 def approvals_for(*, team: Team, user: User | None) -> QuerySet[Publish]:

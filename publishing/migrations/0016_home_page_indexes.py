@@ -16,6 +16,14 @@ class Migration(migrations.Migration):
     operations = [
         migrations.AddIndex(
             model_name='publish',
+            index=models.Index(fields=['team', '-created_at', '-id'], name='publish_team_newest'),
+        ),
+        migrations.RemoveIndex(
+            model_name='publish',
+            name='publishing__team_id_9f0909_idx',
+        ),
+        migrations.AddIndex(
+            model_name='publish',
             index=models.Index(fields=['team', 'status', 'scheduled_at'], name='publish_team_status_due'),
         ),
         migrations.AddIndex(

@@ -41,8 +41,8 @@ from publishing import inputs, lifecycle, outbox
 from publishing.models import Publish
 from publishing.selectors import (
     publish_by_id,
-    publishes_a_day,
     publishes_between,
+    publishes_by_day,
     scheduled_instants_by_account,
 )
 from publishing.views import dashboard_caller
@@ -53,10 +53,12 @@ from teams.models import Team
 
 TEMPLATE = "publishing/calendar.html"
 WEEK = dt.timedelta(days=7)
-# A day of the week or month shows this many posts, then "+N more" (its own page); a day's
+# A day of the week, or of the month (smaller, and six weeks of them), shows this many posts,
+# then "+N more" (its own page), N counted up to MORE_COUNTED ("+99+ more" past it); a day's
 # page lists them all, this many a page. What a page reads and renders stays bounded however
 # many posts a team has.
-DAY_ENTRIES = 12
+DAY_ENTRIES = {"week": 12, "month": 4}
+MORE_COUNTED = 99
 DAY_PAGE = 50
 MALFORMED = "Enter the date and time as YYYY-MM-DD HH:MM."
 
@@ -143,6 +145,7 @@ class Day:
     entries: list[Entry] = field(default_factory=list)
     free_slots: list[FreeSlot] = field(default_factory=list)
     more: int = 0  # the day's posts beyond the ones shown
+    more_counted: bool = True  # False: at least `more` (counted no further)
     more_url: str = ""  # the day's own page, listing them all
 
     def timeline(self) -> list[Entry | FreeSlot]:
@@ -157,10 +160,16 @@ def _entry(publish: Publish) -> Entry:
 
 
 def _days(
-    span: Span, publishes: Iterable[Publish], free_slots: Iterable[FreeSlot], counts: Mapping[dt.date, int]
+    span: Span,
+    publishes: Iterable[Publish],
+    free_slots: Iterable[FreeSlot],
+    counts: Mapping[dt.date, int],
+    *,
+    counted_up_to: int | None = None,
 ) -> list[Day]:
     """The span's days with their entries and free slots; a day with more posts than it shows
-    says how many more (`counts`: the posts of each day)."""
+    says how many more (`counts`: the posts of each day, a count of `counted_up_to` meaning at
+    least that many)."""
     today = _today()
     days = {
         date: Day(date=date, today=date == today, outside=span.view == "month" and date.month != span.anchor.month)
@@ -172,7 +181,8 @@ def _days(
     for slot in free_slots:
         days[slot.at.date()].free_slots.append(slot)
     for day in days.values():
-        day.more = counts.get(day.date, 0) - len(day.entries)
+        counted = counts.get(day.date, 0)
+        day.more, day.more_counted = counted - len(day.entries), counted != counted_up_to
     return list(days.values())
 
 
@@ -198,18 +208,21 @@ def _calendar_url(team: Team, span: Span, date: dt.date | None = None) -> str:
 @login_required
 def calendar(request: HttpRequest) -> HttpResponse:
     """A week or a month, each day showing its first DAY_ENTRIES posts and how many more; or one
-    day (`view=day`), all of its posts a page of DAY_PAGE at a time."""
+    day (`view=day`), all of its posts a page of DAY_PAGE at a time (counted as the lists count)."""
     membership = requested_membership(request)
     team, span = membership.team, requested_span(request.GET)
     start, end = _midnight(span.first), _midnight(span.end)
-    page = None
+    page, counted_up_to = None, None
     if span.view == "day":
         page = Paginator(publishes_between(team=team, start=start, end=end), DAY_PAGE).get_page(request.GET.get("page"))
         shown, counts = list(page.object_list), {span.first: page.paginator.count}
     else:
-        shown = list(publishes_between(team=team, start=start, end=end, per_day=DAY_ENTRIES))
-        counts = publishes_a_day(team=team, start=start, end=end)
-    days = _days(span, shown, _free_slots(team, start, end), counts)
+        per_day = DAY_ENTRIES[span.view]
+        counted_up_to = per_day + MORE_COUNTED
+        midnights = [_midnight(date) for date in span.dates()] + [end]
+        shown, each = publishes_by_day(team=team, midnights=midnights, per_day=per_day, count_up_to=counted_up_to)
+        counts = dict(zip(span.dates(), each, strict=True))
+    days = _days(span, shown, _free_slots(team, start, end), counts, counted_up_to=counted_up_to)
     for day in days:  # a day's own page has its pager instead
         day.more_url = _calendar_url(team, _day(day.date)) if day.more > 0 and span.view != "day" else ""
     context = page_context(

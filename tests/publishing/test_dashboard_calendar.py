@@ -335,7 +335,7 @@ def test_the_page_needs_a_login_and_a_team(client, db):
 # --- queries -----------------------------------------------------------------------------------
 
 
-def test_the_query_count_does_not_grow_with_the_posts_shown(client, owner, accounts, monday):
+def test_the_query_count_grows_with_the_days_not_the_posts_shown(client, owner, accounts, monday):
     owner.team.plan.posts_per_month = None
     owner.team.plan.save()
     _create(owner, accounts.x, "Post 0", when=_at(monday, 0))
@@ -355,7 +355,7 @@ def test_the_query_count_does_not_grow_with_the_posts_shown(client, owner, accou
 
     assert page.count('class="entry ') == 84
     assert page.count("<summary>Move or unschedule</summary>") == 84
-    assert many == one
+    assert many == one + 7  # each day full, so it counts the posts beyond: one query a day, none a post
 
 
 def _busy_day(owner, accounts, day, posts):
@@ -365,8 +365,8 @@ def _busy_day(owner, accounts, day, posts):
         _create(owner, accounts.x if n % 2 else accounts.bluesky, f"Busy {n:02}", when=_at(day, 8, n))
 
 
-@pytest.mark.parametrize("view", ["week", "month"])
-def test_a_busy_day_shows_a_dozen_posts_then_how_many_more(client, owner, accounts, monday, view):
+@pytest.mark.parametrize(("view", "shown"), [("week", 12), ("month", 4)])
+def test_a_busy_day_shows_its_first_posts_then_how_many_more(client, owner, accounts, monday, view, shown):
     _busy_day(owner, accounts, monday, 14)
     _create(owner, accounts.x, "The next day", when=_at(monday + dt.timedelta(days=1)))
 
@@ -375,11 +375,23 @@ def test_a_busy_day_shows_a_dozen_posts_then_how_many_more(client, owner, accoun
     )
 
     busy, calm = _cell(page, monday), _cell(page, monday + dt.timedelta(days=1))
-    assert [f"Busy {n:02}" in busy for n in range(14)] == [True] * 12 + [False] * 2  # the first twelve, in time order
+    # the first ones, in time order: a dozen a day of a week, four of a month's smaller days
+    assert [f"Busy {n:02}" in busy for n in range(14)] == [True] * shown + [False] * (14 - shown)
     day_page = f"{CALENDAR}?team={owner.team.pk}&amp;view=day&amp;date={monday.isoformat()}"
-    assert f'<a class="more" href="{day_page}">+2 more</a>' in busy
+    assert f'<a class="more" href="{day_page}">+{14 - shown} more</a>' in busy
     assert "The next day" in calm
     assert 'class="more"' not in calm
+
+
+def test_a_day_busier_than_it_counts_says_at_least_how_many_more(client, owner, accounts, monday, monkeypatch):
+    monkeypatch.setattr("publishing.views.calendar.MORE_COUNTED", 5)
+    _busy_day(owner, accounts, monday, 10)
+
+    page = _page(
+        _as(client, owner).get(CALENDAR, {"team": str(owner.team.pk), "view": "month", "date": monday.isoformat()})
+    )
+
+    assert ">+5+ more</a>" in _cell(page, monday)  # four shown, five more counted, and the count stopped
 
 
 def test_a_days_own_page_lists_all_its_posts_a_page_at_a_time(client, owner, accounts, monday, monkeypatch):
@@ -473,9 +485,9 @@ def test_the_query_count_does_not_grow_with_the_schedules_shown(client, owner, a
         return len(queries), page
 
     one, _ = count()
-    for platform in ("bluesky", "linkedin", "threads"):
+    for days, platform in enumerate(("bluesky", "linkedin", "threads"), start=1):
         posting_schedule_set(account=getattr(accounts, platform), time_zone="America/New_York", slots=slots)
-        _create(owner, getattr(accounts, platform), f"On {platform}", when=_at(monday, 13))
+        _create(owner, getattr(accounts, platform), f"On {platform}", when=_at(monday + dt.timedelta(days=days), 13))
     four, page = count()
 
     assert page.count('<li class="slot">') > 20

@@ -139,12 +139,7 @@ def test_every_list_page_reads_through_indexes(team, accounts):
         "publishes by platform": selectors.publishes_matching(team=team, platform=["x"]),
         "publishes by account": selectors.publishes_matching(team=team, account_id=accounts.x.pk),
         "publishes created before": selectors.publishes_matching(team=team, created_before=week),
-        "calendar week": selectors.publishes_between(
-            team=team, start=week, end=week + dt.timedelta(days=7), per_day=12
-        ),
-        "calendar month": selectors.publishes_between(
-            team=team, start=month, end=month + dt.timedelta(days=42), per_day=12
-        ),
+        "calendar day": selectors.publishes_between(team=team, start=week, end=week + dt.timedelta(days=1)),
         "analytics, latest first": analytics_posts(team=team),
         "analytics, earliest first": analytics_posts(team=team, order="asc"),
         "analytics by likes": analytics_posts(team=team, sort="total_likes"),
@@ -153,9 +148,14 @@ def test_every_list_page_reads_through_indexes(team, accounts):
         "analytics on X by comments": analytics_posts(team=team, platforms=["x"], sort="total_comments"),
     }
     scans = {name: _wide_reads(lambda query=query: list(query[:20])) for name, query in pages.items()}
-    scans["calendar counts"] = _wide_reads(
-        lambda: selectors.publishes_a_day(team=team, start=month, end=month + dt.timedelta(days=42))
-    )
+    for name, first, days, per_day in (("calendar week", week, 7, 12), ("calendar month", month, 42, 4)):
+        midnights = [first + dt.timedelta(days=n) for n in range(days + 1)]
+        scans[name] = _wide_reads(
+            lambda m=midnights, n=per_day: selectors.publishes_by_day(
+                team=team, midnights=m, per_day=n, count_up_to=n + 99
+            ),
+            most=days * per_day * 2,  # the targets of the posts shown; a day counts no further than 99 more
+        )
 
     def section(query: Any) -> None:  # as the home page reads each of its sections
         query.count()
@@ -179,10 +179,12 @@ def test_every_calendar_entry_is_found_by_the_index(team, accounts):
     _history(team, accounts)
     start = timezone.now() - dt.timedelta(days=30)
     end = start + dt.timedelta(days=7)
-    shown = list(selectors.publishes_between(team=team, start=start, end=end, per_day=12))
+    midnights = [start + dt.timedelta(days=n) for n in range(8)]
+    shown, counts = selectors.publishes_by_day(team=team, midnights=midnights, per_day=12, count_up_to=111)
     expected = Publish.objects.filter(team=team, published_at__gte=start, published_at__lt=end)
 
     assert {p.pk for p in shown} == set(expected.values_list("pk", flat=True))
+    assert sum(counts) == len(shown)  # no day has more than it shows
     assert len(shown) in range(50, 57)  # one every three hours, but drafts and those scheduled ahead
 
 
