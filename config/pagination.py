@@ -117,8 +117,11 @@ class PagePagination(BasePagination):
     """A view sets `page_size_default` (20 unless it says otherwise; accounts use 50).
 
     A page past the last one is an empty page with the true totals, so a client walking pages
-    stops cleanly. Up to EXACT_COUNT_LIMIT items the totals are exact; past it they are lower
-    bounds (`total_count_exact` false) and `next_page` says whether another page has items.
+    stops cleanly. Up to EXACT_COUNT_LIMIT items the totals are exact. A longer list says so
+    (`total_count_exact` false, the totals then its reach) and its pages reach its first
+    EXACT_COUNT_LIMIT items, as the dashboard's do: a page past them is a 400
+    (PAGE_OUT_OF_REACH), never an offset skipped entry by entry through a whole history; the
+    list's filters narrow it to the rest.
     """
 
     default_page_size = 20
@@ -134,8 +137,16 @@ class PagePagination(BasePagination):
         offset = (self.page - 1) * self.page_size
         if self.exact:
             return page_rows(queryset, offset, self.page_size)
+        reach = math.ceil(EXACT_COUNT_LIMIT / self.page_size)
+        if self.page > reach:
+            raise InvalidRequest(
+                f"Pages reach the first {EXACT_COUNT_LIMIT:,} items of a list (pages 1 to {reach} of "
+                f"{self.page_size}); narrow the list with its filters to reach the rest.",
+                code="PAGE_OUT_OF_REACH",
+                details={"page": self.page, "last_page": reach},
+            )
         rows = page_rows(queryset, offset, self.page_size + 1)  # one more: is there a next page?
-        self.more = len(rows) > self.page_size
+        self.more = len(rows) > self.page_size and self.page < reach
         return rows[: self.page_size]
 
     def get_paginated_response(self, data: Any) -> Response:
@@ -194,8 +205,10 @@ class PagePagination(BasePagination):
                             "type": "boolean",
                             "example": True,
                             "description": "False when the list holds more than "
-                            f"{EXACT_COUNT_LIMIT:,} items: `total_count` and `total_pages` are then "
-                            "lower bounds, and `next_page` says whether another page has items.",
+                            f"{EXACT_COUNT_LIMIT:,} items: `total_count` and `total_pages` then say how far "
+                            f"its pages reach (its first {EXACT_COUNT_LIMIT:,} items; a page past them is a "
+                            "400, PAGE_OUT_OF_REACH), and its filters narrow it to the rest (the publishes "
+                            "list: `created_before`, just past the `created_at` of the last item seen).",
                         },
                         "total_pages": {"type": "integer", "minimum": 0, "example": 3},
                         "next_page": {**nullable_int, "example": 2},

@@ -217,6 +217,11 @@ class PublishFilterSerializer(serializers.Serializer[Any]):
     platform = CommaSeparatedChoiceField(choices=Platform.values, required=False)
     account_id = serializers.UUIDField(required=False, help_text="Publishes with a target on this account.")
     created_after = serializers.DateTimeField(required=False, help_text="ISO 8601; publishes created after it.")
+    created_before = serializers.DateTimeField(
+        required=False,
+        help_text="ISO 8601; publishes created before it. A list longer than its pages reach continues from one "
+        "microsecond past the `created_at` of the last item seen (skip the ids already seen).",
+    )
 
 
 def target_inputs(entries: list[dict[str, Any]]) -> list[inputs.TargetInput]:

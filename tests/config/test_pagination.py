@@ -144,11 +144,10 @@ def test_walking_the_pages_sees_every_item_exactly_once_in_a_stable_order(api, o
     assert walked == [account["id"] for account in _ok(_page(api, owner, "?page_size=100"))["data"]]
 
 
-def test_past_the_exact_limit_the_totals_are_lower_bounds_and_next_page_still_leads_on(
-    api, owner, accounts, monkeypatch
-):
-    """A long list is counted up to EXACT_COUNT_LIMIT only: the totals say "at least" and are
-    flagged so, and walking `next_page` still reaches every item exactly once."""
+def test_past_the_exact_limit_the_pages_reach_that_far_and_say_so(api, owner, accounts, monkeypatch):
+    """A long list is counted up to EXACT_COUNT_LIMIT only, and its pages reach that far: the
+    totals say so (flagged inexact), the last reachable page leads nowhere, and a page beyond
+    is refused with where the pages end, rather than skipping a whole history to answer."""
     monkeypatch.setattr(pagination, "EXACT_COUNT_LIMIT", 20)
     walked, page, seen = [], 1, []
     while page is not None:
@@ -157,12 +156,17 @@ def test_past_the_exact_limit_the_totals_are_lower_bounds_and_next_page_still_le
         seen.append(body["pagination"])
         page = body["pagination"]["next_page"]
 
-    assert sorted(walked) == sorted(str(account.pk) for account in accounts)
-    assert len(walked) == TOTAL
+    everything = [account["id"] for account in _ok(_page(api, owner, "?page_size=100"))["data"]]
+    assert walked == everything[:20]
     assert {(p["total_count"], p["total_count_exact"], p["total_pages"]) for p in seen} == {(20, False, 2)}
-    assert [p["next_page"] for p in seen] == [2, 3, 4, 5, 6, None]
-    past = _ok(_page(api, owner, "?page=9&page_size=10"))
-    assert (past["data"], past["pagination"]["next_page"], past["pagination"]["previous_page"]) == ([], None, 8)
+    assert [p["next_page"] for p in seen] == [2, None]
+    beyond = _page(api, owner, "?page=3&page_size=10")
+    assert beyond.status_code == 400, beyond.content
+    error = beyond.json()["error"]
+    assert (error["type"], error["code"]) == ("invalid_request", "PAGE_OUT_OF_REACH")
+    assert error["details"] == {"page": 3, "last_page": 2}
+    assert "first 20 items" in error["message"]
+    assert _ok(_page(api, owner, "?page=3&page_size=7"))["pagination"]["next_page"] is None  # 7 x 3 reach 20
 
 
 def test_up_to_the_limit_the_count_is_exact(api, owner, accounts, monkeypatch):

@@ -9,6 +9,7 @@ import uuid
 import pytest
 from django.utils import timezone
 
+from config import pagination
 from demo.seed import sandbox_account
 from publishing.models import Target
 from publishing.serializers import AttemptSerializer
@@ -147,6 +148,28 @@ def test_created_after_lists_only_later_publishes(api, owner, accounts):
     assert _ids(_list(api, owner.key, created_after=(timezone.now() + dt.timedelta(hours=1)).isoformat())) == []
 
 
+def test_created_before_continues_a_list_longer_than_its_pages_reach(api, owner, accounts, monkeypatch):
+    """Past the pages' reach, the recipe the docs give (created_before just past the last item
+    seen, skipping ids already seen) walks the rest of the list, every publish once."""
+    monkeypatch.setattr(pagination, "EXACT_COUNT_LIMIT", 3)
+    made = [_draft(api, owner.key, accounts.x, f"post {n}") for n in range(7)]
+    walked: list[str] = []
+    query: dict[str, str] = {"page_size": "2"}
+    while True:
+        page, last = 1, None
+        while page is not None:
+            body = _list(api, owner.key, **query, page=str(page)).json()
+            walked += [item["id"] for item in body["data"] if item["id"] not in walked]
+            last = body["data"][-1] if body["data"] else last
+            page = body["pagination"]["next_page"]
+        if body["pagination"]["total_count_exact"] or last is None:
+            break
+        moment = dt.datetime.fromisoformat(last["created_at"].replace("Z", "+00:00"))
+        query["created_before"] = (moment + dt.timedelta(microseconds=1)).isoformat()
+
+    assert walked == made[::-1]  # newest first, each once
+
+
 def test_filters_combine(api, owner, accounts, mixed):
     response = _list(api, owner.key, status="published,failed", platform="x", account_id=str(accounts.x.pk))
 
@@ -164,6 +187,7 @@ def test_filters_combine(api, owner, accounts, mixed):
         {"account_id": "not-a-uuid"},
         {"created_after": "yesterday"},
         {"created_after": "2024-13-40"},
+        {"created_before": "tomorrow"},
     ],
     ids=lambda p: "-".join(f"{k}={v}" for k, v in p.items()),
 )

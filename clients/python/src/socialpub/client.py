@@ -115,6 +115,7 @@ BULK_PATH = "/api/v1/publishes/bulk"
 BulkAnswer = BulkResponse | BulkDryRunResponse
 
 T = TypeVar("T")
+PAGE_SIZE = 100  # the API's largest
 Progress = Callable[[int], None]
 
 
@@ -167,15 +168,8 @@ class Client:
 
     def accounts(self, *, platform: str | None = None, status: str | None = None) -> list[Account]:
         """Every account of the key's team (all pages), optionally of some platforms or a status."""
-        found: list[Account] = []
-        page: int | None = 1
-        while page:
-            filters = _given(platform=platform, status=status)
-            call = partial(accounts_list.sync_detailed, client=self.api, page=page, page_size=100, **filters)
-            listed = self._call(PaginatedAccountList, call)
-            found += listed.data
-            page = listed.pagination.next_page
-        return found
+        filters = _given(platform=platform, status=status)
+        return self._every_page(PaginatedAccountList, partial(accounts_list.sync_detailed, client=self.api, **filters))
 
     def publish(self, publish_id: str) -> Publish:
         call = partial(publishes_retrieve.sync_detailed, _uuid(publish_id), client=self.api)
@@ -183,14 +177,7 @@ class Client:
 
     def approvals(self) -> list[Publish]:
         """Every publish waiting for approval that the key may see (all pages)."""
-        found: list[Publish] = []
-        page: int | None = 1
-        while page:
-            call = partial(approvals_list.sync_detailed, client=self.api, page=page, page_size=100)
-            listed = self._call(PaginatedPublishList, call)
-            found += listed.data
-            page = listed.pagination.next_page
-        return found
+        return self._every_page(PaginatedPublishList, partial(approvals_list.sync_detailed, client=self.api))
 
     def teams(self) -> list[Team]:
         """The teams the key's user owns, in creation order."""
@@ -198,15 +185,8 @@ class Client:
 
     def team_keys(self, team_id: str) -> list[TeamKey]:
         """The team's live team keys (all pages), newest first: never the keys themselves."""
-        team = _uuid(team_id)
-        found: list[TeamKey] = []
-        page: int | None = 1
-        while page:
-            call = partial(teams_keys_list.sync_detailed, team, client=self.api, page=page, page_size=100)
-            listed = self._call(PaginatedTeamKeyList, call)
-            found += listed.data
-            page = listed.pagination.next_page
-        return found
+        listing = partial(teams_keys_list.sync_detailed, _uuid(team_id), client=self.api)
+        return self._every_page(PaginatedTeamKeyList, listing)
 
     def connect_link(self, link_id: str) -> ConnectLink:
         """A connect link of the key's team, with its status and the accounts connected through it."""
@@ -215,14 +195,7 @@ class Client:
 
     def connect_links(self) -> list[ConnectLink]:
         """Every connect link of the key's team (all pages), newest first, expired and revoked ones included."""
-        found: list[ConnectLink] = []
-        page: int | None = 1
-        while page:
-            call = partial(connect_links_list.sync_detailed, client=self.api, page=page, page_size=100)
-            listed = self._call(PaginatedConnectLinkList, call)
-            found += listed.data
-            page = listed.pagination.next_page
-        return found
+        return self._every_page(PaginatedConnectLinkList, partial(connect_links_list.sync_detailed, client=self.api))
 
     # --- writes ---------------------------------------------------------------------------
 
@@ -441,6 +414,22 @@ class Client:
         if dry_run:
             return self._retried(lambda: self._call(BulkDryRunResponse, send))
         return self._retried(lambda: self._call(BulkResponse, send))
+
+    def _every_page(self, expected: type[Any], listing: Callable[..., Response[Any]]) -> list[Any]:
+        """Every item of a list, walking its pages of PAGE_SIZE (`listing` takes page and
+        page_size). A list longer than its pages reach (`total_count_exact` false, and the last
+        page they reach full) is refused rather than returned cut short."""
+        found: list[Any] = []
+        page: int | None = 1
+        while True:
+            listed = self._call(expected, partial(listing, page=page, page_size=PAGE_SIZE))
+            found += listed.data
+            page = listed.pagination.next_page
+            if page is None:
+                break
+        if not listed.pagination.total_count_exact and len(listed.data) == PAGE_SIZE:
+            raise ClientError(f"the list holds more than the {len(found):,} items its pages reach")
+        return found
 
     def _call(self, expected: type[T], request: Callable[[], Response[Any]]) -> T:
         """The body of `request()`'s answer as `expected`, or the refusal or failure as a ClientError."""

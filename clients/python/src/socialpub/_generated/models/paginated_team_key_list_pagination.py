@@ -17,8 +17,10 @@ class PaginatedTeamKeyListPagination:
         page_size (int):  Example: 20.
         total_count (int): The items of the list: exact up to 10,000; past it, 10,000 and `total_count_exact` is false.
             Example: 42.
-        total_count_exact (bool): False when the list holds more than 10,000 items: `total_count` and `total_pages` are
-            then lower bounds, and `next_page` says whether another page has items. Example: True.
+        total_count_exact (bool): False when the list holds more than 10,000 items: `total_count` and `total_pages` then
+            say how far its pages reach (its first 10,000 items; a page past them is a 400, PAGE_OUT_OF_REACH), and its
+            filters narrow it to the rest (the publishes list: `created_before`, just past the `created_at` of the last item
+            seen). Example: True.
         total_pages (int):  Example: 3.
         next_page (int | None):  Example: 2.
         previous_page (int | None):

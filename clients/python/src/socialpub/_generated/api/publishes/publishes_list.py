@@ -16,6 +16,7 @@ def _get_kwargs(
     *,
     account_id: UUID | Unset = UNSET,
     created_after: datetime.datetime | Unset = UNSET,
+    created_before: datetime.datetime | Unset = UNSET,
     page: int | Unset = 1,
     page_size: int | Unset = 20,
     platform: str | Unset = UNSET,
@@ -33,6 +34,11 @@ def _get_kwargs(
     if not isinstance(created_after, Unset):
         json_created_after = created_after.isoformat()
     params["created_after"] = json_created_after
+
+    json_created_before: str | Unset = UNSET
+    if not isinstance(created_before, Unset):
+        json_created_before = created_before.isoformat()
+    params["created_before"] = json_created_before
 
     params["page"] = page
 
@@ -108,6 +114,7 @@ def sync_detailed(
     client: AuthenticatedClient,
     account_id: UUID | Unset = UNSET,
     created_after: datetime.datetime | Unset = UNSET,
+    created_before: datetime.datetime | Unset = UNSET,
     page: int | Unset = 1,
     page_size: int | Unset = 20,
     platform: str | Unset = UNSET,
@@ -122,6 +129,7 @@ def sync_detailed(
     Args:
         account_id (UUID | Unset):
         created_after (datetime.datetime | Unset):
+        created_before (datetime.datetime | Unset):
         page (int | Unset):  Default: 1.
         page_size (int | Unset):  Default: 20.
         platform (str | Unset):  Example: x,instagram.
@@ -138,6 +146,7 @@ def sync_detailed(
     kwargs = _get_kwargs(
         account_id=account_id,
         created_after=created_after,
+        created_before=created_before,
         page=page,
         page_size=page_size,
         platform=platform,
@@ -156,6 +165,7 @@ def sync(
     client: AuthenticatedClient,
     account_id: UUID | Unset = UNSET,
     created_after: datetime.datetime | Unset = UNSET,
+    created_before: datetime.datetime | Unset = UNSET,
     page: int | Unset = 1,
     page_size: int | Unset = 20,
     platform: str | Unset = UNSET,
@@ -170,6 +180,7 @@ def sync(
     Args:
         account_id (UUID | Unset):
         created_after (datetime.datetime | Unset):
+        created_before (datetime.datetime | Unset):
         page (int | Unset):  Default: 1.
         page_size (int | Unset):  Default: 20.
         platform (str | Unset):  Example: x,instagram.
@@ -187,6 +198,7 @@ def sync(
         client=client,
         account_id=account_id,
         created_after=created_after,
+        created_before=created_before,
         page=page,
         page_size=page_size,
         platform=platform,
@@ -199,6 +211,7 @@ async def asyncio_detailed(
     client: AuthenticatedClient,
     account_id: UUID | Unset = UNSET,
     created_after: datetime.datetime | Unset = UNSET,
+    created_before: datetime.datetime | Unset = UNSET,
     page: int | Unset = 1,
     page_size: int | Unset = 20,
     platform: str | Unset = UNSET,
@@ -213,6 +226,7 @@ async def asyncio_detailed(
     Args:
         account_id (UUID | Unset):
         created_after (datetime.datetime | Unset):
+        created_before (datetime.datetime | Unset):
         page (int | Unset):  Default: 1.
         page_size (int | Unset):  Default: 20.
         platform (str | Unset):  Example: x,instagram.
@@ -229,6 +243,7 @@ async def asyncio_detailed(
     kwargs = _get_kwargs(
         account_id=account_id,
         created_after=created_after,
+        created_before=created_before,
         page=page,
         page_size=page_size,
         platform=platform,
@@ -245,6 +260,7 @@ async def asyncio(
     client: AuthenticatedClient,
     account_id: UUID | Unset = UNSET,
     created_after: datetime.datetime | Unset = UNSET,
+    created_before: datetime.datetime | Unset = UNSET,
     page: int | Unset = 1,
     page_size: int | Unset = 20,
     platform: str | Unset = UNSET,
@@ -259,6 +275,7 @@ async def asyncio(
     Args:
         account_id (UUID | Unset):
         created_after (datetime.datetime | Unset):
+        created_before (datetime.datetime | Unset):
         page (int | Unset):  Default: 1.
         page_size (int | Unset):  Default: 20.
         platform (str | Unset):  Example: x,instagram.
@@ -277,6 +294,7 @@ async def asyncio(
             client=client,
             account_id=account_id,
             created_after=created_after,
+            created_before=created_before,
             page=page,
             page_size=page_size,
             platform=platform,
