@@ -9,7 +9,7 @@ from typing import Any
 
 from django.contrib.auth.models import User
 from django.db import connection
-from django.db.models import Exists, F, JSONField, OuterRef, Q, QuerySet, TextField
+from django.db.models import Exists, F, JSONField, OuterRef, Prefetch, Q, QuerySet, TextField
 from django.db.models.expressions import RawSQL
 from django.db.models.functions import Cast
 from django.db.models.query import ModelIterable
@@ -306,7 +306,8 @@ def publishes_by_day(
     *, team: Team, midnights: Sequence[dt.datetime], per_day: int, count_up_to: int
 ) -> tuple[list[Publish], list[int]]:
     """For each day between consecutive `midnights`, the first `per_day` of the team's
-    publishes that fall on it (as `publishes_between` loads and orders them, all in one list),
+    publishes that fall on it (ordered as `publishes_between` orders them, all in one list,
+    each with its targets' platforms: the page's entries need no more),
     and how many fall on it, counted up to `count_up_to`: a day with that many says only so.
 
     Each day is its own range of the per-team calendar index, read no further than those
@@ -319,7 +320,8 @@ def publishes_by_day(
         counts = list({n: count for n, count, _ in rows}.values())
     else:
         ids, counts = _by_day(team, midnights, per_day, count_up_to)
-    shown = publishes_for(team=team).filter(pk__in=ids)
+    platforms = Prefetch("targets", queryset=Target.objects.only("id", "publish_id", "platform").order_by())
+    shown = Publish.objects.filter(team=team, pk__in=ids).prefetch_related(platforms)  # their platforms, no history
     shown = shown.annotate(calendar_at=CALENDAR_AT, release_pending=outbox.release_pending())
     return list(shown.order_by(F("calendar_at").asc(), "id")), counts
 

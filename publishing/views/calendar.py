@@ -28,7 +28,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
-from django.utils.text import capfirst
+from django.utils.text import Truncator, capfirst
 from django.views.decorators.http import require_POST
 
 from accounts.models import Platform, SocialAccount
@@ -119,13 +119,73 @@ def requested_span(params: Mapping[str, str]) -> Span:
     return {"month": _month, "day": _day}.get(params.get("view", ""), _week)(anchor)
 
 
+# A page reverses each of its links once, for this id, and puts each entry's id in its place.
+_SOME_ID = uuid.UUID(int=0)
+
+
+@dataclass(frozen=True)
+class Links:
+    """The links an entry carries, as patterns of `_SOME_ID`."""
+
+    publish: str
+    reschedule: str
+    unschedule: str
+
+    @classmethod
+    def of_page(cls, team: Team) -> Links:
+        team_query = f"?{urlencode({'team': str(team.pk)})}"
+        return cls(
+            publish=reverse("dashboard-publish", kwargs={"publish_id": _SOME_ID}) + team_query,
+            reschedule=reverse("calendar-reschedule", args=[_SOME_ID]),
+            unschedule=reverse("calendar-unschedule", args=[_SOME_ID]),
+        )
+
+
 @dataclass(frozen=True)
 class Entry:
+    """A post on the page, with the text its markup needs made here: a page holds up to a few
+    hundred entries, and each template filter, tag or URL reversed for one of them costs more
+    than the line of Python that makes the same text."""
+
     publish: Publish
     at: dt.datetime
     platforms: str
     movable: bool
+    links: Links
     free = False
+
+    @property
+    def iso(self) -> str:
+        return self.at.isoformat()
+
+    @property
+    def clock(self) -> str:
+        return self.at.strftime("%H:%M")
+
+    @property
+    def title(self) -> str:
+        return Truncator(self.publish.content).chars(80) or "(no text)"
+
+    def _link(self, pattern: str) -> str:
+        return pattern.replace(str(_SOME_ID), str(self.publish.pk))
+
+    @property
+    def href(self) -> str:
+        return self._link(self.links.publish)
+
+    @property
+    def reschedule_url(self) -> str:
+        return self._link(self.links.reschedule)
+
+    @property
+    def unschedule_url(self) -> str:
+        return self._link(self.links.unschedule)
+
+    @property
+    def scheduled_value(self) -> str:
+        """The scheduled time as the datetime-local input takes it, in the team's zone."""
+        scheduled = self.publish.scheduled_at
+        return timezone.localtime(scheduled).strftime("%Y-%m-%dT%H:%M") if scheduled else ""
 
 
 @dataclass(frozen=True)
@@ -148,15 +208,26 @@ class Day:
     more_counted: bool = True  # False: at least `more` (counted no further)
     more_url: str = ""  # the day's own page, listing them all
 
+    @property
+    def iso(self) -> str:
+        return self.date.isoformat()
+
+    @property
+    def label(self) -> tuple[str, int, str]:
+        """Its weekday, day of the month and month, as the cell's heading shows them."""
+        return self.date.strftime("%a"), self.date.day, self.date.strftime("%b")
+
     def timeline(self) -> list[Entry | FreeSlot]:
         """The posts and free slots of the day in time order (a post before a slot at its time)."""
         return sorted([*self.entries, *self.free_slots], key=lambda item: (item.at, item.free))
 
 
-def _entry(publish: Publish) -> Entry:
+def _entry(publish: Publish, links: Links) -> Entry:
     platforms = sorted({Platform(target.platform).label for target in publish.targets.all()})
     at = timezone.localtime(publish.calendar_at)  # type: ignore[attr-defined]
-    return Entry(publish=publish, at=at, platforms=", ".join(platforms), movable=outbox.is_waiting(publish))
+    return Entry(
+        publish=publish, at=at, platforms=", ".join(platforms), movable=outbox.is_waiting(publish), links=links
+    )
 
 
 def _days(
@@ -165,6 +236,7 @@ def _days(
     free_slots: Iterable[FreeSlot],
     counts: Mapping[dt.date, int],
     *,
+    team: Team,
     counted_up_to: int | None = None,
 ) -> list[Day]:
     """The span's days with their entries and free slots; a day with more posts than it shows
@@ -175,8 +247,9 @@ def _days(
         date: Day(date=date, today=date == today, outside=span.view == "month" and date.month != span.anchor.month)
         for date in span.dates()
     }
+    links = Links.of_page(team)
     for publish in publishes:
-        entry = _entry(publish)
+        entry = _entry(publish, links)
         days[entry.at.date()].entries.append(entry)
     for slot in free_slots:
         days[slot.at.date()].free_slots.append(slot)
@@ -222,13 +295,14 @@ def calendar(request: HttpRequest) -> HttpResponse:
         midnights = [_midnight(date) for date in span.dates()] + [end]
         shown, each = publishes_by_day(team=team, midnights=midnights, per_day=per_day, count_up_to=counted_up_to)
         counts = dict(zip(span.dates(), each, strict=True))
-    days = _days(span, shown, _free_slots(team, start, end), counts, counted_up_to=counted_up_to)
+    days = _days(span, shown, _free_slots(team, start, end), counts, team=team, counted_up_to=counted_up_to)
     for day in days:  # a day's own page has its pager instead
         day.more_url = _calendar_url(team, _day(day.date)) if day.more > 0 and span.view != "day" else ""
     context = page_context(
         request,
         membership,
         span=span,
+        anchor_iso=span.anchor.isoformat(),
         days=days,
         page=page,
         pager_query=urlencode({"team": str(team.pk), "view": "day", "date": span.anchor.isoformat()}),
