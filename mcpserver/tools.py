@@ -440,6 +440,9 @@ async def list_publishes(
     platform: Annotated[list[Platform] | None, Field(description="Only publishes with a target there.")] = None,
     account_id: Annotated[str | None, Field(description="Only publishes with a target on this account.")] = None,
     created_after: Annotated[str | None, Field(description="ISO 8601; only publishes created after it.")] = None,
+    created_before: Annotated[
+        str | None, Field(description="ISO 8601; only publishes created before it (continues a list past 10,000).")
+    ] = None,
     page: Page = None,
     page_size: PageSize = None,
 ) -> CallToolResult:
@@ -449,6 +452,7 @@ async def list_publishes(
         "platform": platform,
         "account_id": account_id,
         "created_after": created_after,
+        "created_before": created_before,
         **_paging(page, page_size),
     }
     return await _api(ctx, "GET", "/publishes", params=params)
