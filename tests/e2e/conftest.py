@@ -52,14 +52,16 @@ def signed_in(page, live_server, owner):
     return sign_in(page, live_server, owner)
 
 
-SCREENSHOTS = os.path.join(os.path.dirname(__file__), "..", "..", "var", "screenshots")
+# SCREENSHOTS_DIR moves them (CI's bare run, beside the PostgreSQL one, keeps its own).
+SCREENSHOTS = os.environ.get("SCREENSHOTS_DIR") or os.path.join(os.path.dirname(__file__), "..", "..", "var", "screenshots")
 WIDTHS = {"laptop": (1280, 800), "phone": (390, 844)}
 
 
 @pytest.fixture
 def screenshot():
     """`screenshot(page, "compose")` saves the page as it is at laptop and at phone width under
-    var/screenshots/ (CI keeps them as artifacts), then restores the laptop width."""
+    var/screenshots/ (or SCREENSHOTS_DIR; CI keeps them as artifacts), then restores the laptop
+    width."""
 
     def take(page, name: str) -> None:
         os.makedirs(SCREENSHOTS, exist_ok=True)
