@@ -53,7 +53,9 @@ def signed_in(page, live_server, owner):
 
 
 # SCREENSHOTS_DIR moves them (CI's bare run, beside the PostgreSQL one, keeps its own).
-SCREENSHOTS = os.environ.get("SCREENSHOTS_DIR") or os.path.join(os.path.dirname(__file__), "..", "..", "var", "screenshots")
+SCREENSHOTS = os.environ.get("SCREENSHOTS_DIR") or os.path.join(
+    os.path.dirname(__file__), "..", "..", "var", "screenshots"
+)
 WIDTHS = {"laptop": (1280, 800), "phone": (390, 844)}
 
 
