@@ -4,6 +4,7 @@ called the way gunicorn calls it. A server that cannot tell where such a body en
 
 from __future__ import annotations
 
+import contextlib
 import http.client
 import io
 import json
@@ -57,9 +58,13 @@ def web(transactional_db: None) -> Iterator[int]:
 
 
 def _send_chunked(port: int, method: str, path: str, pieces: Iterator[bytes], headers: dict[str, str]) -> Any:
+    """(status, body) of the answer. A server may answer before it has read the whole body and
+    close the connection (a refusal); the rest of the body then meets a closed socket, and the
+    answer already sent is read all the same."""
     connection = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
     try:
-        connection.request(method, path, body=pieces, headers=headers, encode_chunked=True)
+        with contextlib.suppress(BrokenPipeError, ConnectionResetError):
+            connection.request(method, path, body=pieces, headers=headers, encode_chunked=True)
         response = connection.getresponse()
         return response.status, response.read()
     finally:
