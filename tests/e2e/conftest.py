@@ -75,6 +75,14 @@ def screenshot():
     return take
 
 
+def open_page(page, name: str) -> None:
+    """Follow the header's link to the page `name` and wait until that page has loaded. The page
+    may be the one shown (Compose after signing in): without the wait, what the test does next
+    could land on the page being left, and be undone when the new one replaces it."""
+    with page.expect_navigation():
+        page.click(f"header >> text={name}")
+
+
 def sign_in(page, live_server, persona) -> object:
     """Log `persona` in through the login form (their password becomes a known one)."""
     persona.user.set_password("a long demo password")

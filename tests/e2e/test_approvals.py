@@ -9,6 +9,7 @@ from demo.seed import sandbox_account
 from publishing import inputs, lifecycle
 from publishing.links import live_link
 from publishing.models import ApprovalStatus, Publish, PublishMode, PublishStatus
+from tests.e2e.conftest import open_page
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.e2e]
 
@@ -37,7 +38,7 @@ def test_an_owner_approves_a_pending_publish_in_a_browser(signed_in, sandbox, pe
     page = signed_in
     row = f"#publish-{pending.pk}"
 
-    page.click("header >> text=Approvals")
+    open_page(page, "Approvals")
     page.wait_for_selector(row)
     screenshot(page, "approvals")
     assert "Launch day, approved in a browser" in page.inner_text(row)
@@ -51,7 +52,7 @@ def test_an_owner_approves_a_pending_publish_in_a_browser(signed_in, sandbox, pe
     [post] = sandbox.posts("x")
     assert post["text"] == "Launch day, approved in a browser"
 
-    page.click("header >> text=Publishes")
+    open_page(page, "Publishes")
     page.wait_for_selector(row)
     assert "published" in page.inner_text(row)
     target = pending.targets.get()

@@ -11,6 +11,7 @@ from django.utils import timezone
 from demo.seed import sandbox_account
 from publishing import inputs, lifecycle
 from publishing.models import Publish, PublishMode, PublishStatus, ScheduledRelease
+from tests.e2e.conftest import open_page
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.e2e]
 
@@ -62,7 +63,7 @@ def test_schedule_one_and_move_it_in_the_calendar(signed_in, owner, neighbours, 
     page = signed_in
     day = _in_two_days()
     # Scheduled in the compose page, two days ahead at 09:30 UTC.
-    page.click("header >> text=Compose")
+    open_page(page, "Compose")
     page.fill("#content", "Launch day: the calendar is live")
     page.check(f'input.pick[value="{sandbox_account(owner.team, "x").pk}"]')
     page.fill("#scheduled_at", f"{day}T09:30")
@@ -74,7 +75,7 @@ def test_schedule_one_and_move_it_in_the_calendar(signed_in, owner, neighbours, 
     # Another day of the same week, in the future.
     other = day + dt.timedelta(days=1) if day.weekday() < 6 else day - dt.timedelta(days=1)
 
-    page.click("header >> text=Calendar")
+    open_page(page, "Calendar")
     page.wait_for_selector(".days.week")
     today = timezone.now().date()
     if day - dt.timedelta(days=day.weekday()) != today - dt.timedelta(days=today.weekday()):

@@ -18,7 +18,7 @@ from playwright.sync_api import expect
 from demo.seed import sandbox_account
 from publishing import inputs, lifecycle
 from publishing.models import ApprovalStatus, Publish, PublishMode, PublishStatus
-from tests.e2e.conftest import LOADED_WIDTH, sign_in
+from tests.e2e.conftest import LOADED_WIDTH, open_page, sign_in
 from tests.media import files
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.e2e]
@@ -44,7 +44,7 @@ def test_an_owner_composes_with_an_image_and_publishes_to_two_accounts(
     page = signed_in
     x, bluesky = sandbox_account(owner.team, "x"), sandbox_account(owner.team, "bluesky")
 
-    page.click("header >> text=Compose")
+    open_page(page, "Compose")
     page.fill("#content", TEXT)
     page.check(f'input.pick[value="{x.pk}"]')
     page.check(f'input.pick[value="{bluesky.pk}"]')
@@ -77,7 +77,7 @@ def test_an_owner_composes_with_an_image_and_publishes_to_two_accounts(
     assert sorted(p["platform"] for p in posts) == ["bluesky", "x"]
     assert all(p["text"] == TEXT and p["media_count"] == 1 for p in posts)
 
-    page.click("header >> text=Publishes")
+    open_page(page, "Publishes")
     row = page.locator(f"#publish-{publish.pk}")
     expect(row.locator("a:has-text('View post')")).to_have_count(2)
     # The live links: the platform's URL, or the sandbox's page of the post for a sandbox account.
@@ -141,7 +141,7 @@ def test_a_members_post_waits_until_the_owner_approves_it(page, live_server, own
     x = sandbox_account(member.team, "x")
 
     sign_in(page, live_server, member)
-    page.click("header >> text=Compose")
+    open_page(page, "Compose")
     page.fill("#content", "A member's launch post")
     page.check(f'input.pick[value="{x.pk}"]')
     expect(page.locator("main")).to_contain_text("This team requires approval: what you publish or schedule waits")
@@ -156,7 +156,7 @@ def test_a_members_post_waits_until_the_owner_approves_it(page, live_server, own
     # The owner, in a browser of their own, approves it from the queue.
     owners = page.context.browser.new_context(viewport={"width": 1280, "height": 800}).new_page()
     sign_in(owners, live_server, owner)
-    owners.click("header >> text=Approvals")
+    open_page(owners, "Approvals")
     owners.click(f"#publish-{publish.pk} button:has-text('Approve')")
     expect(owners.locator(".messages")).to_contain_text("Approved “A member's launch post”")
     publish.refresh_from_db()
@@ -266,7 +266,7 @@ def test_an_owner_adds_a_post_to_the_queue_and_is_told_when_it_goes(signed_in, o
     x = sandbox_account(owner.team, "x")
     posting_schedule_set(account=x, time_zone="UTC", slots=[{"day": day, "time": "09:00"} for day in DAYS])
 
-    page.click("header >> text=Compose")
+    open_page(page, "Compose")
     page.fill("#content", "Into the queue")
     page.check(f'input.pick[value="{x.pk}"]')
     expect(page.locator("#check-state")).to_have_text("Ready to send.")
@@ -285,7 +285,7 @@ def test_adding_to_the_queue_without_a_posting_schedule_links_to_it(signed_in, o
     page = signed_in
     x = sandbox_account(owner.team, "x")
 
-    page.click("header >> text=Compose")
+    open_page(page, "Compose")
     page.fill("#content", "Into the queue")
     page.check(f'input.pick[value="{x.pk}"]')
     page.click("button:has-text('Add to queue')")

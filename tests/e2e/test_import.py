@@ -13,6 +13,7 @@ from playwright.sync_api import expect
 
 from demo.seed import sandbox_account
 from publishing.models import Publish, PublishStatus
+from tests.e2e.conftest import open_page
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.e2e]
 
@@ -32,7 +33,7 @@ def test_an_owner_checks_a_csv_then_creates_its_rows(signed_in, owner, tmp_path,
         encoding="utf-8",
     )
 
-    page.click("header >> text=Import")
+    open_page(page, "Import")
     page.set_input_files("#import-file", str(path))
     page.click("button:has-text('Check')")
 
@@ -63,7 +64,7 @@ def test_a_refused_row_shows_its_problem_and_nothing_can_be_created(signed_in, o
     path = tmp_path / "posts.csv"
     path.write_text(HEADER + f"Fine,{x.pk},scheduled,{_later(2)},\nNo account,,draft,,\n", encoding="utf-8")
 
-    page.click("header >> text=Import")
+    open_page(page, "Import")
     page.set_input_files("#import-file", str(path))
     page.click("button:has-text('Check')")
 

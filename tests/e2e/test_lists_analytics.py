@@ -14,6 +14,7 @@ from playwright.sync_api import expect
 from analytics import services
 from demo.seed import sandbox_account
 from tests.analytics.conftest import Posts
+from tests.e2e.conftest import open_page
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.e2e]
 
@@ -44,7 +45,7 @@ def test_filtering_and_searching_the_publishes(signed_in, live_server, screensho
     posts.publish(bluesky, content="Team offsite photos", publish_mode="draft")
     posts.publish(x, content="The spring sale is live")  # published, so not a draft
 
-    page.click("header >> text=Publishes")
+    open_page(page, "Publishes")
     expect(page.locator("table.publishes tbody tr")).to_have_count(3)
     page.get_by_label("Draft", exact=True).check()
     page.fill("#id_q", "SPRING")
@@ -75,7 +76,7 @@ def test_sorting_posts_and_opening_a_posts_chart(signed_in, live_server, screens
         posts.set_metrics(quiet, "x", views=40, likes=1, comments=0, shares=0)
         services.metrics_sync(now=start + dt.timedelta(hours=hour))
 
-    page.click("header >> text=Analytics")
+    open_page(page, "Analytics")
     page.wait_for_selector(f"#post-{launch}")
     page.click("th >> a:has-text('Likes')")
     expect(page.locator("th[aria-sort=descending]")).to_have_text(re.compile("Likes"))

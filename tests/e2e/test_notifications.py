@@ -7,14 +7,14 @@ import pytest
 from playwright.sync_api import expect
 
 from notifications.models import Preference
-from tests.e2e.conftest import sign_in
+from tests.e2e.conftest import open_page, sign_in
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.e2e]
 
 
 def test_a_member_turns_a_kind_of_mail_off(page, live_server, member, screenshot):
     sign_in(page, live_server, member)
-    page.click("header >> text=Settings")
+    open_page(page, "Settings")
     page.click(".subnav >> text=Notifications")
     failed = page.get_by_label("My post failed, in whole or in part")
     expect(failed).to_be_checked()

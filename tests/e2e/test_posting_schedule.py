@@ -12,6 +12,7 @@ from playwright.sync_api import expect
 
 from accounts.selectors import posting_schedule_of
 from demo.seed import sandbox_account
+from tests.e2e.conftest import open_page
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.e2e]
 
@@ -27,7 +28,7 @@ def test_set_a_posting_schedule_and_see_the_next_free_slots(signed_in, owner, sc
     account = sandbox_account(owner.team, "x")
     page = signed_in
 
-    page.click("header >> text=Accounts")
+    open_page(page, "Accounts")
     page.get_by_role("link", name=f"Posting schedule of X @{account.handle}").click()
     expect(page.locator("#no-free-slots")).to_be_visible()
 
@@ -56,7 +57,7 @@ def test_set_a_posting_schedule_and_see_the_next_free_slots(signed_in, owner, sc
     screenshot(page, "account-schedule")
     _fits_a_phone(page)
 
-    page.click("header >> text=Calendar")
+    open_page(page, "Calendar")
     page.get_by_role("link", name="Next week →").click()  # a whole week ahead holds every slot
     expect(page.locator("li.slot")).to_have_count(3)
     screenshot(page, "calendar-free-slots")

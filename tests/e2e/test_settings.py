@@ -15,7 +15,7 @@ from publishing import inputs, lifecycle
 from publishing.models import Publish, PublishMode
 from teams import services
 from teams.models import ApiKey, Team
-from tests.e2e.conftest import sign_in
+from tests.e2e.conftest import open_page, sign_in
 from tests.factories import PlanFactory
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.e2e]
@@ -35,7 +35,7 @@ def _fits_a_phone(page) -> None:
 
 def test_create_an_api_key_and_call_the_api_with_it(signed_in, live_server, screenshot):
     page = signed_in
-    page.click("header >> text=Settings")
+    open_page(page, "Settings")
     page.click(".subnav >> text=API keys")
     page.wait_for_selector("#create-heading")
 
@@ -73,7 +73,7 @@ def test_usage_shows_the_plan_limits_as_bars(signed_in, owner, screenshot):
     services.quota_consume(team=owner.team, posts=15)
     page = signed_in
 
-    page.click("header >> text=Settings")
+    open_page(page, "Settings")
     page.click(".subnav >> text=Usage")
 
     bar = page.get_by_role("progressbar", name="Posts this month")
@@ -131,7 +131,7 @@ def test_delete_a_team(page, live_server, owner, admin, member, two_teams, scree
     assert not Team.objects.filter(pk=doomed.pk).exists()
     assert Publish.objects.get(content="A draft that moves with its team").team == destination
 
-    page.click("header >> text=Accounts")
+    open_page(page, "Accounts")
     expect(page.locator("main table")).to_contain_text(SocialAccount.objects.get(pk=account.pk).handle)
-    page.click("header >> text=Publishes")
+    open_page(page, "Publishes")
     expect(page.locator("main")).to_contain_text("A draft that moves with its team")

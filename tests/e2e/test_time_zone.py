@@ -15,6 +15,7 @@ from playwright.sync_api import expect
 from demo.seed import sandbox_account
 from publishing import inputs, lifecycle
 from publishing.models import Publish, PublishMode
+from tests.e2e.conftest import open_page
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.e2e]
 
@@ -40,7 +41,7 @@ def test_set_the_zone_and_see_times_in_it(signed_in, owner, live_server, sandbox
     publish = _schedule(owner, "Late in London", dt.datetime.combine(utc_day, dt.time(23, 30), tzinfo=dt.UTC))
     tokyo_day = utc_day + dt.timedelta(days=1)
 
-    page.click("header >> text=Settings")
+    open_page(page, "Settings")
     expect(page.get_by_label("Time zone")).to_have_value("UTC")
     page.get_by_label("Time zone").fill("Asia/Tokio")
     page.click("button:has-text('Save time zone')")
@@ -60,7 +61,7 @@ def test_set_the_zone_and_see_times_in_it(signed_in, owner, live_server, sandbox
 
     # From compose, 10:15 in Tokyo three days ahead is 01:15 UTC that day.
     later = timezone.now().astimezone(TOKYO).date() + dt.timedelta(days=3)
-    page.click("header >> text=Compose")
+    open_page(page, "Compose")
     expect(page.get_by_label("Time to publish (Asia/Tokyo)")).to_be_visible()
     page.fill("#content", "Breakfast in Tokyo")
     page.check(f'input.pick[value="{sandbox_account(owner.team, "x").pk}"]')
